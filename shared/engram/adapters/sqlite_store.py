@@ -1,0 +1,548 @@
+"""The embedded default's system of record: one SQLite file in WAL mode.
+
+Tables: tenants, memories (record JSON + filter columns + float32 embedding), one contentless
+FTS5 table per tenant (so BM25 statistics never mix tenants), history, deletion_log,
+idempotency, jobs, usage and index_state (a per-tenant generation that lets every process's
+vector cache notice writes made by another process). Every operation is one transaction;
+deletes are secure (``PRAGMA secure_delete``) and the tenant's text index is optimised after a
+forget so no token of a forgotten memory stays on disk.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import logging
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from engram.errors import ConflictError, DependencyMissingError, ValidationFailedError
+from engram.models import (
+    CATEGORIES,
+    TIERS,
+    DeletionLogEntry,
+    HistoryEntry,
+    MemoryRecord,
+    StatsResponse,
+    Tenant,
+)
+from engram.ports import Conditions, Page, Vector, WriteBatch
+
+logger = logging.getLogger(__name__)
+
+try:  # sqlean bundles a current SQLite (FTS5 secure-delete, contentless-delete)
+    import sqlean as sqlite3
+except ImportError:  # pragma: no cover - exercised only without the local extra
+    import sqlite3  # type: ignore[no-redef]
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tenants (
+  tenant_id TEXT PRIMARY KEY, name TEXT NOT NULL, created_at TEXT NOT NULL, settings TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS memories (
+  rowid INTEGER PRIMARY KEY,
+  tenant_id TEXT NOT NULL, id TEXT NOT NULL, scope TEXT NOT NULL, category TEXT NOT NULL,
+  status TEXT NOT NULL, tier TEXT NOT NULL, content_hash TEXT NOT NULL, session_id TEXT,
+  created_at TEXT NOT NULL, occurred_at TEXT, version INTEGER NOT NULL,
+  tags TEXT NOT NULL, metadata TEXT NOT NULL, doc TEXT NOT NULL,
+  embedding BLOB, embedding_model TEXT NOT NULL,
+  UNIQUE (tenant_id, id)
+);
+CREATE INDEX IF NOT EXISTS memories_hash ON memories (tenant_id, scope, content_hash);
+CREATE INDEX IF NOT EXISTS memories_created ON memories (tenant_id, created_at, id);
+CREATE TABLE IF NOT EXISTS history (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT, tenant_id TEXT NOT NULL, memory_id TEXT NOT NULL,
+  version INTEGER NOT NULL, event TEXT NOT NULL, at TEXT NOT NULL, content TEXT NOT NULL, detail TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS history_memory ON history (tenant_id, memory_id, seq);
+CREATE TABLE IF NOT EXISTS deletion_log (
+  receipt_id TEXT PRIMARY KEY, tenant_id TEXT NOT NULL, at TEXT NOT NULL, ids TEXT NOT NULL, reason TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS deletion_log_tenant ON deletion_log (tenant_id, at);
+CREATE TABLE IF NOT EXISTS idempotency (
+  tenant_id TEXT NOT NULL, key TEXT NOT NULL, fingerprint TEXT NOT NULL, results TEXT NOT NULL,
+  created_at TEXT NOT NULL, PRIMARY KEY (tenant_id, key)
+);
+CREATE TABLE IF NOT EXISTS jobs (
+  tenant_id TEXT NOT NULL, job_id TEXT NOT NULL, status TEXT NOT NULL, doc TEXT NOT NULL,
+  created_at TEXT NOT NULL, PRIMARY KEY (tenant_id, job_id)
+);
+CREATE TABLE IF NOT EXISTS usage (
+  tenant_id TEXT NOT NULL, counter TEXT NOT NULL, value INTEGER NOT NULL, PRIMARY KEY (tenant_id, counter)
+);
+CREATE TABLE IF NOT EXISTS index_state (tenant_id TEXT PRIMARY KEY, generation INTEGER NOT NULL);
+"""
+
+_RECORD_COLUMNS = (
+    "tenant_id, id, scope, category, status, tier, content_hash, session_id, created_at, occurred_at, "
+    "version, tags, metadata, doc, embedding, embedding_model"
+)
+
+
+def iso(value: datetime | None) -> str | None:
+    """A sortable UTC timestamp string (microseconds, ``Z``), or None."""
+    if value is None:
+        return None
+    return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def fts_table(tenant_id: str) -> str:
+    """The tenant's own FTS5 table name (derived, never user text in SQL)."""
+    return "fts_" + hashlib.sha256(tenant_id.encode()).hexdigest()[:20]
+
+
+def vector_blob(vector: Vector | None) -> bytes | None:
+    return None if vector is None else np.asarray(vector, dtype=np.float32).tobytes()
+
+
+def blob_vector(blob: bytes | None) -> Vector | None:
+    return None if blob is None else np.frombuffer(blob, dtype=np.float32)
+
+
+def conditions_sql(conditions: Conditions, alias: str = "m") -> tuple[str, list[Any]]:
+    """SQL ``AND`` clauses (without the tenant, which callers always bind first) and parameters."""
+    clauses: list[str] = []
+    params: list[Any] = []
+
+    def among(column: str, values: Sequence[Any], negate: bool = False) -> None:
+        marks = ",".join("?" * len(values))
+        clauses.append(f"{alias}.{column} {'NOT ' if negate else ''}IN ({marks})")
+        params.extend(values)
+
+    if not conditions.scopes:
+        raise ValidationFailedError("a search must name at least one scope")
+    among("scope", conditions.scopes)
+    if conditions.statuses:
+        among("status", conditions.statuses)
+    if conditions.categories:
+        among("category", conditions.categories)
+    if conditions.tiers:
+        among("tier", conditions.tiers)
+    if conditions.exclude_tiers:
+        among("tier", conditions.exclude_tiers, negate=True)
+    if conditions.session_id is not None:
+        clauses.append(f"{alias}.session_id = ?")
+        params.append(conditions.session_id)
+    if conditions.tags_any:
+        marks = ",".join("?" * len(conditions.tags_any))
+        clauses.append(f"EXISTS (SELECT 1 FROM json_each({alias}.tags) WHERE value IN ({marks}))")
+        params.extend(conditions.tags_any)
+    for tag in conditions.tags_all:
+        clauses.append(f"EXISTS (SELECT 1 FROM json_each({alias}.tags) WHERE value = ?)")
+        params.append(tag)
+    for key, values in conditions.metadata:
+        marks = ",".join("?" * len(values))
+        clauses.append(f"json_extract({alias}.metadata, ?) IN ({marks})")
+        params.append(f'$."{key}"')
+        params.extend(values)
+    for column, (low, high) in (("occurred_at", conditions.occurred_at), ("created_at", conditions.created_at)):
+        if low is not None:
+            clauses.append(f"{alias}.{column} >= ?")
+            params.append(iso(low))
+        if high is not None:
+            clauses.append(f"{alias}.{column} <= ?")
+            params.append(iso(high))
+    return " AND ".join(clauses), params
+
+
+class SqliteDatabase:
+    """One SQLite file shared by the store and the index; one connection per thread."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        if str(path) != ":memory:":
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._local = threading.local()
+        self._known_fts: set[str] = set()
+        self._fts_lock = threading.Lock()
+        # executescript manages its own transaction; every statement is IF NOT EXISTS.
+        self.connection().executescript(SCHEMA)
+
+    def connection(self) -> Any:
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            if not hasattr(sqlite3, "connect"):  # pragma: no cover
+                raise DependencyMissingError("sqlite3 is not available")
+            conn = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False, timeout=30.0)
+            conn.execute("PRAGMA journal_mode=WAL")
+            # FULL: an acknowledged write survives power loss, not only a crash of the process.
+            conn.execute("PRAGMA synchronous=FULL")
+            conn.execute("PRAGMA secure_delete=ON")
+            conn.execute("PRAGMA busy_timeout=30000")
+            conn.execute("PRAGMA cache_size=-65536")
+            self._local.conn = conn
+        return conn
+
+    @contextmanager
+    def transaction(self) -> Iterator[Any]:
+        """``BEGIN IMMEDIATE`` … ``COMMIT``; rolls back on any error."""
+        conn = self.connection()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield conn
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+    def ensure_fts(self, conn: Any, tenant_id: str) -> str:
+        name = fts_table(tenant_id)
+        if name in self._known_fts:
+            return name
+        with self._fts_lock:
+            conn.execute(
+                f"CREATE VIRTUAL TABLE IF NOT EXISTS {name} USING fts5(content, content='', "
+                "contentless_delete=1, tokenize='porter unicode61 remove_diacritics 2')"
+            )
+            conn.execute(f"INSERT INTO {name}({name}, rank) VALUES('secure-delete', 1)")
+            self._known_fts.add(name)
+        return name
+
+    def has_fts(self, tenant_id: str) -> bool:
+        name = fts_table(tenant_id)
+        if name in self._known_fts:
+            return True
+        row = self.connection().execute(
+            "SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", (name,)
+        ).fetchone()
+        return row is not None
+
+    def generation(self, tenant_id: str) -> int:
+        row = self.connection().execute(
+            "SELECT generation FROM index_state WHERE tenant_id=?", (tenant_id,)
+        ).fetchone()
+        return int(row[0]) if row else 0
+
+    @staticmethod
+    def bump_generation(conn: Any, tenant_id: str) -> None:
+        conn.execute(
+            "INSERT INTO index_state(tenant_id, generation) VALUES(?, 1) "
+            "ON CONFLICT(tenant_id) DO UPDATE SET generation = generation + 1",
+            (tenant_id,),
+        )
+
+    def close(self) -> None:
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            conn.close()
+            self._local.conn = None
+
+
+def _record(doc: str) -> MemoryRecord:
+    return MemoryRecord.model_validate_json(doc)
+
+
+def _encode_cursor(created_at: str, memory_id: str) -> str:
+    return base64.urlsafe_b64encode(json.dumps([created_at, memory_id]).encode()).decode()
+
+
+def _decode_cursor(cursor: str) -> tuple[str, str]:
+    try:
+        created_at, memory_id = json.loads(base64.urlsafe_b64decode(cursor.encode()))
+        return str(created_at), str(memory_id)
+    except (ValueError, TypeError) as exc:
+        raise ValidationFailedError("cursor is not one this service issued") from exc
+
+
+class SqliteStore:
+    """``MemoryStore`` on ``SqliteDatabase``."""
+
+    def __init__(self, db: SqliteDatabase) -> None:
+        self.db = db
+
+    # -- tenants ---------------------------------------------------------------------------------
+
+    def create_tenant(self, tenant: Tenant) -> None:
+        with self.db.transaction() as conn:
+            try:
+                conn.execute(
+                    "INSERT INTO tenants(tenant_id, name, created_at, settings) VALUES(?,?,?,?)",
+                    (tenant.tenant_id, tenant.name, iso(tenant.created_at), json.dumps(tenant.settings_overrides)),
+                )
+            except sqlite3.IntegrityError as exc:
+                raise ConflictError(f"tenant '{tenant.tenant_id}' already exists") from exc
+            self.db.ensure_fts(conn, tenant.tenant_id)
+
+    def get_tenant(self, tenant_id: str) -> Tenant | None:
+        row = self.db.connection().execute(
+            "SELECT tenant_id, name, created_at, settings FROM tenants WHERE tenant_id=?", (tenant_id,)
+        ).fetchone()
+        if row is None:
+            return None
+        return Tenant(tenant_id=row[0], name=row[1], created_at=row[2], settings_overrides=json.loads(row[3]))
+
+    def list_tenants(self) -> list[Tenant]:
+        rows = self.db.connection().execute(
+            "SELECT tenant_id, name, created_at, settings FROM tenants ORDER BY tenant_id"
+        ).fetchall()
+        return [Tenant(tenant_id=r[0], name=r[1], created_at=r[2], settings_overrides=json.loads(r[3])) for r in rows]
+
+    def erase_tenant(self, tenant_id: str) -> int:
+        """Everything of the tenant goes, its text index table included; returns memories removed."""
+        with self.db.transaction() as conn:
+            count = conn.execute("SELECT count(*) FROM memories WHERE tenant_id=?", (tenant_id,)).fetchone()[0]
+            for table in ("memories", "history", "deletion_log", "idempotency", "jobs", "usage", "index_state",
+                          "tenants"):
+                conn.execute(f"DELETE FROM {table} WHERE tenant_id=?", (tenant_id,))
+            name = fts_table(tenant_id)
+            conn.execute(f"DROP TABLE IF EXISTS {name}")
+            self.db._known_fts.discard(name)
+        self._checkpoint()
+        return int(count)
+
+    # -- memories --------------------------------------------------------------------------------
+
+    def get(self, tenant_id: str, memory_id: str) -> MemoryRecord | None:
+        row = self.db.connection().execute(
+            "SELECT doc FROM memories WHERE tenant_id=? AND id=?", (tenant_id, memory_id)
+        ).fetchone()
+        return _record(row[0]) if row else None
+
+    def get_many(self, tenant_id: str, memory_ids: Sequence[str]) -> dict[str, MemoryRecord]:
+        if not memory_ids:
+            return {}
+        out: dict[str, MemoryRecord] = {}
+        conn = self.db.connection()
+        for start in range(0, len(memory_ids), 500):
+            chunk = list(memory_ids[start:start + 500])
+            marks = ",".join("?" * len(chunk))
+            for (doc,) in conn.execute(
+                f"SELECT doc FROM memories WHERE tenant_id=? AND id IN ({marks})", (tenant_id, *chunk)
+            ):
+                record = _record(doc)
+                out[record.id] = record
+        return out
+
+    def find_by_hash(self, tenant_id: str, scope: str, content_hash: str) -> MemoryRecord | None:
+        row = self.db.connection().execute(
+            "SELECT doc FROM memories WHERE tenant_id=? AND scope=? AND content_hash=? AND status='active'",
+            (tenant_id, scope, content_hash),
+        ).fetchone()
+        return _record(row[0]) if row else None
+
+    def _put(self, conn: Any, fts: str, record: MemoryRecord, vector: Vector | None) -> None:
+        old = conn.execute(
+            "SELECT rowid FROM memories WHERE tenant_id=? AND id=?", (record.tenant_id, record.id)
+        ).fetchone()
+        values = (
+            record.tenant_id, record.id, record.scope, record.category, record.status, record.tier,
+            record.content_hash, record.source.session_id, iso(record.created_at), iso(record.occurred_at),
+            record.version, json.dumps(record.tags), json.dumps(record.metadata), record.model_dump_json(),
+            vector_blob(vector), record.embedding_model,
+        )
+        if old is None:
+            cur = conn.execute(f"INSERT INTO memories({_RECORD_COLUMNS}) VALUES({','.join('?' * 16)})", values)
+            rowid = cur.lastrowid
+        else:
+            rowid = old[0]
+            sets = ", ".join(f"{c.strip()}=?" for c in _RECORD_COLUMNS.split(","))
+            if vector is None:  # keep the stored embedding
+                sets = sets.replace(", embedding=?", "")
+                values = values[:14] + values[15:]
+            conn.execute(f"UPDATE memories SET {sets} WHERE rowid=?", (*values, rowid))
+            conn.execute(f"DELETE FROM {fts} WHERE rowid=?", (rowid,))
+        conn.execute(f"INSERT INTO {fts}(rowid, content) VALUES(?, ?)", (rowid, record.content))
+
+    @staticmethod
+    def _history(conn: Any, tenant_id: str, entries: Sequence[HistoryEntry]) -> None:
+        conn.executemany(
+            "INSERT INTO history(tenant_id, memory_id, version, event, at, content, detail) VALUES(?,?,?,?,?,?,?)",
+            [(tenant_id, h.memory_id, h.version, h.event, iso(h.at), h.content, json.dumps(h.detail))
+             for h in entries],
+        )
+
+    def write(self, tenant_id: str, batch: WriteBatch) -> None:
+        if any(r.tenant_id != tenant_id for r in batch.records):
+            raise ValidationFailedError("every record must belong to the tenant written to")
+        with self.db.transaction() as conn:
+            fts = self.db.ensure_fts(conn, tenant_id)
+            vectors: list[Vector | None] = list(batch.vectors) or [None] * len(batch.records)
+            for record, vector in zip(batch.records, vectors, strict=True):
+                self._put(conn, fts, record, vector)
+            self._history(conn, tenant_id, batch.history)
+            if batch.idempotency is not None:
+                key, fingerprint, results = batch.idempotency
+                conn.execute(
+                    "INSERT OR REPLACE INTO idempotency(tenant_id, key, fingerprint, results, created_at) "
+                    "VALUES(?,?,?,?,datetime('now'))",
+                    (tenant_id, key, fingerprint, json.dumps(results)),
+                )
+            if batch.records:
+                self.db.bump_generation(conn, tenant_id)
+
+    def update(self, tenant_id: str, record: MemoryRecord, *, expected_version: int,
+               history: HistoryEntry | None = None, vector: Vector | None = None) -> bool:
+        if record.tenant_id != tenant_id:
+            raise ValidationFailedError("the record must belong to the tenant written to")
+        with self.db.transaction() as conn:
+            row = conn.execute(
+                "SELECT version, scope, status, tier, category, occurred_at FROM memories WHERE tenant_id=? AND id=?",
+                (tenant_id, record.id),
+            ).fetchone()
+            if row is None or row[0] != expected_version:
+                return False
+            self._put(conn, self.db.ensure_fts(conn, tenant_id), record, vector)
+            if history is not None:
+                self._history(conn, tenant_id, [history])
+            searched = (record.scope, record.status, record.tier, record.category, iso(record.occurred_at))
+            # Only what the index filters or ranks on invalidates caches; feedback alone does not.
+            if vector is not None or tuple(row[1:]) != searched:
+                self.db.bump_generation(conn, tenant_id)
+        return True
+
+    def delete(self, tenant_id: str, memory_ids: Sequence[str], log: DeletionLogEntry) -> list[str]:
+        deleted: list[str] = []
+        with self.db.transaction() as conn:
+            fts = self.db.ensure_fts(conn, tenant_id)
+            for start in range(0, len(memory_ids), 500):
+                chunk = list(memory_ids[start:start + 500])
+                marks = ",".join("?" * len(chunk))
+                rows = conn.execute(
+                    f"SELECT rowid, id FROM memories WHERE tenant_id=? AND id IN ({marks})", (tenant_id, *chunk)
+                ).fetchall()
+                for rowid, memory_id in rows:
+                    conn.execute(f"DELETE FROM {fts} WHERE rowid=?", (rowid,))
+                    conn.execute("DELETE FROM memories WHERE rowid=?", (rowid,))
+                    conn.execute("DELETE FROM history WHERE tenant_id=? AND memory_id=?", (tenant_id, memory_id))
+                    deleted.append(memory_id)
+            if deleted:
+                entry = log.model_copy(update={"ids": deleted})
+                conn.execute(
+                    "INSERT INTO deletion_log(receipt_id, tenant_id, at, ids, reason) VALUES(?,?,?,?,?)",
+                    (entry.receipt_id, tenant_id, iso(entry.at), json.dumps(entry.ids), entry.reason),
+                )
+                # Rewrites the tenant's text index so no token of the forgotten text remains.
+                conn.execute(f"INSERT INTO {fts}({fts}) VALUES('optimize')")
+                self.db.bump_generation(conn, tenant_id)
+        if deleted:
+            self._checkpoint()
+        return deleted
+
+    def _checkpoint(self) -> None:
+        """Fold the WAL into the main file so deleted pages (zeroed by secure_delete) leave it too."""
+        try:
+            self.db.connection().execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except sqlite3.OperationalError:  # pragma: no cover - a reader holds the WAL; the next one folds it
+            logger.debug("wal checkpoint deferred")
+
+    def select_ids(self, tenant_id: str, conditions: Conditions, *, older_than: datetime | None = None,
+                   limit: int | None = None) -> list[str]:
+        where, params = conditions_sql(conditions)
+        sql = f"SELECT m.id FROM memories m WHERE m.tenant_id=? AND {where}"
+        if older_than is not None:
+            sql += " AND m.created_at < ?"
+            params.append(iso(older_than))
+        sql += " ORDER BY m.created_at, m.id"
+        if limit is not None:
+            sql += f" LIMIT {int(limit)}"
+        return [r[0] for r in self.db.connection().execute(sql, (tenant_id, *params))]
+
+    def list(self, tenant_id: str, conditions: Conditions, *, cursor: str | None, limit: int,
+             tag: str | None = None) -> Page:
+        where, params = conditions_sql(conditions)
+        sql = f"SELECT m.doc, m.created_at, m.id FROM memories m WHERE m.tenant_id=? AND {where}"
+        if tag is not None:
+            sql += " AND EXISTS (SELECT 1 FROM json_each(m.tags) WHERE value = ?)"
+            params.append(tag)
+        if cursor:
+            created_at, memory_id = _decode_cursor(cursor)
+            sql += " AND (m.created_at, m.id) > (?, ?)"
+            params.extend([created_at, memory_id])
+        sql += " ORDER BY m.created_at, m.id LIMIT ?"
+        params.append(limit + 1)
+        rows = self.db.connection().execute(sql, (tenant_id, *params)).fetchall()
+        more = len(rows) > limit
+        rows = rows[:limit]
+        next_cursor = _encode_cursor(rows[-1][1], rows[-1][2]) if more and rows else None
+        return Page(records=[_record(r[0]) for r in rows], next_cursor=next_cursor)
+
+    def all_scopes(self, tenant_id: str) -> list[str]:
+        return [r[0] for r in self.db.connection().execute(
+            "SELECT DISTINCT scope FROM memories WHERE tenant_id=? ORDER BY scope", (tenant_id,))]
+
+    def history(self, tenant_id: str, memory_id: str) -> list[HistoryEntry]:
+        rows = self.db.connection().execute(
+            "SELECT memory_id, version, event, at, content, detail FROM history "
+            "WHERE tenant_id=? AND memory_id=? ORDER BY seq", (tenant_id, memory_id)
+        ).fetchall()
+        return [HistoryEntry(memory_id=r[0], version=r[1], event=r[2], at=r[3], content=r[4],
+                             detail=json.loads(r[5])) for r in rows]
+
+    def record_access(self, tenant_id: str, memory_ids: Sequence[str], at: datetime) -> None:
+        """access_count + 1, last_accessed_at = at, version + 1 for each id."""
+        if not memory_ids:
+            return
+        stamp = iso(at)
+        with self.db.transaction() as conn:
+            marks = ",".join("?" * len(memory_ids))
+            # The version moves too, so an optimistic writer holding the old record retries.
+            conn.execute(
+                "UPDATE memories SET version = version + 1, doc = json_set(doc,"
+                " '$.access_count', json_extract(doc, '$.access_count') + 1,"
+                " '$.last_accessed_at', ?, '$.version', version + 1)"
+                f" WHERE tenant_id=? AND id IN ({marks})",
+                (stamp, tenant_id, *memory_ids),
+            )
+
+    def stats(self, tenant_id: str) -> StatsResponse:
+        conn = self.db.connection()
+
+        def grouped(column: str) -> dict[str, int]:
+            return {str(k): int(v) for k, v in conn.execute(
+                f"SELECT {column}, count(*) FROM memories WHERE tenant_id=? GROUP BY {column}", (tenant_id,))}
+
+        by_category = {c: 0 for c in CATEGORIES} | grouped("category")
+        by_tier = {t: 0 for t in TIERS} | grouped("tier")
+        size = conn.execute(
+            "SELECT coalesce(sum(length(doc) + coalesce(length(embedding), 0)), 0) FROM memories WHERE tenant_id=?",
+            (tenant_id,),
+        ).fetchone()[0]
+        usage = {str(k): int(v) for k, v in conn.execute(
+            "SELECT counter, value FROM usage WHERE tenant_id=?", (tenant_id,))}
+        by_status = grouped("status")
+        return StatsResponse(
+            tenant_id=tenant_id, total=sum(by_status.values()), by_scope=grouped("scope"),
+            by_category=by_category, by_tier=by_tier, by_status=by_status, storage_bytes=int(size), usage=usage,
+        )
+
+    def idempotent_result(self, tenant_id: str, key: str) -> tuple[str, list[dict[str, Any]]] | None:
+        row = self.db.connection().execute(
+            "SELECT fingerprint, results FROM idempotency WHERE tenant_id=? AND key=?", (tenant_id, key)
+        ).fetchone()
+        return (row[0], json.loads(row[1])) if row else None
+
+    def iter_records(self, tenant_id: str) -> Iterator[tuple[MemoryRecord, Vector | None]]:
+        conn = self.db.connection()
+        last = -1
+        while True:
+            rows = conn.execute(
+                "SELECT rowid, doc, embedding FROM memories WHERE tenant_id=? AND rowid>? ORDER BY rowid LIMIT 1000",
+                (tenant_id, last),
+            ).fetchall()
+            if not rows:
+                return
+            for rowid, doc, blob in rows:
+                last = rowid
+                yield _record(doc), blob_vector(blob)
+
+    def deletion_log(self, tenant_id: str) -> list[DeletionLogEntry]:
+        rows = self.db.connection().execute(
+            "SELECT receipt_id, at, ids, reason FROM deletion_log WHERE tenant_id=? ORDER BY at", (tenant_id,)
+        ).fetchall()
+        return [DeletionLogEntry(receipt_id=r[0], tenant_id=tenant_id, at=r[1], ids=json.loads(r[2]), reason=r[3])
+                for r in rows]
+
+    def bump_usage(self, tenant_id: str, counter: str, amount: int = 1) -> None:
+        with self.db.transaction() as conn:
+            conn.execute(
+                "INSERT INTO usage(tenant_id, counter, value) VALUES(?,?,?) "
+                "ON CONFLICT(tenant_id, counter) DO UPDATE SET value = value + excluded.value",
+                (tenant_id, counter, amount),
+            )

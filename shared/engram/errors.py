@@ -1,0 +1,112 @@
+"""Engram's error hierarchy.
+
+Every error a caller can cause or observe is an ``EngramError`` with a stable ``code``; the API
+layer maps codes to HTTP statuses in one table (``HTTP_STATUS``), never by message text.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class EngramError(Exception):
+    """Base of every error Engram raises on purpose."""
+
+    code = "internal"
+
+    def __init__(self, message: str, *, details: list[dict[str, Any]] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details = details or []
+
+    def to_dict(self) -> dict[str, Any]:
+        body: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.details:
+            body["details"] = self.details
+        return {"error": body}
+
+
+class ValidationFailedError(EngramError):
+    """The request is malformed: a field is missing, of the wrong type or out of range."""
+
+    code = "validation_error"
+
+
+class UnprocessableError(EngramError):
+    """The request is well-formed but cannot be carried out as asked."""
+
+    code = "unprocessable"
+
+
+class NotFoundError(EngramError):
+    """The thing does not exist, or belongs to another tenant (never say which)."""
+
+    code = "not_found"
+
+
+class ConflictError(EngramError):
+    """A concurrent change won, or the thing already exists."""
+
+    code = "conflict"
+
+
+class PayloadTooLargeError(EngramError):
+    """The request or one of its texts is larger than allowed."""
+
+    code = "payload_too_large"
+
+
+class UnauthorizedError(EngramError):
+    """Missing, malformed, unknown, revoked or expired credentials (one message for all)."""
+
+    code = "unauthorized"
+
+
+class ForbiddenError(EngramError):
+    """The credentials are valid but do not allow this scope or operation."""
+
+    code = "forbidden"
+
+
+class QuotaExceededError(EngramError):
+    """The tenant is over its quota; retry after ``retry_after`` seconds."""
+
+    code = "quota_exceeded"
+
+    def __init__(self, message: str, *, retry_after: int = 1) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class DependencyMissingError(EngramError):
+    """An optional dependency (an install extra) is not installed."""
+
+    code = "dependency_missing"
+
+
+class ProviderError(EngramError):
+    """A configured provider (embedder, LLM, reranker, index) failed."""
+
+    code = "provider_error"
+
+
+HTTP_STATUS: dict[type[EngramError], int] = {
+    ValidationFailedError: 400,
+    UnauthorizedError: 401,
+    ForbiddenError: 403,
+    NotFoundError: 404,
+    ConflictError: 409,
+    PayloadTooLargeError: 413,
+    UnprocessableError: 422,
+    QuotaExceededError: 429,
+    DependencyMissingError: 500,
+    ProviderError: 502,
+}
+
+
+def http_status(error: EngramError) -> int:
+    """The HTTP status for an error, by class (most specific first)."""
+    for cls in type(error).__mro__:
+        if cls in HTTP_STATUS:
+            return HTTP_STATUS[cls]  # type: ignore[index]
+    return 500

@@ -1,0 +1,37 @@
+"""Deterministic identities: a replayed retain of the same text in the same scope is a no-op."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+import uuid
+
+_SPACE = re.compile(r"\s+")
+
+
+def normalise(text: str) -> str:
+    """NFKC, case-folded, whitespace collapsed: the form two texts must share to be 'the same'.
+
+    >>> normalise("  I  prefer\\nDark mode ")
+    'i prefer dark mode'
+    """
+    return _SPACE.sub(" ", unicodedata.normalize("NFKC", text)).strip().casefold()
+
+
+def content_hash(text: str) -> str:
+    return hashlib.sha256(normalise(text).encode()).hexdigest()
+
+
+def memory_id(tenant_id: str, scope: str, text: str) -> str:
+    """``mem_`` + 32 hex of sha256(tenant, scope, normalised content)."""
+    digest = hashlib.sha256("\x1f".join((tenant_id, scope, normalise(text))).encode()).hexdigest()
+    return "mem_" + digest[:32]
+
+
+def receipt_id() -> str:
+    return "rcpt_" + uuid.uuid4().hex
+
+
+def job_id() -> str:
+    return "job_" + uuid.uuid4().hex

@@ -1,0 +1,146 @@
+"""Single-memory operations and tenant-wide views: get, list, patch, stats, export, import."""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+import numpy as np
+from pydantic import ValidationError
+
+from engram.errors import ConflictError, NotFoundError, ValidationFailedError
+from engram.identity import content_hash
+from engram.models import (
+    HistoryEntry,
+    ListRequest,
+    ListResponse,
+    MemoryRecord,
+    MemoryView,
+    PatchRequest,
+)
+from engram.ports import Clock, Conditions, Embedder, MemoryStore, SearchIndex, WriteBatch
+
+EXPORT_FORMAT = "engram.export.v1"
+
+
+def get(tenant_id: str, memory_id: str, *, store: MemoryStore, scopes: Sequence[str] | None = None,
+        with_history: bool = False) -> MemoryView:
+    record = store.get(tenant_id, memory_id)
+    if record is None or (scopes is not None and record.scope not in scopes):
+        raise NotFoundError(f"memory '{memory_id}' not found")
+    return MemoryView.of(record, store.history(tenant_id, memory_id) if with_history else None)
+
+
+def list_memories(tenant_id: str, request: ListRequest, *, scopes: Sequence[str], store: MemoryStore) -> ListResponse:
+    chosen = [s for s in scopes if request.scope in (None, s)]
+    if not chosen:
+        return ListResponse(memories=[], next_cursor=None)
+    conditions = Conditions(
+        scopes=tuple(chosen), statuses=(request.status,) if request.status else (),
+        categories=(request.category,) if request.category else (), tiers=(request.tier,) if request.tier else (),
+        exclude_tiers=(),
+    )
+    page = store.list(tenant_id, conditions, cursor=request.cursor, limit=request.limit, tag=request.tag)
+    return ListResponse(memories=[MemoryView.of(r) for r in page.records], next_cursor=page.next_cursor)
+
+
+def patch(tenant_id: str, memory_id: str, request: PatchRequest, *, store: MemoryStore, index: SearchIndex,
+          embedder: Embedder, clock: Clock, scopes: Sequence[str] | None = None) -> MemoryView:
+    """Change content (re-embedded), tags, metadata or pin; one version and history entry per change."""
+    record = store.get(tenant_id, memory_id)
+    if record is None or (scopes is not None and record.scope not in scopes):
+        raise NotFoundError(f"memory '{memory_id}' not found")
+    now = clock.now()
+    changes: dict[str, Any] = {"version": record.version + 1, "updated_at": now}
+    vector = None
+    if request.content is not None and request.content != record.content:
+        changes.update(content=request.content, content_hash=content_hash(request.content),
+                       abstract=request.content.strip().splitlines()[0][:120])
+        vector = embedder.embed([request.content])[0]
+    for name in ("tags", "metadata", "pinned"):
+        value = getattr(request, name)
+        if value is not None:
+            changes[name] = value
+    updated = record.model_copy(update=changes)
+    entry = HistoryEntry(memory_id=memory_id, version=updated.version, event="updated", at=now,
+                         content=updated.content, detail={"fields": sorted(request.model_fields_set)})
+    if not store.update(tenant_id, updated, expected_version=record.version, history=entry, vector=vector):
+        raise ConflictError("the memory changed while it was being patched; retry")
+    if vector is not None:
+        index.upsert(tenant_id, [updated], [vector])
+    return MemoryView.of(updated)
+
+
+def export_lines(tenant_id: str, *, store: MemoryStore) -> Iterator[str]:
+    """JSONL: one header line, then one line per memory with its history and embedding."""
+    yield json.dumps({"format": EXPORT_FORMAT, "tenant_id": tenant_id})
+    for record, vector in store.iter_records(tenant_id):
+        line = {
+            "memory": record.model_dump(mode="json", exclude={"tenant_id"}),
+            "history": [h.model_dump(mode="json") for h in store.history(tenant_id, record.id)],
+            "embedding": base64.b64encode(vector.tobytes()).decode() if vector is not None else None,
+        }
+        yield json.dumps(line, sort_keys=True)
+
+
+def import_lines(tenant_id: str, lines: Iterable[str], *, store: MemoryStore, index: SearchIndex,
+                 embedder: Embedder, batch_size: int = 200) -> dict[str, int]:
+    """Import an export into ``tenant_id``: validated line by line, written in batches.
+
+    Memories whose id already exists are skipped; vectors of another model are re-embedded.
+    """
+    counts = {"imported": 0, "skipped": 0}
+    Parsed = tuple[MemoryRecord, list[HistoryEntry], np.ndarray | None]
+    parsed: list[Parsed] = []
+    pending: list[Parsed] = []
+
+    def flush() -> None:
+        if not pending:
+            return
+        existing = store.get_many(tenant_id, [r.id for r, _, _ in pending])
+        fresh = [(r, h, v) for r, h, v in pending if r.id not in existing]
+        counts["skipped"] += len(pending) - len(fresh)
+        to_embed = [i for i, (_, _, v) in enumerate(fresh) if v is None]
+        embedded = embedder.embed([fresh[i][0].content for i in to_embed]) if to_embed else None
+        vectors = [v for _, _, v in fresh]
+        for j, i in enumerate(to_embed):
+            assert embedded is not None
+            vectors[i] = embedded[j]
+        records = [r.model_copy(update={"embedding_model": embedder.model_id}) if i in to_embed else r
+                   for i, (r, _, _) in enumerate(fresh)]
+        batch = WriteBatch(records=records, vectors=[np.asarray(v, dtype=np.float32) for v in vectors],
+                           history=[h for _, hs, _ in fresh for h in hs])
+        if records:
+            store.write(tenant_id, batch)
+            index.upsert(tenant_id, batch.records, batch.vectors)
+        counts["imported"] += len(records)
+        pending.clear()
+
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+            if "format" in data:
+                if data["format"] != EXPORT_FORMAT:
+                    raise ValidationFailedError(f"line {number}: unknown export format {data['format']!r}")
+                continue
+            record = MemoryRecord.model_validate({**data["memory"], "tenant_id": tenant_id})
+            history = [HistoryEntry.model_validate(h) for h in data.get("history", [])]
+            vector = None
+            if data.get("embedding") and record.embedding_model == embedder.model_id:
+                vector = np.frombuffer(base64.b64decode(data["embedding"]), dtype=np.float32)
+                if vector.shape[0] != embedder.dimension:
+                    vector = None
+        except (ValueError, KeyError, TypeError, ValidationError) as exc:
+            if isinstance(exc, ValidationFailedError):
+                raise
+            raise ValidationFailedError(f"line {number}: not a valid export line ({exc})") from exc
+        parsed.append((record, history, vector))
+    # Every line is validated before the first write: a bad file changes nothing.
+    for start in range(0, len(parsed), batch_size):
+        pending.extend(parsed[start:start + batch_size])
+        flush()
+    return counts

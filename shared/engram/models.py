@@ -1,0 +1,415 @@
+"""Typed contracts: the memory record, API requests and responses (DESIGN §3–4).
+
+Requests forbid unknown fields and never carry server-owned fields (tenant, tier on create,
+feedback weight, embedding, counters); the domain record and the response views are separate
+models so a caller can never set what the server owns.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    AfterValidator,
+    AwareDatetime,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    model_validator,
+)
+
+MAX_TEXT_CHARS = 32_000
+MAX_BATCH_ITEMS = 100
+MAX_MESSAGES = 200
+MAX_QUERY_CHARS = 4_000
+
+TenantId = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]{2,62}$")]
+MemoryId = Annotated[str, StringConstraints(pattern=r"^mem_[0-9a-f]{32}$")]
+Scope = Annotated[
+    str,
+    StringConstraints(pattern=r"^(global|(agent|user|project|session):[A-Za-z0-9][A-Za-z0-9._@:+-]{0,127})$"),
+]
+Tag = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9 _.:/+-]{0,63}$")]
+MetadataKey = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$")]
+Scalar = str | int | float | bool
+
+
+def _not_blank(value: str) -> str:
+    if not value.strip():
+        raise ValueError("must not be empty or whitespace only")
+    return value
+
+
+Text = Annotated[str, Field(min_length=1, max_length=MAX_TEXT_CHARS), AfterValidator(_not_blank)]
+Category = Literal["profile", "preference", "entity", "event", "case", "pattern", "fact", "raw"]
+Tier = Literal["peripheral", "working", "core", "archived"]
+Status = Literal["active", "superseded", "archived"]
+RetainMode = Literal["raw", "smart", "auto"]
+Signal = Literal["used", "ignored", "corrected", "positive", "negative"]
+Action = Literal["created", "merged", "skipped", "superseded"]
+Trust = Literal["user-stated", "assistant-inferred", "tool", "imported"]
+
+CATEGORIES: tuple[str, ...] = ("profile", "preference", "entity", "event", "case", "pattern", "fact", "raw")
+TIERS: tuple[str, ...] = ("peripheral", "working", "core", "archived")
+
+
+def _check_metadata(value: dict[str, Any]) -> dict[str, Any]:
+    if len(value) > 32:
+        raise ValueError("at most 32 metadata keys")
+    for key, item in value.items():
+        items = item if isinstance(item, list) else [item]
+        for v in items:
+            if v is not None and not isinstance(v, str | int | float | bool):
+                raise ValueError(f"metadata '{key}' must be a string, number, boolean or a list of them")
+            if isinstance(v, str) and len(v) > 1024:
+                raise ValueError(f"metadata '{key}' is longer than 1024 characters")
+    return value
+
+
+Metadata = Annotated[dict[MetadataKey, Any], AfterValidator(_check_metadata)]
+
+
+class Request(BaseModel):
+    """Base of every request: unknown fields are errors, strings are stripped of nothing."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# Domain record
+
+
+class Source(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    session_id: str | None = None
+    message_refs: list[int] = Field(default_factory=list)
+    agent: str | None = None
+    role: str | None = None
+
+
+class MemoryRecord(BaseModel):
+    """One memory as the store keeps it (DESIGN §4). The embedding lives beside it, not in it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    tenant_id: str
+    id: str
+    scope: str
+    category: Category = "raw"
+    content: str
+    abstract: str = ""
+    overview: str = ""
+    key_facts: list[str] = Field(default_factory=list)
+    entities: list[str] = Field(default_factory=list)
+    tags: list[str] = Field(default_factory=list)
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    importance: float = 0.5
+    confidence: float = 1.0
+    tier: Tier = "peripheral"
+    feedback_weight: float = 0.5
+    access_count: int = 0
+    last_accessed_at: datetime | None = None
+    created_at: datetime
+    updated_at: datetime
+    occurred_at: datetime | None = None
+    valid_from: datetime | None = None
+    valid_until: datetime | None = None
+    status: Status = "active"
+    supersedes: str | None = None
+    superseded_by: str | None = None
+    version: int = 1
+    source: Source = Field(default_factory=Source)
+    trust: Trust = "user-stated"
+    pinned: bool = False
+    expires_at: datetime | None = None
+    content_hash: str
+    embedding_model: str = ""
+
+
+class HistoryEntry(BaseModel):
+    """One change of a memory: what it became and why."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    memory_id: str
+    version: int
+    event: Literal["created", "merged", "updated", "superseded", "feedback", "tier"]
+    at: datetime
+    content: str
+    detail: dict[str, Any] = Field(default_factory=dict)
+
+
+class Tenant(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    tenant_id: str
+    name: str
+    created_at: datetime
+    settings_overrides: dict[str, Any] = Field(default_factory=dict)
+
+
+# ---------------------------------------------------------------------------------------------
+# Requests
+
+
+class Message(Request):
+    role: Literal["user", "assistant", "system", "tool"]
+    content: Text
+    name: str | None = Field(default=None, max_length=128)
+
+
+class RetainItem(Request):
+    text: Text
+    metadata: Metadata = Field(default_factory=dict)
+    occurred_at: AwareDatetime | None = None
+    tags: list[Tag] = Field(default_factory=list, max_length=32)
+
+
+class RetainRequest(Request):
+    """``POST /v1/memories``: exactly one of ``text``, ``messages`` or ``items``."""
+
+    scope: Scope
+    text: Text | None = None
+    messages: list[Message] | None = Field(default=None, min_length=1, max_length=MAX_MESSAGES)
+    items: list[RetainItem] | None = Field(default=None, min_length=1, max_length=MAX_BATCH_ITEMS)
+    mode: RetainMode = "auto"
+    metadata: Metadata = Field(default_factory=dict)
+    tags: list[Tag] = Field(default_factory=list, max_length=32)
+    occurred_at: AwareDatetime | None = None
+    session_id: str | None = Field(default=None, min_length=1, max_length=128)
+    async_: bool = Field(default=False, alias="async")
+    idempotency_key: str | None = Field(default=None, min_length=1, max_length=256)
+
+    @model_validator(mode="after")
+    def _one_input(self) -> RetainRequest:
+        given = [name for name in ("text", "messages", "items") if getattr(self, name) is not None]
+        if len(given) != 1:
+            raise ValueError("give exactly one of 'text', 'messages' or 'items'")
+        return self
+
+
+class TimeRange(Request):
+    gte: AwareDatetime | None = None
+    gt: AwareDatetime | None = None
+    lte: AwareDatetime | None = None
+    lt: AwareDatetime | None = None
+
+
+class RecallFilters(Request):
+    """Whitelisted filter keys; anything else is a 400 naming the key."""
+
+    category: Category | list[Category] | None = None
+    tier: Tier | list[Tier] | None = None
+    tags_any: list[Tag] | None = None
+    tags_all: list[Tag] | None = None
+    session_id: str | None = None
+    metadata: dict[MetadataKey, Scalar | list[Scalar]] | None = None
+    occurred_at: TimeRange | None = None
+    created_at: TimeRange | None = None
+
+
+class RecallRequest(Request):
+    """``POST /v1/recall``."""
+
+    query: Annotated[str, Field(min_length=1, max_length=MAX_QUERY_CHARS), AfterValidator(_not_blank)]
+    scopes: list[Scope] | None = Field(default=None, min_length=1, max_length=50)
+    limit: int = Field(default=5, ge=1, le=100)
+    filters: RecallFilters | None = None
+    min_score: float | None = Field(default=None, ge=0.0, le=1.0)
+    debug: bool = False
+    context: bool = False
+    fusion: Literal["weighted", "rrf"] | None = None
+    rerank: bool | None = None
+    track_access: bool = True
+
+
+class ForgetFilter(Request):
+    scope: Scope | None = None
+    category: Category | list[Category] | None = None
+    tier: Tier | list[Tier] | None = None
+    tags_any: list[Tag] | None = None
+    older_than: AwareDatetime | None = None
+    session_id: str | None = None
+
+    @model_validator(mode="after")
+    def _not_empty(self) -> ForgetFilter:
+        if not self.model_fields_set:
+            raise ValueError("filter must name at least one condition")
+        return self
+
+
+class ForgetRequest(Request):
+    """``POST /v1/forget``: exactly one of ``ids``, ``query`` or ``filter``."""
+
+    ids: list[MemoryId] | None = Field(default=None, min_length=1, max_length=1000)
+    query: str | None = Field(default=None, min_length=1, max_length=MAX_QUERY_CHARS)
+    scopes: list[Scope] | None = Field(default=None, min_length=1, max_length=50)
+    threshold: float = Field(default=0.6, ge=0.0, le=1.0)
+    limit: int = Field(default=100, ge=1, le=1000)
+    filter: ForgetFilter | None = None
+    dry_run: bool = False
+
+    @model_validator(mode="after")
+    def _one_selector(self) -> ForgetRequest:
+        given = [name for name in ("ids", "query", "filter") if getattr(self, name) is not None]
+        if len(given) != 1:
+            raise ValueError("give exactly one of 'ids', 'query' or 'filter'")
+        return self
+
+
+class FeedbackRequest(Request):
+    signal: Signal
+
+
+class PatchRequest(Request):
+    content: Text | None = None
+    tags: list[Tag] | None = Field(default=None, max_length=32)
+    metadata: Metadata | None = None
+    pinned: bool | None = None
+
+
+class ListRequest(Request):
+    scope: Scope | None = None
+    category: Category | None = None
+    tier: Tier | None = None
+    tag: Tag | None = None
+    status: Status | None = None
+    cursor: str | None = Field(default=None, max_length=512)
+    limit: int = Field(default=50, ge=1, le=500)
+
+
+# ---------------------------------------------------------------------------------------------
+# Responses
+
+
+class MemoryView(BaseModel):
+    """A memory as the API returns it."""
+
+    id: str
+    scope: str
+    category: Category
+    content: str
+    abstract: str
+    overview: str
+    key_facts: list[str]
+    entities: list[str]
+    tags: list[str]
+    metadata: dict[str, Any]
+    importance: float
+    confidence: float
+    tier: Tier
+    status: Status
+    feedback_weight: float
+    access_count: int
+    last_accessed_at: datetime | None
+    created_at: datetime
+    updated_at: datetime
+    occurred_at: datetime | None
+    valid_from: datetime | None
+    valid_until: datetime | None
+    supersedes: str | None
+    superseded_by: str | None
+    version: int
+    source: Source
+    trust: Trust
+    pinned: bool
+    expires_at: datetime | None
+    history: list[HistoryEntry] | None = None
+
+    @classmethod
+    def of(cls, record: MemoryRecord, history: list[HistoryEntry] | None = None) -> MemoryView:
+        data = record.model_dump(exclude={"tenant_id", "content_hash", "embedding_model"})
+        return cls(**data, history=history)
+
+
+class RetainResult(BaseModel):
+    id: str
+    action: Action
+    memory: MemoryView | None = None
+    reason: str | None = None
+
+
+class RetainResponse(BaseModel):
+    results: list[RetainResult]
+    replayed: bool = False
+
+
+class RecalledMemory(BaseModel):
+    id: str
+    content: str
+    category: Category
+    scope: str
+    score: float
+    tier: Tier
+    tags: list[str]
+    metadata: dict[str, Any]
+    created_at: datetime
+    occurred_at: datetime | None
+    trace: dict[str, Any] | None = None
+
+
+class RecallResponse(BaseModel):
+    memories: list[RecalledMemory]
+    context: str | None = None
+    timings_ms: dict[str, float] | None = None
+
+
+class ForgetResponse(BaseModel):
+    deleted: list[str]
+    dry_run: bool
+    receipt_id: str | None
+    candidates: list[dict[str, Any]] | None = None
+
+
+class FeedbackResponse(BaseModel):
+    id: str
+    feedback_weight: float
+
+
+class ListResponse(BaseModel):
+    memories: list[MemoryView]
+    next_cursor: str | None
+
+
+class StatsResponse(BaseModel):
+    tenant_id: str
+    total: int
+    by_scope: dict[str, int]
+    by_category: dict[str, int]
+    by_tier: dict[str, int]
+    by_status: dict[str, int]
+    storage_bytes: int
+    usage: dict[str, int]
+
+
+class DeletionLogEntry(BaseModel):
+    """Content-free record of a forget: what ids went, when, and under which receipt."""
+
+    receipt_id: str
+    tenant_id: str
+    at: datetime
+    ids: list[str]
+    reason: str
+
+
+class ExtractedMemory(BaseModel):
+    """A memory candidate produced by an extractor, before dedup and storage."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    category: Category
+    content: str = Field(min_length=1, max_length=MAX_TEXT_CHARS)
+    abstract: str = ""
+    overview: str = ""
+    key_facts: list[str] = Field(default_factory=list)
+    entities: list[str] = Field(default_factory=list)
+    tags: list[str] = Field(default_factory=list)
+    importance: float = Field(default=0.5, ge=0, le=1)
+    confidence: float = Field(default=0.8, ge=0, le=1)
+    occurred_at: datetime | None = None
+    message_refs: list[int] = Field(default_factory=list)
+    role: str | None = None
+    trust: Trust = "user-stated"

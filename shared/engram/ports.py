@@ -1,0 +1,170 @@
+"""Ports: the typed contracts between the services and their adapters.
+
+Every store and index method takes the tenant id as its first argument; an adapter must never
+read, change or count another tenant's data, whatever else it is given. Scores are floats where
+higher is better; their ranges are stated per method.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+
+from engram.models import (
+    DeletionLogEntry,
+    ExtractedMemory,
+    HistoryEntry,
+    MemoryRecord,
+    Message,
+    StatsResponse,
+    Tenant,
+)
+
+Vector = npt.NDArray[np.float32]
+"""A float32 array; one row per text, L2-normalised, so a dot product is the cosine."""
+
+
+@dataclass(frozen=True)
+class Conditions:
+    """What a candidate must satisfy *before* ranking. Built only by ``engram.query.conditions``.
+
+    ``scopes`` is never empty: every search names the scopes it may see.
+    """
+
+    scopes: tuple[str, ...]
+    statuses: tuple[str, ...] = ("active",)
+    categories: tuple[str, ...] = ()
+    tiers: tuple[str, ...] = ()
+    tags_any: tuple[str, ...] = ()
+    tags_all: tuple[str, ...] = ()
+    session_id: str | None = None
+    metadata: tuple[tuple[str, tuple[Any, ...]], ...] = ()
+    occurred_at: tuple[datetime | None, datetime | None] = (None, None)
+    created_at: tuple[datetime | None, datetime | None] = (None, None)
+    exclude_tiers: tuple[str, ...] = ("archived",)
+
+
+@dataclass
+class WriteBatch:
+    """Everything one operation writes, committed atomically or not at all."""
+
+    records: list[MemoryRecord] = field(default_factory=list)
+    vectors: list[Vector] = field(default_factory=list)
+    history: list[HistoryEntry] = field(default_factory=list)
+    idempotency: tuple[str, str, list[dict[str, Any]]] | None = None
+    """(key, request fingerprint, content-free results) for a retain with an idempotency key."""
+
+
+@dataclass(frozen=True)
+class Page:
+    records: list[MemoryRecord]
+    next_cursor: str | None
+
+
+@runtime_checkable
+class Clock(Protocol):
+    def now(self) -> datetime:
+        """The current time, timezone-aware UTC."""
+        ...
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    model_id: str
+    dimension: int
+
+    def embed(self, texts: Sequence[str]) -> Vector:
+        """Embed texts into an (n, dimension) float32 array of unit vectors."""
+        ...
+
+
+@runtime_checkable
+class Extractor(Protocol):
+    def extract(self, messages: Sequence[Message], *, reference_time: datetime) -> list[ExtractedMemory]:
+        """Memories worth keeping from a conversation; relative dates resolve against reference_time."""
+        ...
+
+
+@runtime_checkable
+class Reranker(Protocol):
+    def rerank(self, query: str, documents: Sequence[str]) -> list[float]:
+        """A relevance score in [0, 1] per document, in the documents' order."""
+        ...
+
+
+@runtime_checkable
+class MemoryStore(Protocol):
+    """The system of record: memories with their vectors, history, tenants, logs, idempotency."""
+
+    def create_tenant(self, tenant: Tenant) -> None: ...
+    def get_tenant(self, tenant_id: str) -> Tenant | None: ...
+    def list_tenants(self) -> list[Tenant]: ...
+    def erase_tenant(self, tenant_id: str) -> int: ...
+
+    def get(self, tenant_id: str, memory_id: str) -> MemoryRecord | None: ...
+    def get_many(self, tenant_id: str, memory_ids: Sequence[str]) -> dict[str, MemoryRecord]: ...
+    def find_by_hash(self, tenant_id: str, scope: str, content_hash: str) -> MemoryRecord | None: ...
+    def write(self, tenant_id: str, batch: WriteBatch) -> None:
+        """Insert or replace records (with vectors), history and idempotency, atomically."""
+        ...
+
+    def update(self, tenant_id: str, record: MemoryRecord, *, expected_version: int,
+               history: HistoryEntry | None = None, vector: Vector | None = None) -> bool:
+        """Replace a record only if its stored version is ``expected_version``; False if not."""
+        ...
+
+    def delete(self, tenant_id: str, memory_ids: Sequence[str], log: DeletionLogEntry) -> list[str]:
+        """Hard-delete records, vectors, text index rows and history; write the log; return ids gone."""
+        ...
+
+    def select_ids(self, tenant_id: str, conditions: Conditions, *, older_than: datetime | None = None,
+                   limit: int | None = None) -> list[str]: ...
+    def list(self, tenant_id: str, conditions: Conditions, *, cursor: str | None, limit: int,
+             tag: str | None = None) -> Page: ...
+    def all_scopes(self, tenant_id: str) -> list[str]:
+        """Every scope this tenant has memories in."""
+        ...
+
+    def history(self, tenant_id: str, memory_id: str) -> list[HistoryEntry]: ...
+    def record_access(self, tenant_id: str, memory_ids: Sequence[str], at: datetime) -> None: ...
+    def stats(self, tenant_id: str) -> StatsResponse: ...
+    def idempotent_result(self, tenant_id: str, key: str) -> tuple[str, list[dict[str, Any]]] | None:
+        """(request fingerprint, content-free results) stored for a key, if any."""
+        ...
+
+    def iter_records(self, tenant_id: str) -> Iterator[tuple[MemoryRecord, Vector | None]]: ...
+    def deletion_log(self, tenant_id: str) -> list[DeletionLogEntry]: ...
+    def bump_usage(self, tenant_id: str, counter: str, amount: int = 1) -> None: ...
+
+
+@runtime_checkable
+class SearchIndex(Protocol):
+    """Derived, rebuildable search structures over the active memories of each tenant."""
+
+    def knn(self, tenant_id: str, vector: Vector, k: int, conditions: Conditions) -> list[tuple[str, float]]:
+        """Top-k ids by cosine in [-1, 1], among memories meeting ``conditions``."""
+        ...
+
+    def knn_many(self, tenant_id: str, vectors: Vector, k: int,
+                 conditions: Conditions) -> list[list[tuple[str, float]]]:
+        """``knn`` for each row of ``vectors`` in one pass (used by retain's dedup)."""
+        ...
+
+    def bm25(self, tenant_id: str, query: str, k: int, conditions: Conditions) -> list[tuple[str, float]]:
+        """Top-k ids by BM25 (>= 0, higher is better), among memories meeting ``conditions``."""
+        ...
+
+    def cosines(self, tenant_id: str, vector: Vector, memory_ids: Sequence[str]) -> dict[str, float]:
+        """Cosine of ``vector`` with each listed memory of this tenant (missing ids are left out)."""
+        ...
+
+    def vectors(self, tenant_id: str, memory_ids: Sequence[str]) -> dict[str, Vector]: ...
+
+    def upsert(self, tenant_id: str, records: Sequence[MemoryRecord], vectors: Sequence[Vector]) -> None: ...
+
+    def remove(self, tenant_id: str, memory_ids: Sequence[str]) -> None: ...

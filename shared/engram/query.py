@@ -1,0 +1,55 @@
+"""The one query builder: request filters -> ``Conditions`` (the tenant is bound by every adapter call)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, TypeVar
+
+from engram.models import ForgetFilter, RecallFilters
+from engram.ports import Conditions
+
+T = TypeVar("T")
+
+
+def _many(value: T | list[T] | None) -> tuple[T, ...]:
+    if value is None:
+        return ()
+    return tuple(value) if isinstance(value, list) else (value,)
+
+
+def recall_conditions(scopes: Sequence[str], filters: RecallFilters | None) -> Conditions:
+    """Active, non-archived memories in ``scopes`` that satisfy ``filters``."""
+    if filters is None:
+        return Conditions(scopes=tuple(scopes))
+    metadata: tuple[tuple[str, tuple[Any, ...]], ...] = tuple(
+        (key, _many(value)) for key, value in sorted((filters.metadata or {}).items())
+    )
+    occurred = filters.occurred_at
+    created = filters.created_at
+    return Conditions(
+        scopes=tuple(scopes),
+        categories=_many(filters.category),
+        tiers=_many(filters.tier),
+        tags_any=tuple(filters.tags_any or ()),
+        tags_all=tuple(filters.tags_all or ()),
+        session_id=filters.session_id,
+        metadata=metadata,
+        occurred_at=(occurred.gte or occurred.gt, occurred.lte or occurred.lt) if occurred else (None, None),
+        created_at=(created.gte or created.gt, created.lte or created.lt) if created else (None, None),
+    )
+
+
+def forget_conditions(scopes: Sequence[str], selector: ForgetFilter) -> Conditions:
+    """Every memory (any status or tier) in ``scopes`` matching the forget filter.
+
+    ``scopes`` must already be narrowed to ``selector.scope`` when the filter names one.
+    """
+    return Conditions(
+        scopes=tuple(scopes),
+        statuses=(),
+        exclude_tiers=(),
+        categories=_many(selector.category),
+        tiers=_many(selector.tier),
+        tags_any=tuple(selector.tags_any or ()),
+        session_id=selector.session_id,
+    )

@@ -1,0 +1,198 @@
+"""Recall (DESIGN §6): the memories that matter for a query, best first, with a trace on request.
+
+Stages: embed the query; candidates from k-NN and BM25 (conditions applied before ranking);
+the cosine of every candidate in the union; fusion (``weighted`` or ``rrf``) to [0, 1]; optional
+rerank blended 0.6/0.4; lifecycle multiplier and length normalisation; ``min_score``; MMR;
+access tracking. Every stage's time is measured; every memory's per-stage scores go in
+``trace`` with ``debug``.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Any, TypeVar
+
+import numpy as np
+
+from engram.models import MemoryRecord, RecallRequest, RecalledMemory, RecallResponse
+from engram.ports import Clock, Conditions, Embedder, MemoryStore, Reranker, SearchIndex
+from engram.query import recall_conditions
+from engram.scoring import fusion, lifecycle, shaping
+from engram.settings import Settings
+
+logger = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+class _Timer:
+    def __init__(self) -> None:
+        self.stages: dict[str, float] = {}
+
+    def run(self, stage: str, fn: Callable[[], T]) -> T:
+        start = time.perf_counter()
+        try:
+            return fn()
+        finally:
+            self.stages[stage] = self.stages.get(stage, 0.0) + (time.perf_counter() - start) * 1000.0
+
+
+def candidate_pool(limit: int, settings: Settings) -> int:
+    """``max(candidate_pool_min, candidate_pool_factor × limit)``; 20 for the default limit of 5."""
+    return max(settings.recall.candidate_pool_min, settings.recall.candidate_pool_factor * limit)
+
+
+def _fuse(ids: list[str], cos: dict[str, float], knn_ranks: dict[str, int], bm25: dict[str, float],
+          method: str, settings: Settings) -> tuple[dict[str, float], dict[str, dict[str, Any]]]:
+    r = settings.recall
+    bm25_norm = fusion.normalise_bm25(bm25)
+    bm25_ranks = fusion.ranks_of(bm25)
+    fused: dict[str, float] = {}
+    trace: dict[str, dict[str, Any]] = {}
+    for memory_id in ids:
+        c = cos.get(memory_id, 0.0)
+        vec = fusion.calibrate_cosine(c, floor=r.cosine_floor, scale=r.cosine_scale)
+        b = bm25_norm.get(memory_id, 0.0)
+        if method == "rrf":
+            score = fusion.rrf([knn_ranks.get(memory_id), bm25_ranks.get(memory_id)],
+                               [r.weight_vector, r.weight_bm25], k=r.rrf_k)
+        else:
+            score = fusion.weighted(vec, b, w_vector=r.weight_vector, w_bm25=r.weight_bm25)
+        fused[memory_id] = score
+        trace[memory_id] = {"cosine": round(c, 6), "vector_score": round(vec, 6),
+                            "vector_rank": knn_ranks.get(memory_id), "bm25": round(bm25.get(memory_id, 0.0), 6),
+                            "bm25_score": round(b, 6), "bm25_rank": bm25_ranks.get(memory_id),
+                            "fusion": method, "fused": round(score, 6)}
+    return fused, trace
+
+
+def _rerank(query: str, ids: list[str], records: dict[str, MemoryRecord], fused: dict[str, float],
+            reranker: Reranker, settings: Settings, trace: dict[str, dict[str, Any]]) -> dict[str, float]:
+    """Blend ``w·rerank + (1-w)·fused``; on error or over budget, keep the fused order."""
+    start = time.perf_counter()
+    try:
+        scores = reranker.rerank(query, [records[i].content for i in ids])
+    except Exception:  # a failing optional provider must not fail recall
+        logger.warning("rerank failed; keeping fused order", exc_info=True)
+        return fused
+    if (time.perf_counter() - start) * 1000.0 > settings.recall.rerank_budget_ms or len(scores) != len(ids):
+        logger.warning("rerank over budget or malformed; keeping fused order")
+        return fused
+    w = settings.recall.rerank_weight
+    out = {}
+    for memory_id, score in zip(ids, scores, strict=True):
+        out[memory_id] = w * score + (1.0 - w) * fused[memory_id]
+        trace[memory_id]["rerank"] = round(score, 6)
+    return out
+
+
+def context_block(memories: Sequence[RecalledMemory], max_chars: int) -> str:
+    """A compact, prompt-ready list of memories, newest facts first within the ranking's order."""
+    lines = ["Relevant memories (most relevant first):"]
+    used = len(lines[0])
+    for memory in memories:
+        when = (memory.occurred_at or memory.created_at).date().isoformat()
+        line = f"- [{memory.category}, {when}] {memory.content}"
+        if used + len(line) + 1 > max_chars:
+            break
+        lines.append(line)
+        used += len(line) + 1
+    return "\n".join(lines) if len(lines) > 1 else ""
+
+
+def recall(tenant_id: str, request: RecallRequest, *, scopes: Sequence[str], store: MemoryStore,
+           index: SearchIndex, embedder: Embedder, clock: Clock, settings: Settings,
+           reranker: Reranker | None = None, with_timings: bool = False) -> RecallResponse:
+    """The ``limit`` best memories for ``request.query`` among ``scopes`` of this tenant.
+
+    ``scopes`` is what the caller may read and asked for (already checked); empty means nothing.
+    """
+    timer = _Timer()
+    began = time.perf_counter()
+    if not scopes:
+        return RecallResponse(memories=[], context="" if request.context else None)
+    conditions: Conditions = recall_conditions(scopes, request.filters)
+    query_vector = timer.run("embed", lambda: embedder.embed([request.query])[0])
+    pool = candidate_pool(request.limit, settings)
+
+    def candidates() -> tuple[list[tuple[str, float]], list[tuple[str, float]], dict[str, float]]:
+        knn = index.knn(tenant_id, query_vector, pool, conditions)
+        bm25 = index.bm25(tenant_id, request.query, pool, conditions)
+        cos = dict(knn)
+        missing = [i for i, _ in bm25 if i not in cos]
+        if missing:  # a BM25-only hit still gets its cosine
+            cos.update(index.cosines(tenant_id, query_vector, missing))
+        return knn, bm25, cos
+
+    knn, bm25_hits, cos = timer.run("candidates", candidates)
+    ids = list(dict.fromkeys([i for i, _ in knn] + [i for i, _ in bm25_hits]))
+    records = timer.run("fetch", lambda: store.get_many(tenant_id, ids))
+    ids = [i for i in ids if i in records]
+    method = request.fusion or settings.recall.fusion
+    knn_ranks = {memory_id: rank for rank, (memory_id, _) in enumerate(knn, start=1)}
+    fused, trace = timer.run("fusion", lambda: _fuse(ids, cos, knn_ranks, dict(bm25_hits), method, settings))
+
+    use_rerank = reranker is not None and request.rerank is not False and ids
+    if use_rerank and reranker is not None:
+        fused = timer.run("rerank", lambda: _rerank(request.query, ids, records, fused, reranker, settings, trace))
+
+    now = clock.now()
+    min_score = settings.recall.min_score if request.min_score is None else request.min_score
+
+    def shape() -> dict[str, float]:
+        final: dict[str, float] = {}
+        r = settings.recall
+        for memory_id in ids:
+            record = records[memory_id]
+            life = _lifecycle(record, now, settings)
+            norm = shaping.length_norm(len(record.content), anchor=r.length_norm_anchor,
+                                       strength=r.length_norm_strength, floor=r.length_norm_floor)
+            score = fused[memory_id] * life["multiplier"] * norm
+            trace[memory_id].update({"lifecycle": life, "length_norm": round(norm, 6), "final": round(score, 6)})
+            if score >= min_score:
+                final[memory_id] = score
+        return final
+
+    final = timer.run("lifecycle", shape)
+    passed = sorted(final, key=lambda i: (-final[i], i))
+
+    def diversify() -> list[str]:
+        if len(passed) <= 1 or settings.recall.mmr_lambda >= 1.0:
+            return passed[: request.limit]
+        vectors = index.vectors(tenant_id, passed)
+        matrix = np.stack([vectors[i] for i in passed]).astype(np.float32)
+        return shaping.mmr(passed, final, matrix, k=request.limit, lam=settings.recall.mmr_lambda)
+
+    chosen = timer.run("mmr", diversify)
+    if request.track_access and chosen:
+        timer.run("access", lambda: store.record_access(tenant_id, chosen, now))
+
+    def serialise() -> RecallResponse:
+        memories = []
+        for rank, memory_id in enumerate(chosen, start=1):
+            record = records[memory_id]
+            item_trace = None
+            if request.debug:
+                item_trace = {**trace[memory_id], "mmr_rank": rank}
+            memories.append(RecalledMemory(
+                id=record.id, content=record.content, category=record.category, scope=record.scope,
+                score=round(final[memory_id], 6), tier=record.tier, tags=record.tags, metadata=record.metadata,
+                created_at=record.created_at, occurred_at=record.occurred_at, trace=item_trace))
+        context = context_block(memories, settings.recall.context_max_chars) if request.context else None
+        return RecallResponse(memories=memories, context=context)
+
+    response = timer.run("serialise", serialise)
+    if with_timings or request.debug:
+        timer.stages["total"] = (time.perf_counter() - began) * 1000.0
+        response.timings_ms = {k: round(v, 3) for k, v in timer.stages.items()}
+    return response
+
+
+def _lifecycle(record: MemoryRecord, now: datetime, settings: Settings) -> dict[str, Any]:
+    values = lifecycle.explain(
+        importance=record.importance, confidence=record.confidence, feedback_weight=record.feedback_weight,
+        access_count=record.access_count, tier=record.tier, pinned=record.pinned, created_at=record.created_at,
+        last_accessed_at=record.last_accessed_at, now=now, settings=settings.lifecycle)
+    return {k: round(v, 6) if isinstance(v, float) else v for k, v in values.items()}

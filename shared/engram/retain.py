@@ -1,0 +1,249 @@
+"""Retain (DESIGN §5): texts or conversations -> deduplicated memory records, atomically.
+
+Modes: ``raw`` stores each text verbatim (no extraction); ``auto`` drops noise and runs the
+extractor (rule-based on the embedded default), keeping an explicitly given ``text`` verbatim
+when no rule fires; ``smart`` asks the LLM extractor and falls back to ``auto`` when none is
+configured. Dedup: the same normalised text in the same scope is skipped (its id is
+deterministic, so a replay is a no-op); a near-duplicate (cosine ≥ ``dedup_cosine``) is merged
+into the existing memory for profile, preference, entity, fact and pattern, and skipped for
+raw texts, events and cases, which append.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+
+from engram.errors import ConflictError
+from engram.extraction import is_noise
+from engram.identity import content_hash, memory_id
+from engram.models import (
+    ExtractedMemory,
+    HistoryEntry,
+    MemoryRecord,
+    MemoryView,
+    Message,
+    RetainRequest,
+    RetainResponse,
+    RetainResult,
+    Source,
+    Trust,
+)
+from engram.ports import Clock, Conditions, Embedder, Extractor, MemoryStore, SearchIndex, Vector, WriteBatch
+from engram.settings import Settings
+
+logger = logging.getLogger(__name__)
+
+MERGING_CATEGORIES = frozenset({"profile", "preference", "entity", "fact", "pattern"})
+
+
+@dataclass
+class _Candidate:
+    memory: ExtractedMemory
+    metadata: dict[str, Any]
+    tags: list[str]
+    occurred_at: datetime | None
+
+
+def fingerprint(request: RetainRequest) -> str:
+    """A hash of the request body (without the key) to detect an idempotency key reused for other data."""
+    body = request.model_dump(mode="json", exclude={"idempotency_key"})
+    return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
+
+
+def _abstract(text: str) -> str:
+    line = text.strip().splitlines()[0] if text.strip() else ""
+    return line if len(line) <= 120 else line[:117].rstrip() + "..."
+
+
+def _raw(text: str, *, role: str | None = None, refs: list[int] | None = None, settings: Settings) -> ExtractedMemory:
+    trust: Trust = "assistant-inferred" if role == "assistant" else "tool" if role == "tool" else "user-stated"
+    return ExtractedMemory(category="raw", content=text.strip(), abstract=_abstract(text),
+                           importance=settings.retain.default_importance, confidence=1.0,
+                           message_refs=refs or [], role=role, trust=trust)
+
+
+def _candidates(request: RetainRequest, *, extractor: Extractor, settings: Settings,
+                now: datetime) -> tuple[list[_Candidate], int]:
+    """What the request asks to keep, and how many inputs were dropped as noise or empty."""
+    base_meta, base_tags = dict(request.metadata), list(request.tags)
+    out: list[_Candidate] = []
+    dropped = 0
+
+    def add(memory: ExtractedMemory, metadata: dict[str, Any], tags: list[str], when: datetime | None) -> None:
+        merged_tags = list(dict.fromkeys([*tags, *memory.tags]))
+        out.append(_Candidate(memory, metadata, merged_tags, when or memory.occurred_at))
+
+    mode = "auto" if request.mode == "smart" else request.mode  # no LLM provider on this path yet
+    if request.items is not None:
+        for item in request.items:
+            meta, tags = {**base_meta, **item.metadata}, [*base_tags, *item.tags]
+            when = item.occurred_at or request.occurred_at
+            if mode == "raw":
+                add(_raw(item.text, settings=settings), meta, tags, when)
+                continue
+            found = _extract_text(item.text, extractor=extractor, settings=settings, reference=when or now)
+            dropped += 0 if found else 1
+            for memory in found:
+                add(memory, meta, tags, when)
+    elif request.text is not None:
+        if mode == "raw":
+            add(_raw(request.text, settings=settings), base_meta, base_tags, request.occurred_at)
+        else:
+            found = _extract_text(request.text, extractor=extractor, settings=settings,
+                                  reference=request.occurred_at or now)
+            dropped += 0 if found else 1
+            for memory in found:
+                add(memory, base_meta, base_tags, request.occurred_at)
+    else:
+        messages = request.messages or []
+        if mode == "raw":
+            for index, message in enumerate(messages):
+                add(_raw(message.content, role=message.role, refs=[index], settings=settings),
+                    base_meta, base_tags, request.occurred_at)
+        else:
+            kept = [m for m in messages if not is_noise(m.content, min_chars=settings.retain.min_chars)]
+            dropped += len(messages) - len(kept)
+            found = extractor.extract(messages, reference_time=request.occurred_at or now) if kept else []
+            for memory in found:
+                add(memory, base_meta, base_tags, request.occurred_at)
+    return out, dropped
+
+
+def _extract_text(text: str, *, extractor: Extractor, settings: Settings, reference: datetime) -> list[ExtractedMemory]:
+    """Rules first; a text that is not noise but matches no rule is kept verbatim (it was sent on purpose)."""
+    if is_noise(text, min_chars=settings.retain.min_chars):
+        return []
+    found = extractor.extract([Message(role="user", content=text)], reference_time=reference)
+    return found or [_raw(text, settings=settings)]
+
+
+def _record(tenant_id: str, scope: str, candidate: _Candidate, *, request: RetainRequest, now: datetime,
+            embedder: Embedder) -> MemoryRecord:
+    memory = candidate.memory
+    return MemoryRecord(
+        tenant_id=tenant_id, id=memory_id(tenant_id, scope, memory.content), scope=scope,
+        category=memory.category, content=memory.content, abstract=memory.abstract or _abstract(memory.content),
+        overview=memory.overview, key_facts=memory.key_facts, entities=memory.entities, tags=candidate.tags,
+        metadata=candidate.metadata, importance=memory.importance, confidence=memory.confidence,
+        created_at=now, updated_at=now, occurred_at=candidate.occurred_at, valid_from=candidate.occurred_at or now,
+        source=Source(session_id=request.session_id, message_refs=memory.message_refs, role=memory.role),
+        trust=memory.trust, content_hash=content_hash(memory.content), embedding_model=embedder.model_id,
+    )
+
+
+def _merge(existing: MemoryRecord, new: MemoryRecord, now: datetime) -> MemoryRecord:
+    """The newer statement wins the text; tags and metadata are united; importance never drops."""
+    return existing.model_copy(update={
+        "content": new.content, "abstract": new.abstract, "overview": new.overview,
+        "content_hash": new.content_hash,
+        "key_facts": list(dict.fromkeys([*existing.key_facts, *new.key_facts])),
+        "entities": list(dict.fromkeys([*existing.entities, *new.entities])),
+        "tags": list(dict.fromkeys([*existing.tags, *new.tags])),
+        "metadata": {**existing.metadata, **new.metadata},
+        "importance": max(existing.importance, new.importance),
+        "confidence": max(existing.confidence, new.confidence),
+        "occurred_at": new.occurred_at or existing.occurred_at,
+        "updated_at": now, "version": existing.version + 1,
+    })
+
+
+def _replay(tenant_id: str, stored: list[dict[str, Any]], store: MemoryStore) -> RetainResponse:
+    """The stored outcome of a retain; memories forgotten since are reported, never re-created."""
+    records = store.get_many(tenant_id, [r["id"] for r in stored])
+    results = []
+    for item in stored:
+        record = records.get(item["id"])
+        results.append(RetainResult(id=item["id"], action=item["action"], reason="forgotten" if record is None
+                                    else item.get("reason"), memory=MemoryView.of(record) if record else None))
+    return RetainResponse(results=results, replayed=True)
+
+
+def retain(tenant_id: str, request: RetainRequest, *, store: MemoryStore, index: SearchIndex, embedder: Embedder,
+           extractor: Extractor, clock: Clock, settings: Settings) -> RetainResponse:
+    """Store what the request asks to keep; all of it in one transaction, or nothing.
+
+    >>> # engine.retain("acme", RetainRequest(scope="user:alice", text="I prefer dark mode"))
+    """
+    fp = fingerprint(request)
+    if request.idempotency_key:
+        previous = store.idempotent_result(tenant_id, request.idempotency_key)
+        if previous is not None:
+            if previous[0] != fp:
+                raise ConflictError("this Idempotency-Key was used for a different request")
+            return _replay(tenant_id, previous[1], store)
+
+    now = clock.now()
+    candidates, _ = _candidates(request, extractor=extractor, settings=settings, now=now)
+    scope = request.scope
+    vectors = embedder.embed([c.memory.content for c in candidates]) if candidates else np.zeros((0, 0))
+    batch = WriteBatch()
+    results: list[RetainResult] = []
+    accepted: list[tuple[str, Vector]] = []  # (id, vector) written by this request, for in-batch near-dups
+    seen_hashes: dict[str, str] = {}
+    # One batched k-NN for the whole request against what is already stored in the scope.
+    stored_nearest = index.knn_many(tenant_id, vectors, 1, Conditions(scopes=(scope,))) if candidates else []
+    for position, (candidate, vector) in enumerate(zip(candidates, vectors, strict=True)):
+        record = _record(tenant_id, scope, candidate, request=request, now=now, embedder=embedder)
+        if record.content_hash in seen_hashes:
+            results.append(RetainResult(id=seen_hashes[record.content_hash], action="skipped", reason="duplicate"))
+            continue
+        existing = store.find_by_hash(tenant_id, scope, record.content_hash) or store.get(tenant_id, record.id)
+        if existing is not None:
+            seen_hashes[record.content_hash] = existing.id
+            results.append(RetainResult(id=existing.id, action="skipped", reason="duplicate",
+                                        memory=MemoryView.of(existing)))
+            continue
+        hits = stored_nearest[position]
+        twin_id, twin_cos = _nearest(vector, accepted, hits[0] if hits else None)
+        if twin_id is not None and twin_cos >= settings.retain.dedup_cosine:
+            twin = next((r for r in batch.records if r.id == twin_id), None) or store.get(tenant_id, twin_id)
+            if twin is not None and record.category in MERGING_CATEGORIES and twin.category == record.category:
+                merged = _merge(twin, record, now)
+                keep = [i for i, r in enumerate(batch.records) if r.id != twin_id]
+                batch.records = [batch.records[i] for i in keep]
+                batch.vectors = [batch.vectors[i] for i in keep]
+                batch.records.append(merged)
+                batch.vectors.append(vector)
+                batch.history.append(HistoryEntry(memory_id=merged.id, version=merged.version, event="merged",
+                                                  at=now, content=merged.content,
+                                                  detail={"previous": twin.content, "cosine": round(twin_cos, 4)}))
+                results.append(RetainResult(id=merged.id, action="merged", memory=MemoryView.of(merged)))
+                seen_hashes[record.content_hash] = merged.id
+                continue
+            results.append(RetainResult(id=twin_id, action="skipped", reason="near-duplicate"))
+            seen_hashes[record.content_hash] = twin_id
+            continue
+        batch.records.append(record)
+        batch.vectors.append(vector)
+        batch.history.append(HistoryEntry(memory_id=record.id, version=1, event="created", at=now,
+                                          content=record.content, detail={"mode": request.mode}))
+        accepted.append((record.id, vector))
+        seen_hashes[record.content_hash] = record.id
+        results.append(RetainResult(id=record.id, action="created", memory=MemoryView.of(record)))
+
+    if request.idempotency_key:
+        stored = [{"id": r.id, "action": r.action, "reason": r.reason} for r in results]
+        batch.idempotency = (request.idempotency_key, fp, stored)
+    if batch.records or batch.idempotency:
+        store.write(tenant_id, batch)
+        index.upsert(tenant_id, batch.records, batch.vectors)
+    logger.info("retained", extra={"created": sum(r.action == "created" for r in results), "total": len(results)})
+    return RetainResponse(results=results)
+
+
+def _nearest(vector: Vector, accepted: list[tuple[str, Vector]],
+             stored: tuple[str, float] | None) -> tuple[str | None, float]:
+    """The most similar active memory in the scope, counting those this request is about to write."""
+    best_id, best = stored if stored is not None else (None, -1.0)
+    for other_id, other in accepted:
+        cos = float(np.dot(vector, other))
+        if cos > best:
+            best_id, best = other_id, cos
+    return best_id, best

@@ -1,0 +1,1 @@
+"""Pure scoring functions: fusion, lifecycle, length normalisation, MMR. No I/O."""

@@ -1,0 +1,49 @@
+"""Result shaping after fusion: length normalisation and MMR diversity (DESIGN §6.4)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+
+def length_norm(chars: int, *, anchor: int = 500, strength: float = 0.5, floor: float = 0.5) -> float:
+    """``max(floor, 1 / (1 + strength·log2(max(chars/anchor, 1))))``: long texts that match
+    everything a little are pushed down; anything up to ``anchor`` characters is untouched.
+
+    >>> length_norm(1000)
+    0.6666666666666666
+    """
+    ratio = max(chars / anchor, 1.0)
+    return max(floor, 1.0 / (1.0 + strength * math.log2(ratio)))
+
+
+def mmr(ids: Sequence[str], scores: Mapping[str, float], vectors: npt.NDArray[np.float32], *, k: int,
+        lam: float = 0.7) -> list[str]:
+    """Maximal marginal relevance (Carbonell & Goldstein 1998): greedily pick
+    ``argmax λ·score(d) - (1-λ)·max_{s∈S} cos(d, s)`` until ``k`` are chosen.
+
+    ``vectors`` holds one unit vector per id, in the order of ``ids``. λ = 1 is plain ranking.
+
+    >>> v = np.array([[1, 0], [1, 0], [0, 1]], dtype=np.float32)
+    >>> mmr(["a", "b", "c"], {"a": 0.9, "b": 0.85, "c": 0.6}, v, k=2, lam=0.5)
+    ['a', 'c']
+    """
+    if not ids:
+        return []
+    relevance = np.array([scores[i] for i in ids], dtype=np.float64)
+    sims = vectors.astype(np.float64) @ vectors.T.astype(np.float64)
+    chosen: list[int] = []
+    max_sim = np.full(len(ids), -np.inf)
+    remaining = np.ones(len(ids), dtype=bool)
+    for _ in range(min(k, len(ids))):
+        penalty = np.where(np.isfinite(max_sim), max_sim, 0.0)
+        value = lam * relevance - (1.0 - lam) * penalty
+        value[~remaining] = -np.inf
+        pick = int(np.argmax(value))
+        chosen.append(pick)
+        remaining[pick] = False
+        max_sim = np.maximum(max_sim, sims[pick])
+    return [ids[i] for i in chosen]

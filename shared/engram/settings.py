@@ -1,0 +1,98 @@
+"""Every tunable constant of DESIGN §5–7 in one model, overridable per tenant.
+
+``Settings.from_env`` is the only place that reads the environment, and only the composition
+root (``engram.app``) and the CLI call it. Per-tenant overrides are a nested dict stored on the
+tenant (``{"recall": {"candidate_pool_min": 40}}``) and applied with ``for_tenant``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class RecallSettings(_Section):
+    fusion: Literal["weighted", "rrf"] = "weighted"
+    # candidate_pool = max(candidate_pool_min, candidate_pool_factor * limit)
+    candidate_pool_min: int = Field(default=20, ge=1)
+    candidate_pool_factor: int = Field(default=4, ge=1)
+    weight_vector: float = Field(default=0.7, ge=0)
+    weight_bm25: float = Field(default=0.3, ge=0)
+    rrf_k: int = Field(default=60, ge=1)
+    # Cosine calibration 1 - exp(-(cos - floor) / scale): unrelated -> ~0, paraphrase -> ~0.75.
+    cosine_floor: float = 0.10
+    cosine_scale: float = Field(default=0.15, gt=0)
+    min_score: float = Field(default=0.35, ge=0, le=1)
+    length_norm_anchor: int = Field(default=500, ge=1)
+    length_norm_strength: float = Field(default=0.5, ge=0)
+    length_norm_floor: float = Field(default=0.5, ge=0, le=1)
+    mmr_lambda: float = Field(default=0.7, ge=0, le=1)
+    rerank_weight: float = Field(default=0.6, ge=0, le=1)
+    rerank_budget_ms: int = Field(default=300, ge=1)
+    context_max_chars: int = Field(default=2_000, ge=100)
+
+
+class LifecycleSettings(_Section):
+    half_life_days: float = Field(default=30.0, gt=0)
+    importance_stretch: float = 1.5
+    beta_core: float = 0.8
+    beta_working: float = 1.0
+    beta_peripheral: float = 1.3
+    frequency_scale: float = Field(default=5.0, gt=0)
+    weight_retention: float = 0.4
+    weight_frequency: float = 0.3
+    weight_importance: float = 0.3
+    multiplier_base: float = 0.3
+    floor_core: float = 0.9
+    floor_working: float = 0.7
+    floor_peripheral: float = 0.5
+    feedback_alpha: float = Field(default=0.3, gt=0, le=1)
+    feedback_default: float = Field(default=0.5, ge=0, le=1)
+
+
+class RetainSettings(_Section):
+    dedup_cosine: float = Field(default=0.95, ge=0, le=1)
+    prefilter_cosine: float = Field(default=0.7, ge=0, le=1)
+    min_chars: int = Field(default=5, ge=1)
+    default_importance: float = Field(default=0.5, ge=0, le=1)
+
+
+class Settings(_Section):
+    backend: Literal["local", "aws"] = "local"
+    data_dir: Path = Path("~/.engram").expanduser()
+    embedder: Literal["local"] = "local"
+    recall: RecallSettings = RecallSettings()
+    lifecycle: LifecycleSettings = LifecycleSettings()
+    retain: RetainSettings = RetainSettings()
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str], **overrides: Any) -> Settings:
+        """Settings from ``ENGRAM_*`` variables; keyword overrides win."""
+        values: dict[str, Any] = {}
+        if "ENGRAM_BACKEND" in environ:
+            values["backend"] = environ["ENGRAM_BACKEND"]
+        if "ENGRAM_DATA_DIR" in environ:
+            values["data_dir"] = Path(environ["ENGRAM_DATA_DIR"]).expanduser()
+        if "ENGRAM_FUSION" in environ:
+            values["recall"] = {"fusion": environ["ENGRAM_FUSION"]}
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return cls.model_validate(values)
+
+    def for_tenant(self, overrides: Mapping[str, Any] | None) -> Settings:
+        """These settings with a tenant's overrides applied (only recall, lifecycle, retain)."""
+        if not overrides:
+            return self
+        unknown = set(overrides) - {"recall", "lifecycle", "retain"}
+        if unknown:
+            raise ValueError(f"unknown settings sections: {sorted(unknown)}")
+        merged = self.model_dump()
+        for section, values in overrides.items():
+            merged[section] = {**merged[section], **values}
+        return Settings.model_validate(merged)
