@@ -51,15 +51,21 @@ class Engine:
     def local(cls, settings: Settings) -> Engine:
         """The embedded default: SQLite file under ``settings.data_dir``, local model, rules."""
         from engram.adapters.clock import SystemClock
-        from engram.adapters.local_embedder import LocalEmbedder
+        from engram.adapters.local_embedder import shared_embedder
         from engram.adapters.sqlite_index import SqliteIndex
         from engram.adapters.sqlite_store import SqliteDatabase, SqliteStore
         from engram.extraction import RuleExtractor
 
         db = SqliteDatabase(settings.data_dir / "engram.db")
-        embedder = LocalEmbedder()
-        return cls(settings=settings, store=SqliteStore(db), index=SqliteIndex(db, dimension=embedder.dimension),
-                   embedder=embedder, extractor=RuleExtractor(), clock=SystemClock())
+        embedder = shared_embedder()
+        return cls(
+            settings=settings,
+            store=SqliteStore(db),
+            index=SqliteIndex(db, dimension=embedder.dimension),
+            embedder=embedder,
+            extractor=RuleExtractor(),
+            clock=SystemClock(),
+        )
 
     # -- tenants ---------------------------------------------------------------------------------
 
@@ -77,7 +83,9 @@ class Engine:
             raise NotFoundError(f"tenant '{tenant_id}' not found")
         return self.settings.for_tenant(tenant.settings_overrides)
 
-    def _scopes(self, tenant_id: str, requested: Sequence[str] | None, allowed: Sequence[str] | None) -> list[str]:
+    def _scopes(
+        self, tenant_id: str, requested: Sequence[str] | None, allowed: Sequence[str] | None
+    ) -> list[str]:
         """The scopes a call touches: what it asked for, within what its credential allows."""
         if requested:
             if allowed is not None:
@@ -89,59 +97,123 @@ class Engine:
 
     # -- operations ------------------------------------------------------------------------------
 
-    def retain(self, tenant_id: str, request: RetainRequest, *, allowed_scopes: Sequence[str] | None = None
-               ) -> RetainResponse:
+    def retain(
+        self, tenant_id: str, request: RetainRequest, *, allowed_scopes: Sequence[str] | None = None
+    ) -> RetainResponse:
         settings = self._settings(tenant_id)
         self._scopes(tenant_id, [request.scope], allowed_scopes)
-        response = retain_service.retain(tenant_id, request, store=self.store, index=self.index,
-                                         embedder=self.embedder, extractor=self.extractor, clock=self.clock,
-                                         settings=settings)
+        response = retain_service.retain(
+            tenant_id,
+            request,
+            store=self.store,
+            index=self.index,
+            embedder=self.embedder,
+            extractor=self.extractor,
+            clock=self.clock,
+            settings=settings,
+        )
         self.store.bump_usage(tenant_id, "retain_calls")
         return response
 
-    def recall(self, tenant_id: str, request: RecallRequest, *, allowed_scopes: Sequence[str] | None = None,
-               with_timings: bool = False) -> RecallResponse:
+    def recall(
+        self,
+        tenant_id: str,
+        request: RecallRequest,
+        *,
+        allowed_scopes: Sequence[str] | None = None,
+        with_timings: bool = False,
+    ) -> RecallResponse:
         settings = self._settings(tenant_id)
         scopes = self._scopes(tenant_id, request.scopes, allowed_scopes)
-        return recall_service.recall(tenant_id, request, scopes=scopes, store=self.store, index=self.index,
-                                     embedder=self.embedder, clock=self.clock, settings=settings,
-                                     reranker=self.reranker, with_timings=with_timings)
+        return recall_service.recall(
+            tenant_id,
+            request,
+            scopes=scopes,
+            store=self.store,
+            index=self.index,
+            embedder=self.embedder,
+            clock=self.clock,
+            settings=settings,
+            reranker=self.reranker,
+            with_timings=with_timings,
+        )
 
-    def forget(self, tenant_id: str, request: ForgetRequest, *, allowed_scopes: Sequence[str] | None = None
-               ) -> ForgetResponse:
+    def forget(
+        self, tenant_id: str, request: ForgetRequest, *, allowed_scopes: Sequence[str] | None = None
+    ) -> ForgetResponse:
         settings = self._settings(tenant_id)
-        named = [request.filter.scope] if request.filter is not None and request.filter.scope else request.scopes
+        named = (
+            [request.filter.scope] if request.filter is not None and request.filter.scope else request.scopes
+        )
         scopes = self._scopes(tenant_id, named, allowed_scopes)
-        return forget_service.forget(tenant_id, request, scopes=scopes, store=self.store, index=self.index,
-                                     embedder=self.embedder, clock=self.clock, settings=settings)
+        return forget_service.forget(
+            tenant_id,
+            request,
+            scopes=scopes,
+            store=self.store,
+            index=self.index,
+            embedder=self.embedder,
+            clock=self.clock,
+            settings=settings,
+        )
 
-    def feedback(self, tenant_id: str, memory_id: str, request: FeedbackRequest, *,
-                 allowed_scopes: Sequence[str] | None = None) -> FeedbackResponse:
+    def feedback(
+        self,
+        tenant_id: str,
+        memory_id: str,
+        request: FeedbackRequest,
+        *,
+        allowed_scopes: Sequence[str] | None = None,
+    ) -> FeedbackResponse:
         settings = self._settings(tenant_id)
         self.get(tenant_id, memory_id, allowed_scopes=allowed_scopes)
-        return feedback_service.feedback(tenant_id, memory_id, request, store=self.store, clock=self.clock,
-                                         settings=settings)
+        return feedback_service.feedback(
+            tenant_id, memory_id, request, store=self.store, clock=self.clock, settings=settings
+        )
 
-    def get(self, tenant_id: str, memory_id: str, *, allowed_scopes: Sequence[str] | None = None,
-            with_history: bool = False) -> MemoryView:
+    def get(
+        self,
+        tenant_id: str,
+        memory_id: str,
+        *,
+        allowed_scopes: Sequence[str] | None = None,
+        with_history: bool = False,
+    ) -> MemoryView:
         self._settings(tenant_id)
-        return memory_service.get(tenant_id, memory_id, store=self.store, scopes=allowed_scopes,
-                                  with_history=with_history)
+        return memory_service.get(
+            tenant_id, memory_id, store=self.store, scopes=allowed_scopes, with_history=with_history
+        )
 
-    def list(self, tenant_id: str, request: ListRequest, *, allowed_scopes: Sequence[str] | None = None
-             ) -> ListResponse:
+    def list_memories(
+        self, tenant_id: str, request: ListRequest, *, allowed_scopes: Sequence[str] | None = None
+    ) -> ListResponse:
         self._settings(tenant_id)
         scopes = self._scopes(tenant_id, [request.scope] if request.scope else None, allowed_scopes)
         return memory_service.list_memories(tenant_id, request, scopes=scopes, store=self.store)
 
-    def patch(self, tenant_id: str, memory_id: str, request: PatchRequest, *,
-              allowed_scopes: Sequence[str] | None = None) -> MemoryView:
+    def patch(
+        self,
+        tenant_id: str,
+        memory_id: str,
+        request: PatchRequest,
+        *,
+        allowed_scopes: Sequence[str] | None = None,
+    ) -> MemoryView:
         self._settings(tenant_id)
-        return memory_service.patch(tenant_id, memory_id, request, store=self.store, index=self.index,
-                                    embedder=self.embedder, clock=self.clock, scopes=allowed_scopes)
+        return memory_service.patch(
+            tenant_id,
+            memory_id,
+            request,
+            store=self.store,
+            index=self.index,
+            embedder=self.embedder,
+            clock=self.clock,
+            scopes=allowed_scopes,
+        )
 
-    def delete(self, tenant_id: str, memory_id: str, *, allowed_scopes: Sequence[str] | None = None
-               ) -> ForgetResponse:
+    def delete(
+        self, tenant_id: str, memory_id: str, *, allowed_scopes: Sequence[str] | None = None
+    ) -> ForgetResponse:
         return self.forget(tenant_id, ForgetRequest(ids=[memory_id]), allowed_scopes=allowed_scopes)
 
     def stats(self, tenant_id: str) -> StatsResponse:
@@ -154,8 +226,9 @@ class Engine:
 
     def import_lines(self, tenant_id: str, lines: Iterable[str]) -> dict[str, int]:
         self._settings(tenant_id)
-        return memory_service.import_lines(tenant_id, lines, store=self.store, index=self.index,
-                                           embedder=self.embedder)
+        return memory_service.import_lines(
+            tenant_id, lines, store=self.store, index=self.index, embedder=self.embedder
+        )
 
     def erase_tenant(self, tenant_id: str) -> int:
         self._settings(tenant_id)

@@ -107,6 +107,6 @@ HTTP_STATUS: dict[type[EngramError], int] = {
 def http_status(error: EngramError) -> int:
     """The HTTP status for an error, by class (most specific first)."""
     for cls in type(error).__mro__:
-        if cls in HTTP_STATUS:
-            return HTTP_STATUS[cls]  # type: ignore[index]
+        if issubclass(cls, EngramError) and cls in HTTP_STATUS:
+            return HTTP_STATUS[cls]
     return 500

@@ -14,8 +14,15 @@ from engram.settings import Settings
 MAX_ATTEMPTS = 64
 
 
-def feedback(tenant_id: str, memory_id: str, request: FeedbackRequest, *, store: MemoryStore, clock: Clock,
-             settings: Settings) -> FeedbackResponse:
+def feedback(
+    tenant_id: str,
+    memory_id: str,
+    request: FeedbackRequest,
+    *,
+    store: MemoryStore,
+    clock: Clock,
+    settings: Settings,
+) -> FeedbackResponse:
     """Apply one signal: read, compute, write only if nobody wrote in between; else retry with jitter."""
     for attempt in range(MAX_ATTEMPTS):
         record = store.get(tenant_id, memory_id)
@@ -23,10 +30,17 @@ def feedback(tenant_id: str, memory_id: str, request: FeedbackRequest, *, store:
             raise NotFoundError(f"memory '{memory_id}' not found")
         weight = feedback_ema(record.feedback_weight, request.signal, alpha=settings.lifecycle.feedback_alpha)
         now = clock.now()
-        updated = record.model_copy(update={"feedback_weight": weight, "version": record.version + 1,
-                                            "updated_at": now})
-        entry = HistoryEntry(memory_id=memory_id, version=updated.version, event="feedback", at=now,
-                             content=record.content, detail={"signal": request.signal, "feedback_weight": weight})
+        updated = record.model_copy(
+            update={"feedback_weight": weight, "version": record.version + 1, "updated_at": now}
+        )
+        entry = HistoryEntry(
+            memory_id=memory_id,
+            version=updated.version,
+            event="feedback",
+            at=now,
+            content=record.content,
+            detail={"signal": request.signal, "feedback_weight": weight},
+        )
         if store.update(tenant_id, updated, expected_version=record.version, history=entry):
             return FeedbackResponse(id=memory_id, feedback_weight=round(weight, 6))
         time.sleep(random.uniform(0, 0.002 * min(attempt + 1, 10)))

@@ -19,8 +19,17 @@ from engram.recall import recall
 from engram.settings import Settings
 
 
-def forget(tenant_id: str, request: ForgetRequest, *, scopes: Sequence[str], store: MemoryStore,
-           index: SearchIndex, embedder: Embedder, clock: Clock, settings: Settings) -> ForgetResponse:
+def forget(
+    tenant_id: str,
+    request: ForgetRequest,
+    *,
+    scopes: Sequence[str],
+    store: MemoryStore,
+    index: SearchIndex,
+    embedder: Embedder,
+    clock: Clock,
+    settings: Settings,
+) -> ForgetResponse:
     """Delete what the request selects among ``scopes`` (``dry_run`` only reports it).
 
     Ids that do not exist for this tenant are never reported; if none exist, NotFoundError.
@@ -34,21 +43,42 @@ def forget(tenant_id: str, request: ForgetRequest, *, scopes: Sequence[str], sto
         reason = "ids"
     elif request.query is not None:
         chosen = [s for s in (request.scopes or scopes) if s in scopes]
-        hits = recall(tenant_id, RecallRequest(query=request.query, limit=min(request.limit, 100),
-                                               min_score=request.threshold, track_access=False),
-                      scopes=chosen, store=store, index=index, embedder=embedder, clock=clock, settings=settings)
+        hits = recall(
+            tenant_id,
+            RecallRequest(
+                query=request.query,
+                limit=min(request.limit, 100),
+                min_score=request.threshold,
+                track_access=False,
+            ),
+            scopes=chosen,
+            store=store,
+            index=index,
+            embedder=embedder,
+            clock=clock,
+            settings=settings,
+        )
         ids = [m.id for m in hits.memories]
-        candidates = [{"id": m.id, "score": m.score, "content": m.content, "scope": m.scope} for m in hits.memories]
+        candidates = [
+            {"id": m.id, "score": m.score, "content": m.content, "scope": m.scope} for m in hits.memories
+        ]
         reason = "query"
     else:
         assert request.filter is not None
         allowed = [s for s in scopes if request.filter.scope in (None, s)]
-        ids = store.select_ids(tenant_id, forget_conditions(allowed, request.filter),
-                               older_than=request.filter.older_than) if allowed else []
+        ids = (
+            store.select_ids(
+                tenant_id, forget_conditions(allowed, request.filter), older_than=request.filter.older_than
+            )
+            if allowed
+            else []
+        )
         reason = "filter"
     if request.dry_run or not ids:
         return ForgetResponse(deleted=ids, dry_run=request.dry_run, receipt_id=None, candidates=candidates)
-    log = DeletionLogEntry(receipt_id=receipt_id(), tenant_id=tenant_id, at=clock.now(), ids=ids, reason=reason)
+    log = DeletionLogEntry(
+        receipt_id=receipt_id(), tenant_id=tenant_id, at=clock.now(), ids=ids, reason=reason
+    )
     deleted = store.delete(tenant_id, ids, log)
     index.remove(tenant_id, deleted)
     return ForgetResponse(deleted=deleted, dry_run=False, receipt_id=log.receipt_id, candidates=candidates)

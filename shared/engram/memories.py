@@ -8,8 +8,6 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
-from pydantic import ValidationError
-
 from engram.errors import ConflictError, NotFoundError, ValidationFailedError
 from engram.identity import content_hash
 from engram.models import (
@@ -21,33 +19,53 @@ from engram.models import (
     PatchRequest,
 )
 from engram.ports import Clock, Conditions, Embedder, MemoryStore, SearchIndex, WriteBatch
+from pydantic import ValidationError
 
 EXPORT_FORMAT = "engram.export.v1"
 
 
-def get(tenant_id: str, memory_id: str, *, store: MemoryStore, scopes: Sequence[str] | None = None,
-        with_history: bool = False) -> MemoryView:
+def get(
+    tenant_id: str,
+    memory_id: str,
+    *,
+    store: MemoryStore,
+    scopes: Sequence[str] | None = None,
+    with_history: bool = False,
+) -> MemoryView:
     record = store.get(tenant_id, memory_id)
     if record is None or (scopes is not None and record.scope not in scopes):
         raise NotFoundError(f"memory '{memory_id}' not found")
     return MemoryView.of(record, store.history(tenant_id, memory_id) if with_history else None)
 
 
-def list_memories(tenant_id: str, request: ListRequest, *, scopes: Sequence[str], store: MemoryStore) -> ListResponse:
+def list_memories(
+    tenant_id: str, request: ListRequest, *, scopes: Sequence[str], store: MemoryStore
+) -> ListResponse:
     chosen = [s for s in scopes if request.scope in (None, s)]
     if not chosen:
         return ListResponse(memories=[], next_cursor=None)
     conditions = Conditions(
-        scopes=tuple(chosen), statuses=(request.status,) if request.status else (),
-        categories=(request.category,) if request.category else (), tiers=(request.tier,) if request.tier else (),
+        scopes=tuple(chosen),
+        statuses=(request.status,) if request.status else (),
+        categories=(request.category,) if request.category else (),
+        tiers=(request.tier,) if request.tier else (),
         exclude_tiers=(),
     )
-    page = store.list(tenant_id, conditions, cursor=request.cursor, limit=request.limit, tag=request.tag)
+    page = store.list_page(tenant_id, conditions, cursor=request.cursor, limit=request.limit, tag=request.tag)
     return ListResponse(memories=[MemoryView.of(r) for r in page.records], next_cursor=page.next_cursor)
 
 
-def patch(tenant_id: str, memory_id: str, request: PatchRequest, *, store: MemoryStore, index: SearchIndex,
-          embedder: Embedder, clock: Clock, scopes: Sequence[str] | None = None) -> MemoryView:
+def patch(
+    tenant_id: str,
+    memory_id: str,
+    request: PatchRequest,
+    *,
+    store: MemoryStore,
+    index: SearchIndex,
+    embedder: Embedder,
+    clock: Clock,
+    scopes: Sequence[str] | None = None,
+) -> MemoryView:
     """Change content (re-embedded), tags, metadata or pin; one version and history entry per change."""
     record = store.get(tenant_id, memory_id)
     if record is None or (scopes is not None and record.scope not in scopes):
@@ -56,16 +74,25 @@ def patch(tenant_id: str, memory_id: str, request: PatchRequest, *, store: Memor
     changes: dict[str, Any] = {"version": record.version + 1, "updated_at": now}
     vector = None
     if request.content is not None and request.content != record.content:
-        changes.update(content=request.content, content_hash=content_hash(request.content),
-                       abstract=request.content.strip().splitlines()[0][:120])
+        changes.update(
+            content=request.content,
+            content_hash=content_hash(request.content),
+            abstract=request.content.strip().splitlines()[0][:120],
+        )
         vector = embedder.embed([request.content])[0]
     for name in ("tags", "metadata", "pinned"):
         value = getattr(request, name)
         if value is not None:
             changes[name] = value
     updated = record.model_copy(update=changes)
-    entry = HistoryEntry(memory_id=memory_id, version=updated.version, event="updated", at=now,
-                         content=updated.content, detail={"fields": sorted(request.model_fields_set)})
+    entry = HistoryEntry(
+        memory_id=memory_id,
+        version=updated.version,
+        event="updated",
+        at=now,
+        content=updated.content,
+        detail={"fields": sorted(request.model_fields_set)},
+    )
     if not store.update(tenant_id, updated, expected_version=record.version, history=entry, vector=vector):
         raise ConflictError("the memory changed while it was being patched; retry")
     if vector is not None:
@@ -85,8 +112,15 @@ def export_lines(tenant_id: str, *, store: MemoryStore) -> Iterator[str]:
         yield json.dumps(line, sort_keys=True)
 
 
-def import_lines(tenant_id: str, lines: Iterable[str], *, store: MemoryStore, index: SearchIndex,
-                 embedder: Embedder, batch_size: int = 200) -> dict[str, int]:
+def import_lines(
+    tenant_id: str,
+    lines: Iterable[str],
+    *,
+    store: MemoryStore,
+    index: SearchIndex,
+    embedder: Embedder,
+    batch_size: int = 200,
+) -> dict[str, int]:
     """Import an export into ``tenant_id``: validated line by line, written in batches.
 
     Memories whose id already exists are skipped; vectors of another model are re-embedded.
@@ -108,10 +142,15 @@ def import_lines(tenant_id: str, lines: Iterable[str], *, store: MemoryStore, in
         for j, i in enumerate(to_embed):
             assert embedded is not None
             vectors[i] = embedded[j]
-        records = [r.model_copy(update={"embedding_model": embedder.model_id}) if i in to_embed else r
-                   for i, (r, _, _) in enumerate(fresh)]
-        batch = WriteBatch(records=records, vectors=[np.asarray(v, dtype=np.float32) for v in vectors],
-                           history=[h for _, hs, _ in fresh for h in hs])
+        records = [
+            r.model_copy(update={"embedding_model": embedder.model_id}) if i in to_embed else r
+            for i, (r, _, _) in enumerate(fresh)
+        ]
+        batch = WriteBatch(
+            records=records,
+            vectors=[np.asarray(v, dtype=np.float32) for v in vectors],
+            history=[h for _, hs, _ in fresh for h in hs],
+        )
         if records:
             store.write(tenant_id, batch)
             index.upsert(tenant_id, batch.records, batch.vectors)
@@ -141,6 +180,6 @@ def import_lines(tenant_id: str, lines: Iterable[str], *, store: MemoryStore, in
         parsed.append((record, history, vector))
     # Every line is validated before the first write: a bad file changes nothing.
     for start in range(0, len(parsed), batch_size):
-        pending.extend(parsed[start:start + batch_size])
+        pending.extend(parsed[start : start + batch_size])
         flush()
     return counts

@@ -8,7 +8,7 @@ models so a caller can never set what the server owns.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import (
     AfterValidator,
@@ -69,6 +69,9 @@ def _check_metadata(value: dict[str, Any]) -> dict[str, Any]:
 
 
 Metadata = Annotated[dict[MetadataKey, Any], AfterValidator(_check_metadata)]
+
+
+RequestT = TypeVar("RequestT", bound=BaseModel)
 
 
 class Request(BaseModel):
@@ -413,3 +416,34 @@ class ExtractedMemory(BaseModel):
     message_refs: list[int] = Field(default_factory=list)
     role: str | None = None
     trust: Trust = "user-stated"
+
+
+def parse(model: type[RequestT], data: Any) -> RequestT:
+    """Validate untrusted input into ``model``; errors name every offending field.
+
+    Unknown fields are a 422 (``UnprocessableError``), anything else a 400.
+    """
+    from engram.errors import UnprocessableError, ValidationFailedError
+    from pydantic import ValidationError
+
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        details = [
+            {
+                "field": ".".join(str(p) for p in err["loc"]) or "(body)",
+                "problem": err["msg"],
+                "type": err["type"],
+            }
+            for err in exc.errors(include_url=False, include_input=False)
+        ]
+        summary = "; ".join(f"{d['field']}: {d['problem']}" for d in details)
+        if all(d["type"] == "extra_forbidden" for d in details):
+            names = ", ".join(d["field"] for d in details)
+            raise UnprocessableError(f"unknown field(s): {names}", details=details) from None
+        raise ValidationFailedError(f"invalid request: {summary}", details=details) from None
+
+
+def dump(model: BaseModel) -> dict[str, Any]:
+    """The JSON shape the API returns: top-level fields that are None are left out."""
+    return {k: v for k, v in model.model_dump(mode="json").items() if v is not None}

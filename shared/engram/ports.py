@@ -14,7 +14,6 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
-
 from engram.models import (
     DeletionLogEntry,
     ExtractedMemory,
@@ -113,8 +112,15 @@ class MemoryStore(Protocol):
         """Insert or replace records (with vectors), history and idempotency, atomically."""
         ...
 
-    def update(self, tenant_id: str, record: MemoryRecord, *, expected_version: int,
-               history: HistoryEntry | None = None, vector: Vector | None = None) -> bool:
+    def update(
+        self,
+        tenant_id: str,
+        record: MemoryRecord,
+        *,
+        expected_version: int,
+        history: HistoryEntry | None = None,
+        vector: Vector | None = None,
+    ) -> bool:
         """Replace a record only if its stored version is ``expected_version``; False if not."""
         ...
 
@@ -122,10 +128,23 @@ class MemoryStore(Protocol):
         """Hard-delete records, vectors, text index rows and history; write the log; return ids gone."""
         ...
 
-    def select_ids(self, tenant_id: str, conditions: Conditions, *, older_than: datetime | None = None,
-                   limit: int | None = None) -> list[str]: ...
-    def list(self, tenant_id: str, conditions: Conditions, *, cursor: str | None, limit: int,
-             tag: str | None = None) -> Page: ...
+    def select_ids(
+        self,
+        tenant_id: str,
+        conditions: Conditions,
+        *,
+        older_than: datetime | None = None,
+        limit: int | None = None,
+    ) -> list[str]: ...
+    def list_page(
+        self,
+        tenant_id: str,
+        conditions: Conditions,
+        *,
+        cursor: str | None,
+        limit: int,
+        tag: str | None = None,
+    ) -> Page: ...
     def all_scopes(self, tenant_id: str) -> list[str]:
         """Every scope this tenant has memories in."""
         ...
@@ -150,8 +169,9 @@ class SearchIndex(Protocol):
         """Top-k ids by cosine in [-1, 1], among memories meeting ``conditions``."""
         ...
 
-    def knn_many(self, tenant_id: str, vectors: Vector, k: int,
-                 conditions: Conditions) -> list[list[tuple[str, float]]]:
+    def knn_many(
+        self, tenant_id: str, vectors: Vector, k: int, conditions: Conditions
+    ) -> list[list[tuple[str, float]]]:
         """``knn`` for each row of ``vectors`` in one pass (used by retain's dedup)."""
         ...
 

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, TypeVar
+from typing import Any
 
 from engram.models import ForgetFilter, RecallFilters
 from engram.ports import Conditions
 
-T = TypeVar("T")
 
-
-def _many(value: T | list[T] | None) -> tuple[T, ...]:
+def _many(value: Any) -> tuple[Any, ...]:
+    """None -> (), a list -> its items, one value -> a 1-tuple."""
     if value is None:
         return ()
     return tuple(value) if isinstance(value, list) else (value,)

@@ -16,8 +16,7 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 import numpy as np
-
-from engram.models import MemoryRecord, RecallRequest, RecalledMemory, RecallResponse
+from engram.models import MemoryRecord, RecalledMemory, RecallRequest, RecallResponse
 from engram.ports import Clock, Conditions, Embedder, MemoryStore, Reranker, SearchIndex
 from engram.query import recall_conditions
 from engram.scoring import fusion, lifecycle, shaping
@@ -44,8 +43,14 @@ def candidate_pool(limit: int, settings: Settings) -> int:
     return max(settings.recall.candidate_pool_min, settings.recall.candidate_pool_factor * limit)
 
 
-def _fuse(ids: list[str], cos: dict[str, float], knn_ranks: dict[str, int], bm25: dict[str, float],
-          method: str, settings: Settings) -> tuple[dict[str, float], dict[str, dict[str, Any]]]:
+def _fuse(
+    ids: list[str],
+    cos: dict[str, float],
+    knn_ranks: dict[str, int],
+    bm25: dict[str, float],
+    method: str,
+    settings: Settings,
+) -> tuple[dict[str, float], dict[str, dict[str, Any]]]:
     r = settings.recall
     bm25_norm = fusion.normalise_bm25(bm25)
     bm25_ranks = fusion.ranks_of(bm25)
@@ -56,20 +61,36 @@ def _fuse(ids: list[str], cos: dict[str, float], knn_ranks: dict[str, int], bm25
         vec = fusion.calibrate_cosine(c, floor=r.cosine_floor, scale=r.cosine_scale)
         b = bm25_norm.get(memory_id, 0.0)
         if method == "rrf":
-            score = fusion.rrf([knn_ranks.get(memory_id), bm25_ranks.get(memory_id)],
-                               [r.weight_vector, r.weight_bm25], k=r.rrf_k)
+            score = fusion.rrf(
+                [knn_ranks.get(memory_id), bm25_ranks.get(memory_id)],
+                [r.weight_vector, r.weight_bm25],
+                k=r.rrf_k,
+            )
         else:
             score = fusion.weighted(vec, b, w_vector=r.weight_vector, w_bm25=r.weight_bm25)
         fused[memory_id] = score
-        trace[memory_id] = {"cosine": round(c, 6), "vector_score": round(vec, 6),
-                            "vector_rank": knn_ranks.get(memory_id), "bm25": round(bm25.get(memory_id, 0.0), 6),
-                            "bm25_score": round(b, 6), "bm25_rank": bm25_ranks.get(memory_id),
-                            "fusion": method, "fused": round(score, 6)}
+        trace[memory_id] = {
+            "cosine": round(c, 6),
+            "vector_score": round(vec, 6),
+            "vector_rank": knn_ranks.get(memory_id),
+            "bm25": round(bm25.get(memory_id, 0.0), 6),
+            "bm25_score": round(b, 6),
+            "bm25_rank": bm25_ranks.get(memory_id),
+            "fusion": method,
+            "fused": round(score, 6),
+        }
     return fused, trace
 
 
-def _rerank(query: str, ids: list[str], records: dict[str, MemoryRecord], fused: dict[str, float],
-            reranker: Reranker, settings: Settings, trace: dict[str, dict[str, Any]]) -> dict[str, float]:
+def _rerank(
+    query: str,
+    ids: list[str],
+    records: dict[str, MemoryRecord],
+    fused: dict[str, float],
+    reranker: Reranker,
+    settings: Settings,
+    trace: dict[str, dict[str, Any]],
+) -> dict[str, float]:
     """Blend ``w·rerank + (1-w)·fused``; on error or over budget, keep the fused order."""
     start = time.perf_counter()
     try:
@@ -102,9 +123,19 @@ def context_block(memories: Sequence[RecalledMemory], max_chars: int) -> str:
     return "\n".join(lines) if len(lines) > 1 else ""
 
 
-def recall(tenant_id: str, request: RecallRequest, *, scopes: Sequence[str], store: MemoryStore,
-           index: SearchIndex, embedder: Embedder, clock: Clock, settings: Settings,
-           reranker: Reranker | None = None, with_timings: bool = False) -> RecallResponse:
+def recall(
+    tenant_id: str,
+    request: RecallRequest,
+    *,
+    scopes: Sequence[str],
+    store: MemoryStore,
+    index: SearchIndex,
+    embedder: Embedder,
+    clock: Clock,
+    settings: Settings,
+    reranker: Reranker | None = None,
+    with_timings: bool = False,
+) -> RecallResponse:
     """The ``limit`` best memories for ``request.query`` among ``scopes`` of this tenant.
 
     ``scopes`` is what the caller may read and asked for (already checked); empty means nothing.
@@ -136,7 +167,9 @@ def recall(tenant_id: str, request: RecallRequest, *, scopes: Sequence[str], sto
 
     use_rerank = reranker is not None and request.rerank is not False and ids
     if use_rerank and reranker is not None:
-        fused = timer.run("rerank", lambda: _rerank(request.query, ids, records, fused, reranker, settings, trace))
+        fused = timer.run(
+            "rerank", lambda: _rerank(request.query, ids, records, fused, reranker, settings, trace)
+        )
 
     now = clock.now()
     min_score = settings.recall.min_score if request.min_score is None else request.min_score
@@ -147,10 +180,16 @@ def recall(tenant_id: str, request: RecallRequest, *, scopes: Sequence[str], sto
         for memory_id in ids:
             record = records[memory_id]
             life = _lifecycle(record, now, settings)
-            norm = shaping.length_norm(len(record.content), anchor=r.length_norm_anchor,
-                                       strength=r.length_norm_strength, floor=r.length_norm_floor)
+            norm = shaping.length_norm(
+                len(record.content),
+                anchor=r.length_norm_anchor,
+                strength=r.length_norm_strength,
+                floor=r.length_norm_floor,
+            )
             score = fused[memory_id] * life["multiplier"] * norm
-            trace[memory_id].update({"lifecycle": life, "length_norm": round(norm, 6), "final": round(score, 6)})
+            trace[memory_id].update(
+                {"lifecycle": life, "length_norm": round(norm, 6), "final": round(score, 6)}
+            )
             if score >= min_score:
                 final[memory_id] = score
         return final
@@ -176,10 +215,21 @@ def recall(tenant_id: str, request: RecallRequest, *, scopes: Sequence[str], sto
             item_trace = None
             if request.debug:
                 item_trace = {**trace[memory_id], "mmr_rank": rank}
-            memories.append(RecalledMemory(
-                id=record.id, content=record.content, category=record.category, scope=record.scope,
-                score=round(final[memory_id], 6), tier=record.tier, tags=record.tags, metadata=record.metadata,
-                created_at=record.created_at, occurred_at=record.occurred_at, trace=item_trace))
+            memories.append(
+                RecalledMemory(
+                    id=record.id,
+                    content=record.content,
+                    category=record.category,
+                    scope=record.scope,
+                    score=round(final[memory_id], 6),
+                    tier=record.tier,
+                    tags=record.tags,
+                    metadata=record.metadata,
+                    created_at=record.created_at,
+                    occurred_at=record.occurred_at,
+                    trace=item_trace,
+                )
+            )
         context = context_block(memories, settings.recall.context_max_chars) if request.context else None
         return RecallResponse(memories=memories, context=context)
 
@@ -192,7 +242,15 @@ def recall(tenant_id: str, request: RecallRequest, *, scopes: Sequence[str], sto
 
 def _lifecycle(record: MemoryRecord, now: datetime, settings: Settings) -> dict[str, Any]:
     values = lifecycle.explain(
-        importance=record.importance, confidence=record.confidence, feedback_weight=record.feedback_weight,
-        access_count=record.access_count, tier=record.tier, pinned=record.pinned, created_at=record.created_at,
-        last_accessed_at=record.last_accessed_at, now=now, settings=settings.lifecycle)
+        importance=record.importance,
+        confidence=record.confidence,
+        feedback_weight=record.feedback_weight,
+        access_count=record.access_count,
+        tier=record.tier,
+        pinned=record.pinned,
+        created_at=record.created_at,
+        last_accessed_at=record.last_accessed_at,
+        now=now,
+        settings=settings.lifecycle,
+    )
     return {k: round(v, 6) if isinstance(v, float) else v for k, v in values.items()}

@@ -4,9 +4,10 @@ Modes: ``raw`` stores each text verbatim (no extraction); ``auto`` drops noise a
 extractor (rule-based on the embedded default), keeping an explicitly given ``text`` verbatim
 when no rule fires; ``smart`` asks the LLM extractor and falls back to ``auto`` when none is
 configured. Dedup: the same normalised text in the same scope is skipped (its id is
-deterministic, so a replay is a no-op); a near-duplicate (cosine ≥ ``dedup_cosine``) is merged
-into the existing memory for profile, preference, entity, fact and pattern, and skipped for
-raw texts, events and cases, which append.
+deterministic, so a replay is a no-op). For profile, preference, entity, fact and pattern, a
+near-duplicate of the same category (cosine ≥ ``dedup_cosine``) is skipped when its text adds
+nothing (contained in the existing one) and merged into it otherwise; raw texts, events and
+cases append, since "I have 2 cats" and "I have 3 cats" embed almost alike but differ.
 """
 
 from __future__ import annotations
@@ -19,10 +20,9 @@ from datetime import datetime
 from typing import Any
 
 import numpy as np
-
 from engram.errors import ConflictError
 from engram.extraction import is_noise
-from engram.identity import content_hash, memory_id
+from engram.identity import content_hash, memory_id, normalise
 from engram.models import (
     ExtractedMemory,
     HistoryEntry,
@@ -62,21 +62,35 @@ def _abstract(text: str) -> str:
     return line if len(line) <= 120 else line[:117].rstrip() + "..."
 
 
-def _raw(text: str, *, role: str | None = None, refs: list[int] | None = None, settings: Settings) -> ExtractedMemory:
-    trust: Trust = "assistant-inferred" if role == "assistant" else "tool" if role == "tool" else "user-stated"
-    return ExtractedMemory(category="raw", content=text.strip(), abstract=_abstract(text),
-                           importance=settings.retain.default_importance, confidence=1.0,
-                           message_refs=refs or [], role=role, trust=trust)
+def _raw(
+    text: str, *, role: str | None = None, refs: list[int] | None = None, settings: Settings
+) -> ExtractedMemory:
+    trust: Trust = (
+        "assistant-inferred" if role == "assistant" else "tool" if role == "tool" else "user-stated"
+    )
+    return ExtractedMemory(
+        category="raw",
+        content=text.strip(),
+        abstract=_abstract(text),
+        importance=settings.retain.default_importance,
+        confidence=1.0,
+        message_refs=refs or [],
+        role=role,
+        trust=trust,
+    )
 
 
-def _candidates(request: RetainRequest, *, extractor: Extractor, settings: Settings,
-                now: datetime) -> tuple[list[_Candidate], int]:
+def _candidates(
+    request: RetainRequest, *, extractor: Extractor, settings: Settings, now: datetime
+) -> tuple[list[_Candidate], int]:
     """What the request asks to keep, and how many inputs were dropped as noise or empty."""
     base_meta, base_tags = dict(request.metadata), list(request.tags)
     out: list[_Candidate] = []
     dropped = 0
 
-    def add(memory: ExtractedMemory, metadata: dict[str, Any], tags: list[str], when: datetime | None) -> None:
+    def add(
+        memory: ExtractedMemory, metadata: dict[str, Any], tags: list[str], when: datetime | None
+    ) -> None:
         merged_tags = list(dict.fromkeys([*tags, *memory.tags]))
         out.append(_Candidate(memory, metadata, merged_tags, when or memory.occurred_at))
 
@@ -96,8 +110,9 @@ def _candidates(request: RetainRequest, *, extractor: Extractor, settings: Setti
         if mode == "raw":
             add(_raw(request.text, settings=settings), base_meta, base_tags, request.occurred_at)
         else:
-            found = _extract_text(request.text, extractor=extractor, settings=settings,
-                                  reference=request.occurred_at or now)
+            found = _extract_text(
+                request.text, extractor=extractor, settings=settings, reference=request.occurred_at or now
+            )
             dropped += 0 if found else 1
             for memory in found:
                 add(memory, base_meta, base_tags, request.occurred_at)
@@ -105,8 +120,12 @@ def _candidates(request: RetainRequest, *, extractor: Extractor, settings: Setti
         messages = request.messages or []
         if mode == "raw":
             for index, message in enumerate(messages):
-                add(_raw(message.content, role=message.role, refs=[index], settings=settings),
-                    base_meta, base_tags, request.occurred_at)
+                add(
+                    _raw(message.content, role=message.role, refs=[index], settings=settings),
+                    base_meta,
+                    base_tags,
+                    request.occurred_at,
+                )
         else:
             kept = [m for m in messages if not is_noise(m.content, min_chars=settings.retain.min_chars)]
             dropped += len(messages) - len(kept)
@@ -116,7 +135,9 @@ def _candidates(request: RetainRequest, *, extractor: Extractor, settings: Setti
     return out, dropped
 
 
-def _extract_text(text: str, *, extractor: Extractor, settings: Settings, reference: datetime) -> list[ExtractedMemory]:
+def _extract_text(
+    text: str, *, extractor: Extractor, settings: Settings, reference: datetime
+) -> list[ExtractedMemory]:
     """Rules first; a text that is not noise but matches no rule is kept verbatim (it was sent on purpose)."""
     if is_noise(text, min_chars=settings.retain.min_chars):
         return []
@@ -124,34 +145,60 @@ def _extract_text(text: str, *, extractor: Extractor, settings: Settings, refere
     return found or [_raw(text, settings=settings)]
 
 
-def _record(tenant_id: str, scope: str, candidate: _Candidate, *, request: RetainRequest, now: datetime,
-            embedder: Embedder) -> MemoryRecord:
+def _record(
+    tenant_id: str,
+    scope: str,
+    candidate: _Candidate,
+    *,
+    request: RetainRequest,
+    now: datetime,
+    embedder: Embedder,
+) -> MemoryRecord:
     memory = candidate.memory
     return MemoryRecord(
-        tenant_id=tenant_id, id=memory_id(tenant_id, scope, memory.content), scope=scope,
-        category=memory.category, content=memory.content, abstract=memory.abstract or _abstract(memory.content),
-        overview=memory.overview, key_facts=memory.key_facts, entities=memory.entities, tags=candidate.tags,
-        metadata=candidate.metadata, importance=memory.importance, confidence=memory.confidence,
-        created_at=now, updated_at=now, occurred_at=candidate.occurred_at, valid_from=candidate.occurred_at or now,
+        tenant_id=tenant_id,
+        id=memory_id(tenant_id, scope, memory.content),
+        scope=scope,
+        category=memory.category,
+        content=memory.content,
+        abstract=memory.abstract or _abstract(memory.content),
+        overview=memory.overview,
+        key_facts=memory.key_facts,
+        entities=memory.entities,
+        tags=candidate.tags,
+        metadata=candidate.metadata,
+        importance=memory.importance,
+        confidence=memory.confidence,
+        created_at=now,
+        updated_at=now,
+        occurred_at=candidate.occurred_at,
+        valid_from=candidate.occurred_at or now,
         source=Source(session_id=request.session_id, message_refs=memory.message_refs, role=memory.role),
-        trust=memory.trust, content_hash=content_hash(memory.content), embedding_model=embedder.model_id,
+        trust=memory.trust,
+        content_hash=content_hash(memory.content),
+        embedding_model=embedder.model_id,
     )
 
 
 def _merge(existing: MemoryRecord, new: MemoryRecord, now: datetime) -> MemoryRecord:
     """The newer statement wins the text; tags and metadata are united; importance never drops."""
-    return existing.model_copy(update={
-        "content": new.content, "abstract": new.abstract, "overview": new.overview,
-        "content_hash": new.content_hash,
-        "key_facts": list(dict.fromkeys([*existing.key_facts, *new.key_facts])),
-        "entities": list(dict.fromkeys([*existing.entities, *new.entities])),
-        "tags": list(dict.fromkeys([*existing.tags, *new.tags])),
-        "metadata": {**existing.metadata, **new.metadata},
-        "importance": max(existing.importance, new.importance),
-        "confidence": max(existing.confidence, new.confidence),
-        "occurred_at": new.occurred_at or existing.occurred_at,
-        "updated_at": now, "version": existing.version + 1,
-    })
+    return existing.model_copy(
+        update={
+            "content": new.content,
+            "abstract": new.abstract,
+            "overview": new.overview,
+            "content_hash": new.content_hash,
+            "key_facts": list(dict.fromkeys([*existing.key_facts, *new.key_facts])),
+            "entities": list(dict.fromkeys([*existing.entities, *new.entities])),
+            "tags": list(dict.fromkeys([*existing.tags, *new.tags])),
+            "metadata": {**existing.metadata, **new.metadata},
+            "importance": max(existing.importance, new.importance),
+            "confidence": max(existing.confidence, new.confidence),
+            "occurred_at": new.occurred_at or existing.occurred_at,
+            "updated_at": now,
+            "version": existing.version + 1,
+        }
+    )
 
 
 def _replay(tenant_id: str, stored: list[dict[str, Any]], store: MemoryStore) -> RetainResponse:
@@ -160,13 +207,28 @@ def _replay(tenant_id: str, stored: list[dict[str, Any]], store: MemoryStore) ->
     results = []
     for item in stored:
         record = records.get(item["id"])
-        results.append(RetainResult(id=item["id"], action=item["action"], reason="forgotten" if record is None
-                                    else item.get("reason"), memory=MemoryView.of(record) if record else None))
+        results.append(
+            RetainResult(
+                id=item["id"],
+                action=item["action"],
+                reason="forgotten" if record is None else item.get("reason"),
+                memory=MemoryView.of(record) if record else None,
+            )
+        )
     return RetainResponse(results=results, replayed=True)
 
 
-def retain(tenant_id: str, request: RetainRequest, *, store: MemoryStore, index: SearchIndex, embedder: Embedder,
-           extractor: Extractor, clock: Clock, settings: Settings) -> RetainResponse:
+def retain(
+    tenant_id: str,
+    request: RetainRequest,
+    *,
+    store: MemoryStore,
+    index: SearchIndex,
+    embedder: Embedder,
+    extractor: Extractor,
+    clock: Clock,
+    settings: Settings,
+) -> RetainResponse:
     """Store what the request asks to keep; all of it in one transaction, or nothing.
 
     >>> # engine.retain("acme", RetainRequest(scope="user:alice", text="I prefer dark mode"))
@@ -182,48 +244,77 @@ def retain(tenant_id: str, request: RetainRequest, *, store: MemoryStore, index:
     now = clock.now()
     candidates, _ = _candidates(request, extractor=extractor, settings=settings, now=now)
     scope = request.scope
-    vectors = embedder.embed([c.memory.content for c in candidates]) if candidates else np.zeros((0, 0))
+    vectors = (
+        embedder.embed([c.memory.content for c in candidates]) if candidates else np.zeros((0, 0), np.float32)
+    )
     batch = WriteBatch()
     results: list[RetainResult] = []
     accepted: list[tuple[str, Vector]] = []  # (id, vector) written by this request, for in-batch near-dups
     seen_hashes: dict[str, str] = {}
-    # One batched k-NN for the whole request against what is already stored in the scope.
-    stored_nearest = index.knn_many(tenant_id, vectors, 1, Conditions(scopes=(scope,))) if candidates else []
+    # One batched k-NN against what is stored in the scope, only for categories that can merge.
+    merging = [i for i, c in enumerate(candidates) if c.memory.category in MERGING_CATEGORIES]
+    found = index.knn_many(tenant_id, vectors[merging], 1, Conditions(scopes=(scope,))) if merging else []
+    stored_nearest: dict[int, list[tuple[str, float]]] = dict(zip(merging, found, strict=True))
     for position, (candidate, vector) in enumerate(zip(candidates, vectors, strict=True)):
         record = _record(tenant_id, scope, candidate, request=request, now=now, embedder=embedder)
         if record.content_hash in seen_hashes:
-            results.append(RetainResult(id=seen_hashes[record.content_hash], action="skipped", reason="duplicate"))
+            results.append(
+                RetainResult(id=seen_hashes[record.content_hash], action="skipped", reason="duplicate")
+            )
             continue
-        existing = store.find_by_hash(tenant_id, scope, record.content_hash) or store.get(tenant_id, record.id)
+        existing = store.find_by_hash(tenant_id, scope, record.content_hash) or store.get(
+            tenant_id, record.id
+        )
         if existing is not None:
             seen_hashes[record.content_hash] = existing.id
-            results.append(RetainResult(id=existing.id, action="skipped", reason="duplicate",
-                                        memory=MemoryView.of(existing)))
+            results.append(
+                RetainResult(
+                    id=existing.id, action="skipped", reason="duplicate", memory=MemoryView.of(existing)
+                )
+            )
             continue
-        hits = stored_nearest[position]
-        twin_id, twin_cos = _nearest(vector, accepted, hits[0] if hits else None)
+        hits = stored_nearest.get(position)
+        twin_id, twin_cos = (
+            (None, -1.0) if hits is None else _nearest(vector, accepted, hits[0] if hits else None)
+        )
         if twin_id is not None and twin_cos >= settings.retain.dedup_cosine:
             twin = next((r for r in batch.records if r.id == twin_id), None) or store.get(tenant_id, twin_id)
-            if twin is not None and record.category in MERGING_CATEGORIES and twin.category == record.category:
+            if twin is not None and normalise(record.content) in normalise(twin.content):
+                results.append(RetainResult(id=twin_id, action="skipped", reason="near-duplicate"))
+                seen_hashes[record.content_hash] = twin_id
+                continue
+            if twin is not None and twin.category == record.category:
                 merged = _merge(twin, record, now)
                 keep = [i for i, r in enumerate(batch.records) if r.id != twin_id]
                 batch.records = [batch.records[i] for i in keep]
                 batch.vectors = [batch.vectors[i] for i in keep]
                 batch.records.append(merged)
                 batch.vectors.append(vector)
-                batch.history.append(HistoryEntry(memory_id=merged.id, version=merged.version, event="merged",
-                                                  at=now, content=merged.content,
-                                                  detail={"previous": twin.content, "cosine": round(twin_cos, 4)}))
+                batch.history.append(
+                    HistoryEntry(
+                        memory_id=merged.id,
+                        version=merged.version,
+                        event="merged",
+                        at=now,
+                        content=merged.content,
+                        detail={"previous": twin.content, "cosine": round(twin_cos, 4)},
+                    )
+                )
                 results.append(RetainResult(id=merged.id, action="merged", memory=MemoryView.of(merged)))
                 seen_hashes[record.content_hash] = merged.id
                 continue
-            results.append(RetainResult(id=twin_id, action="skipped", reason="near-duplicate"))
-            seen_hashes[record.content_hash] = twin_id
-            continue
         batch.records.append(record)
         batch.vectors.append(vector)
-        batch.history.append(HistoryEntry(memory_id=record.id, version=1, event="created", at=now,
-                                          content=record.content, detail={"mode": request.mode}))
+        batch.history.append(
+            HistoryEntry(
+                memory_id=record.id,
+                version=1,
+                event="created",
+                at=now,
+                content=record.content,
+                detail={"mode": request.mode},
+            )
+        )
         accepted.append((record.id, vector))
         seen_hashes[record.content_hash] = record.id
         results.append(RetainResult(id=record.id, action="created", memory=MemoryView.of(record)))
@@ -234,12 +325,15 @@ def retain(tenant_id: str, request: RetainRequest, *, store: MemoryStore, index:
     if batch.records or batch.idempotency:
         store.write(tenant_id, batch)
         index.upsert(tenant_id, batch.records, batch.vectors)
-    logger.info("retained", extra={"created": sum(r.action == "created" for r in results), "total": len(results)})
+    logger.info(
+        "retained", extra={"created": sum(r.action == "created" for r in results), "total": len(results)}
+    )
     return RetainResponse(results=results)
 
 
-def _nearest(vector: Vector, accepted: list[tuple[str, Vector]],
-             stored: tuple[str, float] | None) -> tuple[str | None, float]:
+def _nearest(
+    vector: Vector, accepted: list[tuple[str, Vector]], stored: tuple[str, float] | None
+) -> tuple[str | None, float]:
     """The most similar active memory in the scope, counting those this request is about to write."""
     best_id, best = stored if stored is not None else (None, -1.0)
     for other_id, other in accepted:

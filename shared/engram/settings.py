@@ -26,9 +26,9 @@ class RecallSettings(_Section):
     weight_vector: float = Field(default=0.7, ge=0)
     weight_bm25: float = Field(default=0.3, ge=0)
     rrf_k: int = Field(default=60, ge=1)
-    # Cosine calibration 1 - exp(-(cos - floor) / scale): unrelated -> ~0, paraphrase -> ~0.75.
+    # Cosine calibration 1 - exp(-(cos - floor) / scale): unrelated -> ~0.25, paraphrase -> ~0.84.
     cosine_floor: float = 0.10
-    cosine_scale: float = Field(default=0.15, gt=0)
+    cosine_scale: float = Field(default=0.12, gt=0)
     min_score: float = Field(default=0.35, ge=0, le=1)
     length_norm_anchor: int = Field(default=500, ge=1)
     length_norm_strength: float = Field(default=0.5, ge=0)

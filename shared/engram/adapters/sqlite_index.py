@@ -19,7 +19,6 @@ from datetime import datetime
 
 import numpy as np
 import numpy.typing as npt
-
 from engram.adapters.sqlite_store import SqliteDatabase, conditions_sql, fts_table
 from engram.models import MemoryRecord
 from engram.ports import Conditions, Vector
@@ -29,10 +28,86 @@ logger = logging.getLogger(__name__)
 _WORD = re.compile(r"\w+", re.UNICODE)
 # Function words carry no topic; leaving them out keeps BM25 from ranking on "I" and "the".
 STOPWORDS = frozenset(
-    "a an and are as at be been but by can could did do does for from had has have he her hers him his how i if "
-    "in into is it its itself me my myself no not of on or our ours she should so than that the their theirs them "
-    "then there these they this those to too us was we were what when where which who whom why will with would you "
-    "your yours".split()
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "been",
+        "but",
+        "by",
+        "can",
+        "could",
+        "did",
+        "do",
+        "does",
+        "for",
+        "from",
+        "had",
+        "has",
+        "have",
+        "he",
+        "her",
+        "hers",
+        "him",
+        "his",
+        "how",
+        "i",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "itself",
+        "me",
+        "my",
+        "myself",
+        "no",
+        "not",
+        "of",
+        "on",
+        "or",
+        "our",
+        "ours",
+        "she",
+        "should",
+        "so",
+        "than",
+        "that",
+        "the",
+        "their",
+        "theirs",
+        "them",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "those",
+        "to",
+        "too",
+        "us",
+        "was",
+        "we",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "who",
+        "whom",
+        "why",
+        "will",
+        "with",
+        "would",
+        "you",
+        "your",
+        "yours",
+    ]
 )
 MAX_QUERY_TERMS = 32
 
@@ -85,8 +160,9 @@ class _TenantVectors:
     category: npt.NDArray[np.int32] = field(default_factory=lambda: np.zeros(0, dtype=np.int32))
     created: npt.NDArray[np.float64] = field(default_factory=lambda: np.zeros(0))
     occurred: npt.NDArray[np.float64] = field(default_factory=lambda: np.zeros(0))
-    codes: dict[str, _Codes] = field(default_factory=lambda: {k: _Codes() for k in ("scope", "status", "tier",
-                                                                                   "category")})
+    codes: dict[str, _Codes] = field(
+        default_factory=lambda: {k: _Codes() for k in ("scope", "status", "tier", "category")}
+    )
 
     def _grow(self, need: int) -> None:
         capacity = self.matrix.shape[0]
@@ -103,8 +179,17 @@ class _TenantVectors:
             grown[: old.shape[0]] = old
             setattr(self, name, grown)
 
-    def put(self, memory_id: str, vector: npt.NDArray[np.float32], scope: str, status: str, tier: str,
-            category: str, created: float, occurred: float) -> None:
+    def put(
+        self,
+        memory_id: str,
+        vector: npt.NDArray[np.float32],
+        scope: str,
+        status: str,
+        tier: str,
+        category: str,
+        created: float,
+        occurred: float,
+    ) -> None:
         row = self.row_of.get(memory_id)
         if row is None:
             self._grow(self.n + 1)
@@ -166,14 +251,27 @@ class SqliteIndex:
 
     def _load(self, tenant_id: str, generation: int) -> _TenantVectors:
         cache = _TenantVectors(generation=generation, dimension=self.dimension)
-        rows = self.db.connection().execute(
-            "SELECT id, scope, status, tier, category, created_at, occurred_at, embedding FROM memories "
-            "WHERE tenant_id=? AND embedding IS NOT NULL ORDER BY rowid", (tenant_id,)
-        ).fetchall()
+        rows = (
+            self.db.connection()
+            .execute(
+                "SELECT id, scope, status, tier, category, created_at, occurred_at, embedding FROM memories "
+                "WHERE tenant_id=? AND embedding IS NOT NULL ORDER BY rowid",
+                (tenant_id,),
+            )
+            .fetchall()
+        )
         cache._grow(len(rows))
         for memory_id, scope, status, tier, category, created, occurred, blob in rows:
-            cache.put(memory_id, np.frombuffer(blob, dtype=np.float32), scope, status, tier, category,
-                      _epoch(created), _epoch(occurred))
+            cache.put(
+                memory_id,
+                np.frombuffer(blob, dtype=np.float32),
+                scope,
+                status,
+                tier,
+                category,
+                _epoch(created),
+                _epoch(occurred),
+            )
         logger.debug("vector cache loaded: %d rows", len(rows))
         return cache
 
@@ -196,9 +294,16 @@ class SqliteIndex:
                 del self._tenants[tenant_id]
                 return
             for record, vector in zip(records, vectors, strict=True):
-                cache.put(record.id, vector, record.scope, record.status, record.tier, record.category,
-                          record.created_at.timestamp(),
-                          record.occurred_at.timestamp() if record.occurred_at else float("nan"))
+                cache.put(
+                    record.id,
+                    vector,
+                    record.scope,
+                    record.status,
+                    record.tier,
+                    record.category,
+                    record.created_at.timestamp(),
+                    record.occurred_at.timestamp() if record.occurred_at else float("nan"),
+                )
             cache.generation = generation
 
     def remove(self, tenant_id: str, memory_ids: Sequence[str]) -> None:
@@ -220,12 +325,18 @@ class SqliteIndex:
 
     # -- search ----------------------------------------------------------------------------------
 
-    def _allowed_rows(self, tenant_id: str, cache: _TenantVectors, conditions: Conditions) -> npt.NDArray[np.bool_]:
+    def _allowed_rows(
+        self, tenant_id: str, cache: _TenantVectors, conditions: Conditions
+    ) -> npt.NDArray[np.bool_]:
         keep = cache.mask(conditions)
         if _needs_sql(conditions):
             where, params = conditions_sql(conditions)
-            ids = [r[0] for r in self.db.connection().execute(
-                f"SELECT m.id FROM memories m WHERE m.tenant_id=? AND {where}", (tenant_id, *params))]
+            ids = [
+                r[0]
+                for r in self.db.connection().execute(
+                    f"SELECT m.id FROM memories m WHERE m.tenant_id=? AND {where}", (tenant_id, *params)
+                )
+            ]
             allowed = np.zeros(cache.n, dtype=bool)
             rows = [cache.row_of[i] for i in ids if i in cache.row_of]
             allowed[rows] = True
@@ -251,8 +362,9 @@ class SqliteIndex:
             rows = top if candidates.size == cache.n else candidates[top]
             return [(cache.ids[int(r)], float(sims[int(t)])) for r, t in zip(rows, top, strict=True)]
 
-    def knn_many(self, tenant_id: str, vectors: Vector, k: int,
-                 conditions: Conditions) -> list[list[tuple[str, float]]]:
+    def knn_many(
+        self, tenant_id: str, vectors: Vector, k: int, conditions: Conditions
+    ) -> list[list[tuple[str, float]]]:
         with self._lock:
             cache = self._fresh(tenant_id)
             if cache.n == 0 or k <= 0 or len(vectors) == 0:
@@ -276,11 +388,15 @@ class SqliteIndex:
             return []
         fts = fts_table(tenant_id)
         where, params = conditions_sql(conditions)
-        rows = self.db.connection().execute(
-            f"SELECT m.id, bm25({fts}) AS s FROM {fts} JOIN memories m ON m.rowid = {fts}.rowid "
-            f"WHERE {fts} MATCH ? AND m.tenant_id=? AND {where} ORDER BY s LIMIT ?",
-            (expression, tenant_id, *params, k),
-        ).fetchall()
+        rows = (
+            self.db.connection()
+            .execute(
+                f"SELECT m.id, bm25({fts}) AS s FROM {fts} JOIN memories m ON m.rowid = {fts}.rowid "
+                f"WHERE {fts} MATCH ? AND m.tenant_id=? AND {where} ORDER BY s LIMIT ?",
+                (expression, tenant_id, *params, k),
+            )
+            .fetchall()
+        )
         # FTS5's bm25() is negative, lower is better; the port wants >= 0, higher is better.
         return [(memory_id, -float(score)) for memory_id, score in rows]
 

@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-
 from engram.errors import ConflictError, DependencyMissingError, ValidationFailedError
 from engram.models import (
     CATEGORIES,
@@ -40,7 +39,7 @@ logger = logging.getLogger(__name__)
 try:  # sqlean bundles a current SQLite (FTS5 secure-delete, contentless-delete)
     import sqlean as sqlite3
 except ImportError:  # pragma: no cover - exercised only without the local extra
-    import sqlite3  # type: ignore[no-redef]
+    import sqlite3
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tenants (
@@ -142,7 +141,10 @@ def conditions_sql(conditions: Conditions, alias: str = "m") -> tuple[str, list[
         clauses.append(f"json_extract({alias}.metadata, ?) IN ({marks})")
         params.append(f'$."{key}"')
         params.extend(values)
-    for column, (low, high) in (("occurred_at", conditions.occurred_at), ("created_at", conditions.created_at)):
+    for column, (low, high) in (
+        ("occurred_at", conditions.occurred_at),
+        ("created_at", conditions.created_at),
+    ):
         if low is not None:
             clauses.append(f"{alias}.{column} >= ?")
             params.append(iso(low))
@@ -170,7 +172,9 @@ class SqliteDatabase:
         if conn is None:
             if not hasattr(sqlite3, "connect"):  # pragma: no cover
                 raise DependencyMissingError("sqlite3 is not available")
-            conn = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False, timeout=30.0)
+            conn = sqlite3.connect(
+                str(self.path), isolation_level=None, check_same_thread=False, timeout=30.0
+            )
             conn.execute("PRAGMA journal_mode=WAL")
             # FULL: an acknowledged write survives power loss, not only a crash of the process.
             conn.execute("PRAGMA synchronous=FULL")
@@ -209,15 +213,19 @@ class SqliteDatabase:
         name = fts_table(tenant_id)
         if name in self._known_fts:
             return True
-        row = self.connection().execute(
-            "SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", (name,)
-        ).fetchone()
+        row = (
+            self.connection()
+            .execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", (name,))
+            .fetchone()
+        )
         return row is not None
 
     def generation(self, tenant_id: str) -> int:
-        row = self.connection().execute(
-            "SELECT generation FROM index_state WHERE tenant_id=?", (tenant_id,)
-        ).fetchone()
+        row = (
+            self.connection()
+            .execute("SELECT generation FROM index_state WHERE tenant_id=?", (tenant_id,))
+            .fetchone()
+        )
         return int(row[0]) if row else 0
 
     @staticmethod
@@ -264,32 +272,56 @@ class SqliteStore:
             try:
                 conn.execute(
                     "INSERT INTO tenants(tenant_id, name, created_at, settings) VALUES(?,?,?,?)",
-                    (tenant.tenant_id, tenant.name, iso(tenant.created_at), json.dumps(tenant.settings_overrides)),
+                    (
+                        tenant.tenant_id,
+                        tenant.name,
+                        iso(tenant.created_at),
+                        json.dumps(tenant.settings_overrides),
+                    ),
                 )
             except sqlite3.IntegrityError as exc:
                 raise ConflictError(f"tenant '{tenant.tenant_id}' already exists") from exc
             self.db.ensure_fts(conn, tenant.tenant_id)
 
     def get_tenant(self, tenant_id: str) -> Tenant | None:
-        row = self.db.connection().execute(
-            "SELECT tenant_id, name, created_at, settings FROM tenants WHERE tenant_id=?", (tenant_id,)
-        ).fetchone()
+        row = (
+            self.db.connection()
+            .execute(
+                "SELECT tenant_id, name, created_at, settings FROM tenants WHERE tenant_id=?", (tenant_id,)
+            )
+            .fetchone()
+        )
         if row is None:
             return None
         return Tenant(tenant_id=row[0], name=row[1], created_at=row[2], settings_overrides=json.loads(row[3]))
 
     def list_tenants(self) -> list[Tenant]:
-        rows = self.db.connection().execute(
-            "SELECT tenant_id, name, created_at, settings FROM tenants ORDER BY tenant_id"
-        ).fetchall()
-        return [Tenant(tenant_id=r[0], name=r[1], created_at=r[2], settings_overrides=json.loads(r[3])) for r in rows]
+        rows = (
+            self.db.connection()
+            .execute("SELECT tenant_id, name, created_at, settings FROM tenants ORDER BY tenant_id")
+            .fetchall()
+        )
+        return [
+            Tenant(tenant_id=r[0], name=r[1], created_at=r[2], settings_overrides=json.loads(r[3]))
+            for r in rows
+        ]
 
     def erase_tenant(self, tenant_id: str) -> int:
         """Everything of the tenant goes, its text index table included; returns memories removed."""
         with self.db.transaction() as conn:
-            count = conn.execute("SELECT count(*) FROM memories WHERE tenant_id=?", (tenant_id,)).fetchone()[0]
-            for table in ("memories", "history", "deletion_log", "idempotency", "jobs", "usage", "index_state",
-                          "tenants"):
+            count = conn.execute("SELECT count(*) FROM memories WHERE tenant_id=?", (tenant_id,)).fetchone()[
+                0
+            ]
+            for table in (
+                "memories",
+                "history",
+                "deletion_log",
+                "idempotency",
+                "jobs",
+                "usage",
+                "index_state",
+                "tenants",
+            ):
                 conn.execute(f"DELETE FROM {table} WHERE tenant_id=?", (tenant_id,))
             name = fts_table(tenant_id)
             conn.execute(f"DROP TABLE IF EXISTS {name}")
@@ -300,9 +332,11 @@ class SqliteStore:
     # -- memories --------------------------------------------------------------------------------
 
     def get(self, tenant_id: str, memory_id: str) -> MemoryRecord | None:
-        row = self.db.connection().execute(
-            "SELECT doc FROM memories WHERE tenant_id=? AND id=?", (tenant_id, memory_id)
-        ).fetchone()
+        row = (
+            self.db.connection()
+            .execute("SELECT doc FROM memories WHERE tenant_id=? AND id=?", (tenant_id, memory_id))
+            .fetchone()
+        )
         return _record(row[0]) if row else None
 
     def get_many(self, tenant_id: str, memory_ids: Sequence[str]) -> dict[str, MemoryRecord]:
@@ -311,7 +345,7 @@ class SqliteStore:
         out: dict[str, MemoryRecord] = {}
         conn = self.db.connection()
         for start in range(0, len(memory_ids), 500):
-            chunk = list(memory_ids[start:start + 500])
+            chunk = list(memory_ids[start : start + 500])
             marks = ",".join("?" * len(chunk))
             for (doc,) in conn.execute(
                 f"SELECT doc FROM memories WHERE tenant_id=? AND id IN ({marks})", (tenant_id, *chunk)
@@ -321,24 +355,42 @@ class SqliteStore:
         return out
 
     def find_by_hash(self, tenant_id: str, scope: str, content_hash: str) -> MemoryRecord | None:
-        row = self.db.connection().execute(
-            "SELECT doc FROM memories WHERE tenant_id=? AND scope=? AND content_hash=? AND status='active'",
-            (tenant_id, scope, content_hash),
-        ).fetchone()
+        row = (
+            self.db.connection()
+            .execute(
+                "SELECT doc FROM memories WHERE tenant_id=? AND scope=? AND content_hash=? AND status='active'",
+                (tenant_id, scope, content_hash),
+            )
+            .fetchone()
+        )
         return _record(row[0]) if row else None
 
     def _put(self, conn: Any, fts: str, record: MemoryRecord, vector: Vector | None) -> None:
         old = conn.execute(
             "SELECT rowid FROM memories WHERE tenant_id=? AND id=?", (record.tenant_id, record.id)
         ).fetchone()
-        values = (
-            record.tenant_id, record.id, record.scope, record.category, record.status, record.tier,
-            record.content_hash, record.source.session_id, iso(record.created_at), iso(record.occurred_at),
-            record.version, json.dumps(record.tags), json.dumps(record.metadata), record.model_dump_json(),
-            vector_blob(vector), record.embedding_model,
+        values: tuple[Any, ...] = (
+            record.tenant_id,
+            record.id,
+            record.scope,
+            record.category,
+            record.status,
+            record.tier,
+            record.content_hash,
+            record.source.session_id,
+            iso(record.created_at),
+            iso(record.occurred_at),
+            record.version,
+            json.dumps(record.tags),
+            json.dumps(record.metadata),
+            record.model_dump_json(),
+            vector_blob(vector),
+            record.embedding_model,
         )
         if old is None:
-            cur = conn.execute(f"INSERT INTO memories({_RECORD_COLUMNS}) VALUES({','.join('?' * 16)})", values)
+            cur = conn.execute(
+                f"INSERT INTO memories({_RECORD_COLUMNS}) VALUES({','.join('?' * 16)})", values
+            )
             rowid = cur.lastrowid
         else:
             rowid = old[0]
@@ -354,8 +406,10 @@ class SqliteStore:
     def _history(conn: Any, tenant_id: str, entries: Sequence[HistoryEntry]) -> None:
         conn.executemany(
             "INSERT INTO history(tenant_id, memory_id, version, event, at, content, detail) VALUES(?,?,?,?,?,?,?)",
-            [(tenant_id, h.memory_id, h.version, h.event, iso(h.at), h.content, json.dumps(h.detail))
-             for h in entries],
+            [
+                (tenant_id, h.memory_id, h.version, h.event, iso(h.at), h.content, json.dumps(h.detail))
+                for h in entries
+            ],
         )
 
     def write(self, tenant_id: str, batch: WriteBatch) -> None:
@@ -377,8 +431,15 @@ class SqliteStore:
             if batch.records:
                 self.db.bump_generation(conn, tenant_id)
 
-    def update(self, tenant_id: str, record: MemoryRecord, *, expected_version: int,
-               history: HistoryEntry | None = None, vector: Vector | None = None) -> bool:
+    def update(
+        self,
+        tenant_id: str,
+        record: MemoryRecord,
+        *,
+        expected_version: int,
+        history: HistoryEntry | None = None,
+        vector: Vector | None = None,
+    ) -> bool:
         if record.tenant_id != tenant_id:
             raise ValidationFailedError("the record must belong to the tenant written to")
         with self.db.transaction() as conn:
@@ -402,15 +463,18 @@ class SqliteStore:
         with self.db.transaction() as conn:
             fts = self.db.ensure_fts(conn, tenant_id)
             for start in range(0, len(memory_ids), 500):
-                chunk = list(memory_ids[start:start + 500])
+                chunk = list(memory_ids[start : start + 500])
                 marks = ",".join("?" * len(chunk))
                 rows = conn.execute(
-                    f"SELECT rowid, id FROM memories WHERE tenant_id=? AND id IN ({marks})", (tenant_id, *chunk)
+                    f"SELECT rowid, id FROM memories WHERE tenant_id=? AND id IN ({marks})",
+                    (tenant_id, *chunk),
                 ).fetchall()
                 for rowid, memory_id in rows:
                     conn.execute(f"DELETE FROM {fts} WHERE rowid=?", (rowid,))
                     conn.execute("DELETE FROM memories WHERE rowid=?", (rowid,))
-                    conn.execute("DELETE FROM history WHERE tenant_id=? AND memory_id=?", (tenant_id, memory_id))
+                    conn.execute(
+                        "DELETE FROM history WHERE tenant_id=? AND memory_id=?", (tenant_id, memory_id)
+                    )
                     deleted.append(memory_id)
             if deleted:
                 entry = log.model_copy(update={"ids": deleted})
@@ -432,8 +496,14 @@ class SqliteStore:
         except sqlite3.OperationalError:  # pragma: no cover - a reader holds the WAL; the next one folds it
             logger.debug("wal checkpoint deferred")
 
-    def select_ids(self, tenant_id: str, conditions: Conditions, *, older_than: datetime | None = None,
-                   limit: int | None = None) -> list[str]:
+    def select_ids(
+        self,
+        tenant_id: str,
+        conditions: Conditions,
+        *,
+        older_than: datetime | None = None,
+        limit: int | None = None,
+    ) -> list[str]:
         where, params = conditions_sql(conditions)
         sql = f"SELECT m.id FROM memories m WHERE m.tenant_id=? AND {where}"
         if older_than is not None:
@@ -444,8 +514,15 @@ class SqliteStore:
             sql += f" LIMIT {int(limit)}"
         return [r[0] for r in self.db.connection().execute(sql, (tenant_id, *params))]
 
-    def list(self, tenant_id: str, conditions: Conditions, *, cursor: str | None, limit: int,
-             tag: str | None = None) -> Page:
+    def list_page(
+        self,
+        tenant_id: str,
+        conditions: Conditions,
+        *,
+        cursor: str | None,
+        limit: int,
+        tag: str | None = None,
+    ) -> Page:
         where, params = conditions_sql(conditions)
         sql = f"SELECT m.doc, m.created_at, m.id FROM memories m WHERE m.tenant_id=? AND {where}"
         if tag is not None:
@@ -464,16 +541,29 @@ class SqliteStore:
         return Page(records=[_record(r[0]) for r in rows], next_cursor=next_cursor)
 
     def all_scopes(self, tenant_id: str) -> list[str]:
-        return [r[0] for r in self.db.connection().execute(
-            "SELECT DISTINCT scope FROM memories WHERE tenant_id=? ORDER BY scope", (tenant_id,))]
+        return [
+            r[0]
+            for r in self.db.connection().execute(
+                "SELECT DISTINCT scope FROM memories WHERE tenant_id=? ORDER BY scope", (tenant_id,)
+            )
+        ]
 
     def history(self, tenant_id: str, memory_id: str) -> list[HistoryEntry]:
-        rows = self.db.connection().execute(
-            "SELECT memory_id, version, event, at, content, detail FROM history "
-            "WHERE tenant_id=? AND memory_id=? ORDER BY seq", (tenant_id, memory_id)
-        ).fetchall()
-        return [HistoryEntry(memory_id=r[0], version=r[1], event=r[2], at=r[3], content=r[4],
-                             detail=json.loads(r[5])) for r in rows]
+        rows = (
+            self.db.connection()
+            .execute(
+                "SELECT memory_id, version, event, at, content, detail FROM history "
+                "WHERE tenant_id=? AND memory_id=? ORDER BY seq",
+                (tenant_id, memory_id),
+            )
+            .fetchall()
+        )
+        return [
+            HistoryEntry(
+                memory_id=r[0], version=r[1], event=r[2], at=r[3], content=r[4], detail=json.loads(r[5])
+            )
+            for r in rows
+        ]
 
     def record_access(self, tenant_id: str, memory_ids: Sequence[str], at: datetime) -> None:
         """access_count + 1, last_accessed_at = at, version + 1 for each id."""
@@ -495,8 +585,13 @@ class SqliteStore:
         conn = self.db.connection()
 
         def grouped(column: str) -> dict[str, int]:
-            return {str(k): int(v) for k, v in conn.execute(
-                f"SELECT {column}, count(*) FROM memories WHERE tenant_id=? GROUP BY {column}", (tenant_id,))}
+            return {
+                str(k): int(v)
+                for k, v in conn.execute(
+                    f"SELECT {column}, count(*) FROM memories WHERE tenant_id=? GROUP BY {column}",
+                    (tenant_id,),
+                )
+            }
 
         by_category = {c: 0 for c in CATEGORIES} | grouped("category")
         by_tier = {t: 0 for t in TIERS} | grouped("tier")
@@ -504,18 +599,30 @@ class SqliteStore:
             "SELECT coalesce(sum(length(doc) + coalesce(length(embedding), 0)), 0) FROM memories WHERE tenant_id=?",
             (tenant_id,),
         ).fetchone()[0]
-        usage = {str(k): int(v) for k, v in conn.execute(
-            "SELECT counter, value FROM usage WHERE tenant_id=?", (tenant_id,))}
+        usage = {
+            str(k): int(v)
+            for k, v in conn.execute("SELECT counter, value FROM usage WHERE tenant_id=?", (tenant_id,))
+        }
         by_status = grouped("status")
         return StatsResponse(
-            tenant_id=tenant_id, total=sum(by_status.values()), by_scope=grouped("scope"),
-            by_category=by_category, by_tier=by_tier, by_status=by_status, storage_bytes=int(size), usage=usage,
+            tenant_id=tenant_id,
+            total=sum(by_status.values()),
+            by_scope=grouped("scope"),
+            by_category=by_category,
+            by_tier=by_tier,
+            by_status=by_status,
+            storage_bytes=int(size),
+            usage=usage,
         )
 
     def idempotent_result(self, tenant_id: str, key: str) -> tuple[str, list[dict[str, Any]]] | None:
-        row = self.db.connection().execute(
-            "SELECT fingerprint, results FROM idempotency WHERE tenant_id=? AND key=?", (tenant_id, key)
-        ).fetchone()
+        row = (
+            self.db.connection()
+            .execute(
+                "SELECT fingerprint, results FROM idempotency WHERE tenant_id=? AND key=?", (tenant_id, key)
+            )
+            .fetchone()
+        )
         return (row[0], json.loads(row[1])) if row else None
 
     def iter_records(self, tenant_id: str) -> Iterator[tuple[MemoryRecord, Vector | None]]:
@@ -533,11 +640,18 @@ class SqliteStore:
                 yield _record(doc), blob_vector(blob)
 
     def deletion_log(self, tenant_id: str) -> list[DeletionLogEntry]:
-        rows = self.db.connection().execute(
-            "SELECT receipt_id, at, ids, reason FROM deletion_log WHERE tenant_id=? ORDER BY at", (tenant_id,)
-        ).fetchall()
-        return [DeletionLogEntry(receipt_id=r[0], tenant_id=tenant_id, at=r[1], ids=json.loads(r[2]), reason=r[3])
-                for r in rows]
+        rows = (
+            self.db.connection()
+            .execute(
+                "SELECT receipt_id, at, ids, reason FROM deletion_log WHERE tenant_id=? ORDER BY at",
+                (tenant_id,),
+            )
+            .fetchall()
+        )
+        return [
+            DeletionLogEntry(receipt_id=r[0], tenant_id=tenant_id, at=r[1], ids=json.loads(r[2]), reason=r[3])
+            for r in rows
+        ]
 
     def bump_usage(self, tenant_id: str, counter: str, amount: int = 1) -> None:
         with self.db.transaction() as conn:

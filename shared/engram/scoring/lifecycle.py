@@ -16,8 +16,9 @@ SECONDS_PER_DAY = 86_400.0
 POSITIVE_SIGNALS = frozenset({"used", "positive"})
 
 
-def retention(days: float, importance: float, beta: float, *, half_life_days: float = 30.0,
-              stretch: float = 1.5) -> float:
+def retention(
+    days: float, importance: float, beta: float, *, half_life_days: float = 30.0, stretch: float = 1.5
+) -> float:
     """Weibull retention ``R = exp(-λ·t^β)`` with ``λ = ln2 / (half_life · e^(stretch·importance))``.
 
     With β = 1 and importance 0, R halves every ``half_life_days``.
@@ -64,7 +65,9 @@ def beta_for(tier: str, settings: LifecycleSettings) -> float:
 
 def floor_for(tier: str, settings: LifecycleSettings) -> float:
     """The composite floor per tier (core 0.9, working 0.7, peripheral and archived 0.5)."""
-    return {"core": settings.floor_core, "working": settings.floor_working}.get(tier, settings.floor_peripheral)
+    return {"core": settings.floor_core, "working": settings.floor_working}.get(
+        tier, settings.floor_peripheral
+    )
 
 
 def multiplier(c: float, tier: str, settings: LifecycleSettings) -> float:
@@ -92,21 +95,41 @@ def days_between(earlier: datetime, later: datetime) -> float:
     return max(0.0, (later - earlier).total_seconds() / SECONDS_PER_DAY)
 
 
-def explain(*, importance: float, confidence: float, feedback_weight: float, access_count: int, tier: str,
-            pinned: bool, created_at: datetime, last_accessed_at: datetime | None, now: datetime,
-            settings: LifecycleSettings) -> dict[str, Any]:
+def explain(
+    *,
+    importance: float,
+    confidence: float,
+    feedback_weight: float,
+    access_count: int,
+    tier: str,
+    pinned: bool,
+    created_at: datetime,
+    last_accessed_at: datetime | None,
+    now: datetime,
+    settings: LifecycleSettings,
+) -> dict[str, Any]:
     """Every lifecycle value of one memory at ``now``: R, F, I, C, multiplier and the inputs.
 
     Pinned memories never decay: R is 1 whatever their age.
     """
     days = days_between(last_accessed_at or created_at, now)
     beta = beta_for(tier, settings)
-    r = 1.0 if pinned else retention(days, importance, beta, half_life_days=settings.half_life_days,
-                                     stretch=settings.importance_stretch)
+    r = (
+        1.0
+        if pinned
+        else retention(
+            days,
+            importance,
+            beta,
+            half_life_days=settings.half_life_days,
+            stretch=settings.importance_stretch,
+        )
+    )
     f = frequency(access_count, scale=settings.frequency_scale)
     i = importance_score(importance, confidence, feedback_weight)
-    c = composite(r, f, i, w_r=settings.weight_retention, w_f=settings.weight_frequency,
-                  w_i=settings.weight_importance)
+    c = composite(
+        r, f, i, w_r=settings.weight_retention, w_f=settings.weight_frequency, w_i=settings.weight_importance
+    )
     return {
         "days_since_access": round(days, 4),
         "beta": beta,

@@ -20,8 +20,14 @@ def length_norm(chars: int, *, anchor: int = 500, strength: float = 0.5, floor: 
     return max(floor, 1.0 / (1.0 + strength * math.log2(ratio)))
 
 
-def mmr(ids: Sequence[str], scores: Mapping[str, float], vectors: npt.NDArray[np.float32], *, k: int,
-        lam: float = 0.7) -> list[str]:
+def mmr(
+    ids: Sequence[str],
+    scores: Mapping[str, float],
+    vectors: npt.NDArray[np.float32],
+    *,
+    k: int,
+    lam: float = 0.7,
+) -> list[str]:
     """Maximal marginal relevance (Carbonell & Goldstein 1998): greedily pick
     ``argmax λ·score(d) - (1-λ)·max_{s∈S} cos(d, s)`` until ``k`` are chosen.
 

@@ -1,0 +1,330 @@
+"""``engram bench``: seed synthetic memories into a throwaway data dir and time retain and recall.
+
+Everything runs in-process on the embedded default (SQLite + the local ONNX model), in a fresh
+temporary data dir that is removed at the end, so the user's memories are never touched. The
+data is generated from a fixed seed, so two runs on the same machine measure the same work.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import random
+import re
+import resource
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from engram.app import Engine
+from engram.models import RecallRequest, RetainItem, RetainRequest
+from engram.settings import Settings
+
+SEED = 20240601
+TENANT = "bench"
+SCOPES = tuple(f"user:u{i:03d}" for i in range(100))
+BATCH = 100  # the API's MAX_BATCH_ITEMS: the largest retain a client can send
+OTHER_PER_TENANT = 300
+WARMUP = 20
+
+
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(text.split())
+
+
+STAGES = _words("embed candidates fetch fusion rerank lifecycle mmr access serialise total wall")
+# A small vocabulary so that words recur across memories (BM25 has term statistics to work with)
+# and clauses carry topics (people, places, products) the embedding model can tell apart.
+VOCAB = {
+    "name": _words("Alice Bob Carla Dmitri Elena Farid Grace Hiro Ines Jonas Keiko Liam Maya Nora Omar"),
+    "place": _words("Berlin Lisbon Tokyo Nairobi Toronto Madrid Oslo Seoul Lima Dublin Austin Prague Mumbai"),
+    "product": _words("Postgres Kubernetes Terraform Redis Kafka Grafana Jenkins Figma Slack Jira Stripe"),
+    "verb": _words("deployed migrated debugged reviewed upgraded configured benchmarked documented patched"),
+    "noun": _words("invoice dashboard pipeline budget contract outage roadmap checkout login cache backup"),
+    "adj": _words("slow broken urgent expensive flaky stable late critical delayed"),
+    "month": _words("January February March April May June July August September October November December"),
+}
+LEADS = ("what do we know about", "remind me about", "anything on", "what happened with", "notes on")
+CLAUSES = (
+    "{name} {verb} the {product} {noun} in {place}",
+    "on {month} {day}",
+    "after the {noun} failed with error {code}",
+    "because the {noun} was {adj}",
+    "and asked {name2} to check the {noun}",
+    "{name} prefers {product} over {product2} for the {noun}",
+    "the {place} team {verb} the {noun} last {month}",
+    "{name2} said the {product} {noun} is {adj} again",
+    "we should move the {noun} to {product2} before {month} {day}",
+    "ticket for {name} mentions {code} on the {product} {noun}",
+    "{name} flew to {place} to meet {name2} about the {noun}",
+    "so the {adj} {noun} blocked the {product} release",
+)
+CODE = re.compile(r"\bE\d{4}\b")  # error codes: rare exact tokens, the case BM25 exists for
+
+
+def _sentence(rng: random.Random) -> str:
+    """10–30 words of clauses, cut at the target length."""
+    target = rng.randint(10, 30)
+    words: list[str] = []
+    while len(words) < target:
+        fields: dict[str, object] = {kind: rng.choice(options) for kind, options in VOCAB.items()}
+        fields.update(name2=rng.choice(VOCAB["name"]), product2=rng.choice(VOCAB["product"]))
+        fields.update(day=rng.randint(1, 28), code=f"E{rng.randint(1000, 9999)}")
+        words += rng.choice(CLAUSES).format(**fields).split()
+    return " ".join(words[:target]) + "."
+
+
+def _pct(values: Sequence[float], ps: Sequence[int] = (50, 95, 99)) -> dict[str, float]:
+    arr = np.asarray(values, dtype=np.float64)
+    return {f"p{p}": round(float(np.percentile(arr, p)), 3) for p in ps} if arr.size else {}
+
+
+def _retain(engine: Engine, tenant: str, scope: str, texts: list[str]) -> tuple[float, int]:
+    start = time.perf_counter()
+    response = engine.retain(
+        tenant, RetainRequest(scope=scope, items=[RetainItem(text=t) for t in texts], mode="raw")
+    )
+    return (time.perf_counter() - start) * 1000.0, sum(r.action == "created" for r in response.results)
+
+
+def _seed(
+    engine: Engine, rng: random.Random, n: int, tenants: int
+) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+    from tqdm import tqdm
+
+    engine.create_tenant(TENANT)
+    others: list[tuple[str, str, list[str]]] = []
+    for t in range(1, tenants):
+        engine.create_tenant(f"other-{t}")
+        for b in range(0, OTHER_PER_TENANT, BATCH):
+            others.append((f"other-{t}", SCOPES[b // BATCH], [_sentence(rng) for _ in range(BATCH)]))
+    batches = (n + BATCH - 1) // BATCH
+    # Other tenants' batches are spread between the measured ones so their rows interleave on disk.
+    stride = max(1, batches // max(1, len(others)))
+    corpus: list[tuple[str, str]] = []
+    batch_ms: list[float] = []
+    created = other_created = 0
+    with tqdm(total=n, desc="seeding", unit="mem", file=sys.stderr) as bar:
+        for b in range(batches):
+            if others and b % stride == 0:
+                other_created += _retain(engine, *others.pop())[1]
+            scope = SCOPES[b % len(SCOPES)]
+            texts = [_sentence(rng) for _ in range(min(BATCH, n - b * BATCH))]
+            ms, count = _retain(engine, TENANT, scope, texts)
+            batch_ms.append(ms)
+            created += count
+            corpus += [(scope, t) for t in texts]
+            bar.update(len(texts))
+    for other in others:
+        other_created += _retain(engine, *other)[1]
+    return {
+        "items": n,
+        "created": created,
+        "skipped": n - created,
+        "other_tenant_memories": other_created,
+        "items_per_s": round(n / (sum(batch_ms) / 1000.0), 1),
+        "batch_ms": _pct(batch_ms, (50, 95)),
+    }, corpus
+
+
+def _queries(rng: random.Random, corpus: list[tuple[str, str]], count: int) -> list[tuple[str, str, str]]:
+    """(kind, query, scope): paraphrase-like, exact rare keyword, random words, in turn."""
+    coded = [(scope, code) for scope, text in corpus for code in CODE.findall(text)]
+    vocab = [w for kind, words in VOCAB.items() if kind != "month" for w in words]
+    seeded = sorted({scope for scope, _ in corpus})
+    out: list[tuple[str, str, str]] = []
+    for i in range(count):
+        kind = ("paraphrase", "keyword", "random")[i % 3]
+        if kind == "keyword" and coded:
+            scope, code = rng.choice(coded)
+            out.append((kind, f"error {code}", scope))
+        elif kind == "random":
+            out.append((kind, " ".join(rng.sample(vocab, rng.randint(2, 5))), rng.choice(seeded)))
+        else:
+            scope, text = rng.choice(corpus)
+            words = [w.strip(".") for w in text.split() if len(w) > 3]
+            picked = rng.sample(words, min(len(words), rng.randint(3, 6)))
+            out.append(("paraphrase", f"{rng.choice(LEADS)} {' '.join(picked)}", scope))
+    return out
+
+
+def _recall(engine: Engine, queries: list[tuple[str, str, str]]) -> dict[str, dict[str, list[float]]]:
+    """Per-stage samples for one scope and all scopes, alternating per query so drift hits both alike."""
+    samples: dict[str, dict[str, list[float]]] = {"one_scope": {}, "all_scopes": {}}
+    for _, query, scope in queries:
+        for setting, scopes in (("one_scope", [scope]), ("all_scopes", None)):
+            request = RecallRequest(query=query, scopes=scopes, limit=10, min_score=0.0)
+            start = time.perf_counter()
+            response = engine.recall(TENANT, request, with_timings=True)
+            wall = (time.perf_counter() - start) * 1000.0
+            for stage, ms in {**(response.timings_ms or {}), "wall": wall}.items():
+                samples[setting].setdefault(stage, []).append(ms)
+    return samples
+
+
+def _floor(engine: Engine, queries: list[tuple[str, str, str]]) -> dict[str, dict[str, float]]:
+    """Exact brute force over the same vectors: the least any recall could cost on this machine."""
+    vectors: list[Any] = []
+    scope_of: list[str] = []
+    for record, vector in engine.store.iter_records(TENANT):
+        if vector is not None and record.status == "active":
+            vectors.append(vector)
+            scope_of.append(record.scope)
+    matrix = np.stack(vectors).astype(np.float32)
+    scopes = np.asarray(scope_of)
+    per_scope = {s: np.ascontiguousarray(matrix[scopes == s]) for s in set(scope_of)}
+    embed_ms: list[float] = []
+    scan_all: list[float] = []
+    scan_one: list[float] = []
+    for _, query, scope in queries:
+        start = time.perf_counter()
+        vector = engine.embedder.embed([query])[0]
+        embed_ms.append((time.perf_counter() - start) * 1000.0)
+        for target, sink in ((matrix, scan_all), (per_scope[scope], scan_one)):
+            start = time.perf_counter()
+            sims = target @ vector
+            np.argpartition(-sims, min(10, sims.shape[0]) - 1)[:10]
+            sink.append((time.perf_counter() - start) * 1000.0)
+    return {"query_embed": _pct(embed_ms), "scan_all": _pct(scan_all), "scan_one": _pct(scan_one)}
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
+
+    def line(cells: Sequence[str]) -> str:
+        return (
+            "| "
+            + " | ".join(
+                c.ljust(w) if i == 0 else c.rjust(w)
+                for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+            )
+            + " |"
+        )
+
+    sep = "|" + "|".join("-" * (w + 1) + (":" if i else "-") for i, w in enumerate(widths)) + "|"
+    return "\n".join([line(header), sep, *(line(r) for r in rows)])
+
+
+def _report(result: dict[str, Any]) -> str:
+    r, f = result["retain"], result["floor"]
+    columns = {
+        "N": str(result["n"]),
+        "retain items/s": f"{r['items_per_s']:.0f}",
+        "batch p50 ms": f"{r['batch_ms']['p50']:.1f}",
+        "batch p95 ms": f"{r['batch_ms']['p95']:.1f}",
+        "floor p50 ms": f"{f['scan_all']['p50']:.3f}",
+        "floor p95 ms": f"{f['scan_all']['p95']:.3f}",
+        "peak RSS MB": f"{result['peak_rss_mb']:.0f}",
+        "disk MB/100k": f"{result['disk']['mb_per_100k']:.0f}",
+    }
+    summary = _table(list(columns), [list(columns.values())])
+
+    def cells(stats: dict[str, float]) -> list[str]:
+        return [f"{stats[p]:.3f}" if p in stats else "-" for p in ("p50", "p95", "p99")]
+
+    one, every = result["recall"]["one_scope"], result["recall"]["all_scopes"]
+    rows = [
+        [
+            stage if stage != "wall" else "wall (around call)",
+            *cells(one.get(stage, {})),
+            *cells(every.get(stage, {})),
+        ]
+        for stage in STAGES
+        if stage in one or stage in every
+    ]
+    rows += [
+        ["floor: query embed", *cells(f["query_embed"]), *cells(f["query_embed"])],
+        ["floor: exact scan + top-10", *cells(f["scan_one"]), *cells(f["scan_all"])],
+    ]
+    stages = _table(["stage (ms)", "1 scope p50", "p95", "p99", "all scopes p50", "p95", "p99"], rows)
+    d = result["disk"]
+    notes = (
+        f"{r['created']} of {r['items']} memories created in tenant '{TENANT}' over "
+        f"{result['scopes']} scopes ({r['skipped']} skipped as duplicates), beside "
+        f"{r['other_tenant_memories']} in {result['tenants'] - 1} other tenants; "
+        f"{result['queries']} queries (+{WARMUP} warm-up).\n"
+        f"Disk: {d['mb']:.1f} MB for {d['memories']} memories (engram.db + -wal), scaled linearly to 100k. "
+        "Peak RSS is taken before the floor step loads its own copy of the vectors."
+    )
+    return f"{summary}\n\n{stages}\n\n{notes}"
+
+
+def _plot(result: dict[str, Any], path: Path) -> None:
+    try:
+        # Imported by name: matplotlib is optional and not a dependency of the package.
+        matplotlib: Any = importlib.import_module("matplotlib")
+        matplotlib.use("Agg")
+        plt: Any = importlib.import_module("matplotlib.pyplot")
+    except ImportError:
+        print("matplotlib is not installed; skipping bench.png", file=sys.stderr)
+        return
+    one, every = result["recall"]["one_scope"], result["recall"]["all_scopes"]
+    stages = [s for s in STAGES if s in one and s in every]
+    x = np.arange(len(stages))
+    fig, ax = plt.subplots(figsize=(12, 5))
+    series = [
+        (f"{name} {p}", stats, p)
+        for name, stats in (("1 scope", one), ("all scopes", every))
+        for p in ("p50", "p95")
+    ]
+    for i, (label, stats, p) in enumerate(series):
+        ax.bar(x + (i - 1.5) * 0.2, [stats[s][p] for s in stages], 0.2, label=label)
+    ax.set_xticks(x, stages)
+    ax.set_yscale("log")  # stages span from microseconds to the embedding's milliseconds
+    ax.set_ylabel("ms (log)")
+    ax.set_title(f"engram recall latency by stage, N={result['n']}")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def run(args: argparse.Namespace) -> int:
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    data_dir = Path(tempfile.mkdtemp(prefix="engram-bench-", dir=out))
+    try:
+        engine = Engine.local(Settings(data_dir=data_dir))
+        rng = random.Random(SEED)
+        retain, corpus = _seed(engine, rng, args.n, args.tenants)
+        queries = _queries(random.Random(SEED + 1), corpus, args.queries)
+        warmup = _queries(random.Random(SEED + 2), corpus, WARMUP)
+        _recall(engine, warmup)  # loads the model session, the vector cache and SQLite's page cache
+        samples = _recall(engine, queries)
+        peak_rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0  # KiB on Linux
+        floor = _floor(engine, queries)
+        files = [data_dir / "engram.db", data_dir / "engram.db-wal"]
+        disk_mb = sum(p.stat().st_size for p in files if p.exists()) / 2**20
+        memories = retain["created"] + retain["other_tenant_memories"]
+        result: dict[str, Any] = {
+            "n": args.n,
+            "tenants": args.tenants,
+            "scopes": min(len(SCOPES), len({s for s, _ in corpus})),
+            "queries": args.queries,
+            "retain": retain,
+            "recall": {
+                setting: {stage: _pct(v) for stage, v in stages.items()}
+                for setting, stages in samples.items()
+            },
+            "floor": floor,
+            "peak_rss_mb": round(peak_rss_mb, 1),
+            "disk": {
+                "mb": round(disk_mb, 2),
+                "memories": memories,
+                "mb_per_100k": round(disk_mb * 100_000 / max(1, memories), 1),
+            },
+        }
+    finally:
+        shutil.rmtree(data_dir, ignore_errors=True)
+    print(_report(result))
+    if args.json:
+        print(json.dumps(result))
+    (out / "bench.json").write_text(json.dumps(result, indent=2) + "\n")
+    _plot(result, out / "bench.png")
+    return 0

@@ -1,0 +1,398 @@
+"""``engram``: the operator CLI, in-process on the local store.
+
+Every command takes ``--data-dir`` (default ``~/.engram``, env ``ENGRAM_DATA_DIR``) and ``--json``
+(the same JSON shapes as the HTTP API). Exit codes: 0 ok, 2 bad input, 1 any other error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import sys
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from engram.errors import EngramError, ValidationFailedError, http_status
+from engram.models import (
+    MAX_BATCH_ITEMS,
+    FeedbackRequest,
+    ForgetRequest,
+    ListRequest,
+    RecallRequest,
+    RetainRequest,
+    dump,
+    parse,
+)
+
+
+def _json_arg(text: str, name: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValidationFailedError(f"{name}: not valid JSON ({exc.msg})") from None
+
+
+def _engine(args: argparse.Namespace) -> Any:
+    from engram.app import Engine
+    from engram.settings import Settings
+
+    settings = Settings.from_env(
+        os.environ, data_dir=Path(args.data_dir).expanduser() if args.data_dir else None
+    )
+    return Engine.local(settings)
+
+
+def _out(args: argparse.Namespace, data: Any, human: str | None = None) -> None:
+    if args.json or human is None:
+        print(json.dumps(data, indent=None if args.json else 2, default=str))
+    else:
+        print(human)
+
+
+def _progress(total: int | None, desc: str, enabled: bool) -> Any:
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc=desc, unit="mem", disable=not enabled, file=sys.stderr, leave=False)
+
+
+# -- commands ------------------------------------------------------------------------------------
+
+
+def cmd_tenant(args: argparse.Namespace) -> int:
+    engine = _engine(args)
+    if args.action == "create":
+        tenant = engine.create_tenant(args.name, args.display_name)
+        _out(args, {"tenant_id": tenant.tenant_id, "name": tenant.name}, f"created tenant {tenant.tenant_id}")
+    elif args.action == "list":
+        tenants = [{"tenant_id": t.tenant_id, "name": t.name} for t in engine.store.list_tenants()]
+        _out(args, {"tenants": tenants}, "\n".join(t["tenant_id"] for t in tenants) or "(no tenants)")
+    else:
+        removed = engine.erase_tenant(args.name)
+        _out(
+            args,
+            {"tenant_id": args.name, "erased_memories": removed},
+            f"erased {args.name}: {removed} memories",
+        )
+    return 0
+
+
+def _jsonl_items(path: str) -> Iterator[dict[str, Any]]:
+    handle: TextIO = sys.stdin if path == "-" else open(path, encoding="utf-8")  # noqa: SIM115
+    with handle:
+        for number, line in enumerate(handle, start=1):
+            if line.strip():
+                item = _json_arg(line, f"{path} line {number}")
+                if not isinstance(item, dict):
+                    raise ValidationFailedError(f"{path} line {number}: expected an object with 'text'")
+                yield item
+
+
+def cmd_retain(args: argparse.Namespace) -> int:
+    engine = _engine(args)
+    base: dict[str, Any] = {"scope": args.scope, "mode": args.mode}
+    if args.metadata:
+        base["metadata"] = _json_arg(args.metadata, "--metadata")
+    if args.occurred_at:
+        base["occurred_at"] = args.occurred_at
+    if args.session_id:
+        base["session_id"] = args.session_id
+    if args.tag:
+        base["tags"] = args.tag
+    if args.text is not None:
+        body = {**base, "text": args.text, "idempotency_key": args.idempotency_key}
+        response = engine.retain(args.tenant, parse(RetainRequest, body))
+        data = dump(response)
+        human = (
+            "\n".join(
+                f"{r.action:10} {r.id}  {r.memory.content if r.memory else r.reason or ''}"
+                for r in response.results
+            )
+            or "nothing worth remembering"
+        )
+        _out(args, data, human)
+        return 0
+    # JSONL: every line is validated first, then batches of 100 each commit on their own.
+    items = list(_jsonl_items(args.jsonl))
+    requests = [
+        parse(RetainRequest, {**base, "items": items[i : i + MAX_BATCH_ITEMS]})
+        for i in range(0, len(items), MAX_BATCH_ITEMS)
+    ]
+    results: list[Any] = []
+    with _progress(len(items), "retain", not args.json and len(items) > MAX_BATCH_ITEMS) as bar:
+        for request in requests:
+            results.extend(engine.retain(args.tenant, request).results)
+            bar.update(len(request.items or []))
+    counts: dict[str, int] = {}
+    for r in results:
+        counts[r.action] = counts.get(r.action, 0) + 1
+    _out(
+        args,
+        {"results": [dump(r) for r in results]} if args.json else counts,
+        ", ".join(f"{k}: {v}" for k, v in sorted(counts.items())),
+    )
+    return 0
+
+
+def cmd_recall(args: argparse.Namespace) -> int:
+    engine = _engine(args)
+    body: dict[str, Any] = {
+        "query": args.query,
+        "limit": args.limit,
+        "debug": args.debug,
+        "context": args.context,
+    }
+    for name, value in (("scopes", args.scope), ("min_score", args.min_score), ("fusion", args.fusion)):
+        if value is not None:
+            body[name] = value
+    if args.filters:
+        body["filters"] = _json_arg(args.filters, "--filters")
+    response = engine.recall(args.tenant, parse(RecallRequest, body))
+    lines = [f"{m.score:.3f}  [{m.category}] {m.content}  ({m.id})" for m in response.memories]
+    if response.context:
+        lines += ["", response.context]
+    _out(args, dump(response), "\n".join(lines) or "no memory passed min_score")
+    return 0
+
+
+def cmd_forget(args: argparse.Namespace) -> int:
+    engine = _engine(args)
+    body: dict[str, Any] = {"dry_run": args.dry_run}
+    if args.id:
+        body["ids"] = args.id
+    if args.query:
+        body.update(query=args.query, threshold=args.threshold)
+        if args.scope:
+            body["scopes"] = args.scope
+    if args.filter:
+        body["filter"] = _json_arg(args.filter, "--filter")
+    response = engine.forget(args.tenant, parse(ForgetRequest, body))
+    verb = "would delete" if response.dry_run else "deleted"
+    _out(
+        args,
+        dump(response),
+        f"{verb} {len(response.deleted)}: {' '.join(response.deleted)}"
+        + (f"\nreceipt {response.receipt_id}" if response.receipt_id else ""),
+    )
+    return 0
+
+
+def cmd_feedback(args: argparse.Namespace) -> int:
+    engine = _engine(args)
+    response = engine.feedback(args.tenant, args.id, parse(FeedbackRequest, {"signal": args.signal}))
+    _out(args, dump(response), f"{response.id} feedback_weight={response.feedback_weight:.4f}")
+    return 0
+
+
+def cmd_get(args: argparse.Namespace) -> int:
+    engine = _engine(args)
+    view = engine.get(args.tenant, args.id, with_history=args.history)
+    _out(args, dump(view))
+    return 0
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    engine = _engine(args)
+    body = {
+        k: v
+        for k, v in (
+            ("scope", args.scope),
+            ("category", args.category),
+            ("tier", args.tier),
+            ("tag", args.tag),
+            ("cursor", args.cursor),
+            ("limit", args.limit),
+        )
+        if v is not None
+    }
+    response = engine.list_memories(args.tenant, parse(ListRequest, body))
+    human = "\n".join(f"{m.id}  {m.scope:20} [{m.category}/{m.tier}] {m.content}" for m in response.memories)
+    if response.next_cursor:
+        human += f"\nnext cursor: {response.next_cursor}"
+    _out(args, dump(response), human or "(no memories)")
+    return 0
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    _out(args, dump(_engine(args).stats(args.tenant)))
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    engine = _engine(args)
+    total = engine.stats(args.tenant).total
+    handle: TextIO = sys.stdout if args.out in (None, "-") else open(args.out, "w", encoding="utf-8")  # noqa: SIM115
+    with handle, _progress(total, "export", handle is not sys.stdout and total > 1000) as bar:
+        for line in engine.export_lines(args.tenant):
+            handle.write(line + "\n")
+            bar.update(1)
+    if handle is not sys.stdout:
+        print(
+            json.dumps({"exported": total, "file": args.out})
+            if args.json
+            else f"exported {total} to {args.out}"
+        )
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    engine = _engine(args)
+    handle: TextIO = sys.stdin if args.input == "-" else open(args.input, encoding="utf-8")  # noqa: SIM115
+    with handle:
+        counts = engine.import_lines(args.tenant, handle)
+    _out(args, counts, f"imported {counts['imported']}, skipped {counts['skipped']}")
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    """A first run: a demo tenant, a few memories, three recalls."""
+    engine = _engine(args)
+    from engram.errors import ConflictError
+
+    with contextlib.suppress(ConflictError):  # a second run reuses the demo tenant
+        engine.create_tenant("demo")
+    texts = [
+        "I prefer dark mode in every editor",
+        "Remember that my daughter Mia is allergic to peanuts",
+        "We hit error E4711 when the billing job runs twice",
+        "My flight to Lisbon is next Tuesday",
+    ]
+    for text in texts:
+        engine.retain("demo", parse(RetainRequest, {"scope": "user:alice", "text": text}))
+    print(f"Engram on the embedded default; data in {engine.settings.data_dir}")
+    for query in ("what theme do I like?", "error E4711", "any food allergies in the family?"):
+        response = engine.recall("demo", parse(RecallRequest, {"query": query, "scopes": ["user:alice"]}))
+        print(f"\n? {query}")
+        for m in response.memories:
+            print(f"  {m.score:.3f}  [{m.category}] {m.content}")
+    print("\nTry: engram recall --tenant demo --scope user:alice --query 'where am I flying?'")
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from engram.bench import run
+
+    return run(args)
+
+
+# -- parser --------------------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--data-dir", default=argparse.SUPPRESS, help="data folder (env ENGRAM_DATA_DIR)")
+    common.add_argument(
+        "--json", action="store_true", default=argparse.SUPPRESS, help="print API-shaped JSON"
+    )
+    parser = argparse.ArgumentParser(prog="engram", description=__doc__, parents=[common])
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    def command(name: str, fn: Any, help_text: str) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, parents=[common], help=help_text, description=help_text)
+        p.set_defaults(func=fn)
+        return p
+
+    p = command("tenant", cmd_tenant, "create, list or erase tenants")
+    p.add_argument("action", choices=["create", "list", "erase"])
+    p.add_argument("name", nargs="?")
+    p.add_argument("--display-name")
+
+    p = command("retain", cmd_retain, "store a text or a JSONL file of items")
+    p.add_argument("--tenant", required=True)
+    p.add_argument("--scope", required=True)
+    group = p.add_mutually_exclusive_group(required=True)
+    group.add_argument("--text")
+    group.add_argument(
+        "--jsonl", help='file of {"text", "metadata", "occurred_at", "tags"} lines, - for stdin'
+    )
+    p.add_argument("--mode", choices=["raw", "auto", "smart"], default="auto")
+    p.add_argument("--metadata", help="JSON object")
+    p.add_argument("--occurred-at", help="ISO-8601 with time zone")
+    p.add_argument("--session-id")
+    p.add_argument("--tag", action="append")
+    p.add_argument("--idempotency-key")
+
+    p = command("recall", cmd_recall, "the memories that matter for a query")
+    p.add_argument("--tenant", required=True)
+    p.add_argument("--scope", action="append", help="repeatable; default: every scope")
+    p.add_argument("--query", required=True)
+    p.add_argument("--limit", type=int, default=5)
+    p.add_argument("--min-score", type=float)
+    p.add_argument("--filters", help="JSON object of filters")
+    p.add_argument("--fusion", choices=["weighted", "rrf"])
+    p.add_argument("--debug", action="store_true")
+    p.add_argument("--context", action="store_true")
+
+    p = command(
+        "forget",
+        cmd_forget,
+        "delete by ids, by query or by filter (a whole scope: --filter '{\"scope\": …}')",
+    )
+    p.add_argument("--tenant", required=True)
+    p.add_argument("--id", action="append")
+    p.add_argument("--query")
+    p.add_argument("--scope", action="append")
+    p.add_argument("--threshold", type=float, default=0.6)
+    p.add_argument("--filter", help="JSON: scope, category, tier, tags_any, older_than, session_id")
+    p.add_argument("--dry-run", action="store_true")
+
+    p = command("feedback", cmd_feedback, "say whether a recalled memory helped")
+    p.add_argument("--tenant", required=True)
+    p.add_argument("--id", required=True)
+    p.add_argument("--signal", required=True)
+
+    p = command("get", cmd_get, "one memory")
+    p.add_argument("--tenant", required=True)
+    p.add_argument("--id", required=True)
+    p.add_argument("--history", action="store_true")
+
+    p = command("list", cmd_list, "memories page by page")
+    p.add_argument("--tenant", required=True)
+    for name in ("scope", "category", "tier", "tag", "cursor"):
+        p.add_argument(f"--{name}")
+    p.add_argument("--limit", type=int)
+
+    p = command("stats", cmd_stats, "counts by scope, category, tier; storage; usage")
+    p.add_argument("--tenant", required=True)
+
+    p = command("export", cmd_export, "all memories of a tenant as JSONL, with history")
+    p.add_argument("--tenant", required=True)
+    p.add_argument("--out", help="file (default stdout)")
+
+    p = command("import", cmd_import, "import a JSONL export into a tenant")
+    p.add_argument("--tenant", required=True)
+    p.add_argument("--in", dest="input", required=True, help="file, - for stdin")
+
+    command("demo", cmd_demo, "a first run on the embedded default")
+
+    p = command(
+        "bench", cmd_bench, "seed N memories and measure recall latency by stage and retain throughput"
+    )
+    p.add_argument("--n", type=int, default=10_000)
+    p.add_argument("--queries", type=int, default=300)
+    p.add_argument("--tenants", type=int, default=10)
+    p.add_argument("--out", default="bench-out")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    args.data_dir = getattr(args, "data_dir", None) or os.environ.get("ENGRAM_DATA_DIR") or "~/.engram"
+    args.json = getattr(args, "json", False)
+    if args.command == "tenant" and args.action in ("create", "erase") and not args.name:
+        parser.error(f"tenant {args.action} needs a NAME")
+    try:
+        return int(args.func(args))
+    except EngramError as exc:
+        print(json.dumps(exc.to_dict()), file=sys.stderr)
+        return 2 if http_status(exc) in (400, 413, 422) else 1
+    except OSError as exc:
+        print(json.dumps({"error": {"code": "io_error", "message": str(exc)}}), file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
