@@ -249,7 +249,8 @@ def _report(result: dict[str, Any]) -> str:
         f"{result['scopes']} scopes ({r['skipped']} skipped as duplicates), beside "
         f"{r['other_tenant_memories']} in {result['tenants'] - 1} other tenants; "
         f"{result['queries']} queries (+{WARMUP} warm-up).\n"
-        f"Disk: {d['mb']:.1f} MB for {d['memories']} memories (engram.db + -wal), scaled linearly to 100k. "
+        f"Disk: {d['mb']:.1f} MB {d['files_mb']} for {d['memories']} memories in all tenants, scaled linearly "
+        "to 100k. "
         "Peak RSS is taken before the floor step loads its own copy of the vectors."
     )
     return f"{summary}\n\n{stages}\n\n{notes}"
@@ -299,8 +300,9 @@ def run(args: argparse.Namespace) -> int:
         samples = _recall(engine, queries)
         peak_rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0  # KiB on Linux
         floor = _floor(engine, queries)
-        files = [data_dir / "engram.db", data_dir / "engram.db-wal"]
-        disk_mb = sum(p.stat().st_size for p in files if p.exists()) / 2**20
+        files = {name: data_dir / name for name in ("engram.db", "engram.db-wal")}
+        sizes = {name: round(p.stat().st_size / 2**20, 2) for name, p in files.items() if p.exists()}
+        disk_mb = sum(sizes.values())
         memories = retain["created"] + retain["other_tenant_memories"]
         result: dict[str, Any] = {
             "n": args.n,
@@ -316,6 +318,7 @@ def run(args: argparse.Namespace) -> int:
             "peak_rss_mb": round(peak_rss_mb, 1),
             "disk": {
                 "mb": round(disk_mb, 2),
+                "files_mb": sizes,
                 "memories": memories,
                 "mb_per_100k": round(disk_mb * 100_000 / max(1, memories), 1),
             },

@@ -182,6 +182,26 @@ def test_a_first_person_statement_becomes_a_fact_memory(sentence: str) -> None:
     assert memory.occurred_at is None
 
 
+@pytest.mark.parametrize(
+    ("sentence", "tag"),
+    [
+        ("I can't stand tabs for indentation.", "dislikes"),
+        ("I usually wake up at six.", "habit"),
+        ("My wife's name is Anna.", "family"),
+        ("My brother Tom, who lives abroad, is a pilot.", "family"),
+        ("I live in Lisbon.", "location"),
+        ("My flight to Rome leaves tomorrow.", "dated"),
+    ],
+)
+def test_a_memory_is_tagged_with_the_kind_of_statement_it_is(sentence: str, tag: str) -> None:
+    # Given a sentence matching one specific rule
+    # When it is extracted
+    memory = only(extract(sentence))
+
+    # Then the rule's hint is its tag
+    assert memory.tags == [tag]
+
+
 @pytest.mark.parametrize("sentence", ["The sky is very blue.", "I love it.", "We did it."])
 def test_impersonal_or_very_short_statements_produce_nothing(sentence: str) -> None:
     # Given a statement that is not first-person, or too short to stand on its own
@@ -206,6 +226,8 @@ def test_impersonal_or_very_short_statements_produce_nothing(sentence: str) -> N
         ("We signed the lease last month.", datetime(2023, 4, 10, 14, 30, tzinfo=UTC)),
         ("I went hiking on Saturday.", datetime(2023, 5, 6, 14, 30, tzinfo=UTC)),
         ("The invoice is due 2023-06-01.", datetime(2023, 6, 1, 14, 30, tzinfo=UTC)),
+        ("We moved the office in March 2021.", datetime(2021, 3, 1, 14, 30, tzinfo=UTC)),
+        ("I graduated from college in 2019.", datetime(2019, 1, 1, 14, 30, tzinfo=UTC)),
     ],
 )
 def test_a_date_expression_resolves_against_the_reference_time(sentence: str, expected: datetime) -> None:

@@ -45,6 +45,7 @@ _BOILERPLATE = re.compile(
     r"|is there anything else\b.*|let me know if (?:you|there)\b.*"
 )
 
+_MAX_CHIT_CHAT_CHARS = 120
 _NON_WORD = re.compile(r"[^\w']+")
 
 
@@ -68,4 +69,7 @@ def is_noise(text: str, *, min_chars: int = 5) -> bool:
     normalised = _normalise(text)
     if not normalised:
         return True
-    return bool(_CHAINED.fullmatch(normalised) or _BOILERPLATE.fullmatch(normalised))
+    if _BOILERPLATE.fullmatch(normalised):
+        return True
+    # Chit-chat is short; the cap also bounds backtracking over ambiguous chains ("good morning").
+    return len(normalised) <= _MAX_CHIT_CHAT_CHARS and _CHAINED.fullmatch(normalised) is not None

@@ -136,10 +136,12 @@ def _weekday(ref: datetime, weekday: int, direction: int) -> datetime:
 def _resolve(kind: str, m: re.Match[str], ref: datetime, text: str) -> datetime | None:
     """One matched date expression as a time; None if it names a day that does not exist."""
     if kind == "date":
-        month = m["month"] or "1"
+        parts = m.groupdict()
+        month = parts.get("month") or "1"
         number = int(month) if month.isdigit() else _MONTH_KEYS.index(month[:3].lower()) + 1
+        year, day = int(parts.get("year") or ref.year), int(parts.get("day") or 1)
         try:  # only the calendar day changes; the time of day stays the reference's
-            return ref.replace(year=int(m["year"] or ref.year), month=number, day=int(m["day"] or 1))
+            return ref.replace(year=year, month=number, day=day)
         except ValueError:
             return None
     if kind == "day":
@@ -227,7 +229,7 @@ _PROFILE_RULES = (
     ("occupation", rf"\bi (?:currently |now |still )?work (?:at|as|for)\b|\b{_IM} working (?:at|as|for)\b"),
     ("location", rf"\bi (?:currently |now |still )?live in\b|\b{_IM} (?:originally )?from\b"),
     ("location", r"\bi (?:just |recently )?(?:moved|relocated) to\b|\bi grew up in\b"),
-    ("family", rf"\bmy {_FAMILY}(?:'s)?\b[^.!?]{0, 60}?\b(?:is|are|was|named|called)\b"),
+    ("family", rf"\bmy {_FAMILY}(?:'s)?\b[^.!?]{{0,60}}?\b(?:is|are|was|named|called)\b"),
     ("health", rf"\b{_IM} (?:severely |very |mildly )?allergic to\b|\bi have an? (?:\w+ )?allergy\b"),
     ("language", r"\bi (?:also |can |only )?speak\b|\bmy (?:native|first|mother) (?:language|tongue) is\b"),
     ("identity", rf"\b{_IM} an? (?!(?:bit|little|lot|fan|big|huge|few|couple)\b)\w+"),
