@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from engram.app import Engine
 from engram.cli import main
 from engram.settings import Settings

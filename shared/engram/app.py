@@ -7,8 +7,11 @@ may touch, and hands each operation to its service module.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from engram import feedback as feedback_service
 from engram import forget as forget_service
@@ -16,11 +19,14 @@ from engram import memories as memory_service
 from engram import recall as recall_service
 from engram import retain as retain_service
 from engram.errors import ForbiddenError, NotFoundError
+from engram.identity import job_id
 from engram.models import (
     FeedbackRequest,
     FeedbackResponse,
     ForgetRequest,
     ForgetResponse,
+    Job,
+    JobAccepted,
     ListRequest,
     ListResponse,
     MemoryView,
@@ -33,8 +39,13 @@ from engram.models import (
     Tenant,
     TenantId,
 )
+
+if TYPE_CHECKING:
+    from engram.auth import KeyService
 from engram.ports import Clock, Embedder, Extractor, MemoryStore, Reranker, SearchIndex
 from engram.settings import Settings
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass
@@ -46,6 +57,9 @@ class Engine:
     extractor: Extractor
     clock: Clock
     reranker: Reranker | None = None
+    keys: KeyService | None = None
+    operator_token: str | None = field(default=None, repr=False)
+    _jobs: ThreadPoolExecutor | None = field(default=None, repr=False)
 
     @classmethod
     def local(cls, settings: Settings) -> Engine:
@@ -53,12 +67,22 @@ class Engine:
         from engram.adapters.clock import SystemClock
         from engram.adapters.local_embedder import shared_embedder
         from engram.adapters.sqlite_index import SqliteIndex
+        from engram.adapters.sqlite_keys import SqliteKeyStore
         from engram.adapters.sqlite_store import SqliteDatabase, SqliteStore
+        from engram.auth import KeyService, load_or_create_secret
         from engram.extraction import RuleExtractor
 
         db = SqliteDatabase(settings.data_dir / "engram.db")
         embedder = shared_embedder()
+        pepper = load_or_create_secret(settings.data_dir / "pepper")
+        token = (
+            settings.operator_token.get_secret_value()
+            if settings.operator_token
+            else (load_or_create_secret(settings.data_dir / "operator-token").decode())
+        )
         return cls(
+            keys=KeyService(SqliteKeyStore(db), pepper=pepper, clock=SystemClock()),
+            operator_token=token,
             settings=settings,
             store=SqliteStore(db),
             index=SqliteIndex(db, dimension=embedder.dimension),
@@ -114,6 +138,78 @@ class Engine:
         )
         self.store.bump_usage(tenant_id, "retain_calls")
         return response
+
+    def submit_retain(
+        self, tenant_id: str, request: RetainRequest, *, allowed_scopes: Sequence[str] | None = None
+    ) -> JobAccepted:
+        """Accept a retain to run in the background; the job (with its body) is durable before this returns."""
+        self._settings(tenant_id)
+        self._scopes(tenant_id, [request.scope], allowed_scopes)
+        now = self.clock.now()
+        job = Job(
+            job_id=job_id(),
+            status="queued",
+            created_at=now,
+            updated_at=now,
+            request=request.model_dump(mode="json", by_alias=True),
+        )
+        self.store.put_job(tenant_id, job)
+        self._worker().submit(self._run_job, tenant_id, job)
+        return JobAccepted(job_id=job.job_id)
+
+    def resume_jobs(self) -> int:
+        """Requeue jobs a stopped process left queued or running; returns how many."""
+        pending: list[tuple[str, Job]] = getattr(self.store, "pending_jobs", list)()
+        for tenant_id, job in pending:
+            self._worker().submit(self._run_job, tenant_id, job)
+        return len(pending)
+
+    def get_job(self, tenant_id: str, job_id_: str) -> Job:
+        self._settings(tenant_id)
+        job = self.store.get_job(tenant_id, job_id_)
+        if job is None:
+            raise NotFoundError(f"job '{job_id_}' not found")
+        return job
+
+    def _worker(self) -> ThreadPoolExecutor:
+        if self._jobs is None:
+            self._jobs = ThreadPoolExecutor(max_workers=1, thread_name_prefix="engram-jobs")
+        return self._jobs
+
+    def _run_job(self, tenant_id: str, job: Job) -> None:
+        running = job.model_copy(update={"status": "running", "updated_at": self.clock.now()})
+        self.store.put_job(tenant_id, running)
+        try:
+            body = {**(job.request or {}), "async": False}
+            response = self.retain(tenant_id, RetainRequest.model_validate(body))
+            results = [
+                r.model_copy(update={"memory": None}) for r in response.results
+            ]  # ids only: no content
+            done = running.model_copy(
+                update={
+                    "status": "succeeded",
+                    "results": results,
+                    "request": None,
+                    "updated_at": self.clock.now(),
+                }
+            )
+        except Exception as exc:  # the job reports any failure; the process goes on
+            logger.exception("retain job failed")
+            done = running.model_copy(
+                update={
+                    "status": "failed",
+                    "error": str(exc),
+                    "request": None,
+                    "updated_at": self.clock.now(),
+                }
+            )
+        self.store.put_job(tenant_id, done)
+
+    def close(self) -> None:
+        """Finish queued jobs and stop the worker."""
+        if self._jobs is not None:
+            self._jobs.shutdown(wait=True)
+            self._jobs = None
 
     def recall(
         self,
@@ -233,6 +329,8 @@ class Engine:
     def erase_tenant(self, tenant_id: str) -> int:
         self._settings(tenant_id)
         removed = self.store.erase_tenant(tenant_id)
+        if self.keys is not None:
+            self.keys.store.delete_tenant_keys(tenant_id)
         forget_tenant = getattr(self.index, "forget_tenant", None)
         if forget_tenant is not None:
             forget_tenant(tenant_id)

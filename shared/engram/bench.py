@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
 from engram.app import Engine
 from engram.models import RecallRequest, RetainItem, RetainRequest
 from engram.settings import Settings
@@ -182,10 +183,15 @@ def _floor(engine: Engine, queries: list[tuple[str, str, str]]) -> dict[str, dic
     embed_ms: list[float] = []
     scan_all: list[float] = []
     scan_one: list[float] = []
-    for _, query, scope in queries:
+    query_vectors = []
+    for _, query, _ in queries:
         start = time.perf_counter()
-        vector = engine.embedder.embed([query])[0]
+        query_vectors.append(engine.embedder.embed([query])[0])
         embed_ms.append((time.perf_counter() - start) * 1000.0)
+    # Scanned in a second pass: right after an embed, onnxruntime's spinning worker threads compete
+    # with numpy for the cores and would inflate what is meant to be a floor.
+    time.sleep(0.1)
+    for (_, _, scope), vector in zip(queries, query_vectors, strict=True):
         for target, sink in ((matrix, scan_all), (per_scope[scope], scan_one)):
             start = time.perf_counter()
             sims = target @ vector

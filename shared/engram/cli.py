@@ -271,6 +271,86 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_key(args: argparse.Namespace) -> int:
+    engine = _engine(args)
+    if engine.keys is None:  # pragma: no cover - the local engine always has keys
+        raise ValidationFailedError("this backend has no key store")
+    if args.action == "create":
+        if engine.store.get_tenant(args.target) is None:
+            from engram.errors import NotFoundError
+
+            raise NotFoundError(f"tenant '{args.target}' not found")
+        scopes = [s for group in (args.scopes or []) for s in group.split(",") if s]
+        plaintext, record = engine.keys.create(
+            args.target, scopes=scopes, read_only=args.read_only, expires_in_days=args.expires_in
+        )
+        data = {"tenant_id": record.tenant_id, "key_id": record.key_id, "api_key": plaintext}
+        _out(args, data, f"{plaintext}\n(key {record.key_id} for {record.tenant_id}; shown only now)")
+    elif args.action == "revoke":
+        engine.keys.revoke(args.target)
+        _out(args, {"key_id": args.target, "revoked": True}, f"revoked {args.target}")
+    else:
+        keys = [
+            {
+                "key_id": k.key_id,
+                "display_prefix": k.display_prefix,
+                "scopes": list(k.scopes),
+                "read_only": k.read_only,
+                "created_at": k.created_at.isoformat(),
+                "expires_at": k.expires_at.isoformat() if k.expires_at else None,
+                "revoked": k.revoked_at is not None,
+                "last_used_at": k.last_used_at.isoformat() if k.last_used_at else None,
+            }
+            for k in engine.keys.list(args.target)
+        ]
+        _out(
+            args,
+            {"keys": keys},
+            "\n".join(
+                f"{k['key_id']}  {k['display_prefix']}…  scopes={k['scopes'] or '*'}"
+                f"{' read-only' if k['read_only'] else ''}"
+                f"{' REVOKED' if k['revoked'] else ''}"
+                for k in keys
+            )
+            or "(no keys)",
+        )
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """The local gateway: the Lambda handlers behind a real HTTP server, on the embedded default."""
+    # Set before Powertools objects exist: no X-Ray daemon or metric sink on a laptop.
+    os.environ.setdefault("POWERTOOLS_TRACE_DISABLED", "true")
+    os.environ.setdefault("POWERTOOLS_METRICS_DISABLED", "true")
+    os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "WARNING")
+    import logging
+
+    from engram_http import gateway, runtime
+
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(message)s")
+    engine = _engine(args)
+    engine.embedder.embed(["warm up"])  # load the model before the first request
+    runtime.use_engine(engine)
+    resumed = engine.resume_jobs()
+
+    def announce(server: Any) -> None:
+        host, port = server.server_address[:2]
+        print(f"Engram listening on http://{host}:{port}  (docs: http://{host}:{port}/v1/docs)", flush=True)
+        print(
+            f"data: {engine.settings.data_dir}   operator token: {engine.settings.data_dir / 'operator-token'}"
+            + (f"   resumed jobs: {resumed}" if resumed else ""),
+            flush=True,
+        )
+
+    try:
+        gateway.serve(args.host, args.port, on_start=announce)
+    finally:
+        engine.close()
+        runtime.use_engine(None)
+    print("Engram stopped", flush=True)
+    return 0
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from engram.bench import run
 
@@ -366,6 +446,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--in", dest="input", required=True, help="file, - for stdin")
 
     command("demo", cmd_demo, "a first run on the embedded default")
+
+    p = command("key", cmd_key, "create, revoke or list API keys (the local server sees them at once)")
+    p.add_argument("action", choices=["create", "revoke", "list"])
+    p.add_argument("target", help="TENANT for create and list, KEY_ID for revoke")
+    p.add_argument("--scopes", action="append", help="comma-separated scopes the key may use (default: all)")
+    p.add_argument("--read-only", action="store_true")
+    p.add_argument("--expires-in", type=float, metavar="DAYS")
+
+    p = command("serve", cmd_serve, "run the HTTP API locally (the Lambda handlers behind a local gateway)")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8080)
+    p.add_argument("--verbose", action="store_true", help="log every request")
 
     p = command(
         "bench", cmd_bench, "seed N memories and measure recall latency by stage and retain throughput"

@@ -8,6 +8,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
+from pydantic import ValidationError
+
 from engram.errors import ConflictError, NotFoundError, ValidationFailedError
 from engram.identity import content_hash
 from engram.models import (
@@ -19,7 +21,6 @@ from engram.models import (
     PatchRequest,
 )
 from engram.ports import Clock, Conditions, Embedder, MemoryStore, SearchIndex, WriteBatch
-from pydantic import ValidationError
 
 EXPORT_FORMAT = "engram.export.v1"
 

@@ -388,6 +388,24 @@ class StatsResponse(BaseModel):
     usage: dict[str, int]
 
 
+class Job(BaseModel):
+    """An asynchronous retain: ``queued`` -> ``running`` -> ``succeeded`` | ``failed``."""
+
+    job_id: str
+    status: Literal["queued", "running", "succeeded", "failed"]
+    created_at: datetime
+    updated_at: datetime
+    results: list[RetainResult] | None = None
+    error: str | None = None
+    request: dict[str, Any] | None = Field(default=None, exclude=True)
+    """The retain body while the job waits or runs (persisted so a restart resumes it); then dropped."""
+
+
+class JobAccepted(BaseModel):
+    job_id: str
+    status: Literal["queued"] = "queued"
+
+
 class DeletionLogEntry(BaseModel):
     """Content-free record of a forget: what ids went, when, and under which receipt."""
 
@@ -423,8 +441,9 @@ def parse(model: type[RequestT], data: Any) -> RequestT:
 
     Unknown fields are a 422 (``UnprocessableError``), anything else a 400.
     """
-    from engram.errors import UnprocessableError, ValidationFailedError
     from pydantic import ValidationError
+
+    from engram.errors import UnprocessableError, ValidationFailedError
 
     try:
         return model.model_validate(data)

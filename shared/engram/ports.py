@@ -10,19 +10,24 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
+
 from engram.models import (
     DeletionLogEntry,
     ExtractedMemory,
     HistoryEntry,
+    Job,
     MemoryRecord,
     Message,
     StatsResponse,
     Tenant,
 )
+
+if TYPE_CHECKING:
+    from engram.auth import ApiKeyRecord
 
 Vector = npt.NDArray[np.float32]
 """A float32 array; one row per text, L2-normalised, so a dot product is the cosine."""
@@ -158,6 +163,10 @@ class MemoryStore(Protocol):
 
     def iter_records(self, tenant_id: str) -> Iterator[tuple[MemoryRecord, Vector | None]]: ...
     def deletion_log(self, tenant_id: str) -> list[DeletionLogEntry]: ...
+
+    def put_job(self, tenant_id: str, job: Job) -> None: ...
+
+    def get_job(self, tenant_id: str, job_id: str) -> Job | None: ...
     def bump_usage(self, tenant_id: str, counter: str, amount: int = 1) -> None: ...
 
 
@@ -188,3 +197,28 @@ class SearchIndex(Protocol):
     def upsert(self, tenant_id: str, records: Sequence[MemoryRecord], vectors: Sequence[Vector]) -> None: ...
 
     def remove(self, tenant_id: str, memory_ids: Sequence[str]) -> None: ...
+
+
+@runtime_checkable
+class KeyStore(Protocol):
+    """API key records (DESIGN §9): only the secret's HMAC and a display prefix are ever stored."""
+
+    def put_key(self, record: ApiKeyRecord) -> None:
+        """Insert a new key; ``ConflictError`` if its key id is taken."""
+        ...
+
+    def get_key(self, key_id: str) -> ApiKeyRecord | None: ...
+
+    def revoke_key(self, key_id: str, at: datetime) -> bool:
+        """Mark a key revoked (keeping the first revocation time); False if there is no such key."""
+        ...
+
+    def touch_key(self, key_id: str, at: datetime) -> None:
+        """Set last-used time to ``at`` unless it is already later."""
+        ...
+
+    def list_keys(self, tenant_id: str) -> list[ApiKeyRecord]: ...
+
+    def delete_tenant_keys(self, tenant_id: str) -> int:
+        """Delete every key of one tenant; return how many were deleted."""
+        ...

@@ -16,6 +16,7 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 import numpy as np
+
 from engram.models import MemoryRecord, RecalledMemory, RecallRequest, RecallResponse
 from engram.ports import Clock, Conditions, Embedder, MemoryStore, Reranker, SearchIndex
 from engram.query import recall_conditions

@@ -20,6 +20,7 @@ from datetime import datetime
 from typing import Any
 
 import numpy as np
+
 from engram.errors import ConflictError
 from engram.extraction import is_noise
 from engram.identity import content_hash, memory_id, normalise

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
 
 class _Section(BaseModel):
@@ -68,6 +68,8 @@ class Settings(_Section):
     backend: Literal["local", "aws"] = "local"
     data_dir: Path = Path("~/.engram").expanduser()
     embedder: Literal["local"] = "local"
+    operator_token: SecretStr | None = None
+    """The admin routes' credential (env ENGRAM_OPERATOR_TOKEN); locally a generated file by default."""
     recall: RecallSettings = RecallSettings()
     lifecycle: LifecycleSettings = LifecycleSettings()
     retain: RetainSettings = RetainSettings()
@@ -80,6 +82,8 @@ class Settings(_Section):
             values["backend"] = environ["ENGRAM_BACKEND"]
         if "ENGRAM_DATA_DIR" in environ:
             values["data_dir"] = Path(environ["ENGRAM_DATA_DIR"]).expanduser()
+        if environ.get("ENGRAM_OPERATOR_TOKEN"):
+            values["operator_token"] = environ["ENGRAM_OPERATOR_TOKEN"]
         if "ENGRAM_FUSION" in environ:
             values["recall"] = {"fusion": environ["ENGRAM_FUSION"]}
         values.update({k: v for k, v in overrides.items() if v is not None})
@@ -92,7 +96,8 @@ class Settings(_Section):
         unknown = set(overrides) - {"recall", "lifecycle", "retain"}
         if unknown:
             raise ValueError(f"unknown settings sections: {sorted(unknown)}")
-        merged = self.model_dump()
-        for section, values in overrides.items():
-            merged[section] = {**merged[section], **values}
-        return Settings.model_validate(merged)
+        sections: dict[str, Any] = {}
+        for name, values in overrides.items():
+            current: _Section = getattr(self, name)
+            sections[name] = type(current).model_validate({**current.model_dump(), **values})
+        return self.model_copy(update=sections)

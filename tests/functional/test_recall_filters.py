@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+
 from engram.app import Engine
 from engram.errors import ForbiddenError, UnprocessableError
 from engram.models import RecallRequest, RetainItem, RetainRequest, parse

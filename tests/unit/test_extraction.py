@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
+
 from engram.extraction import RuleExtractor, is_noise
 from engram.models import ExtractedMemory, Message
 from engram.ports import Extractor

@@ -6,6 +6,7 @@ import itertools
 import math
 
 import pytest
+
 from engram.scoring.fusion import calibrate_cosine, normalise_bm25, ranks_of, rrf, weighted
 from engram.settings import RecallSettings
 

@@ -6,6 +6,7 @@ import math
 from datetime import UTC, datetime, timedelta
 
 import pytest
+
 from engram.scoring.lifecycle import (
     composite,
     explain,

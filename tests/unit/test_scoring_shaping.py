@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from engram.scoring.shaping import length_norm, mmr
 
 # --- length_norm ------------------------------------------------------------------------------

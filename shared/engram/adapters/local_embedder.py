@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
 from engram.errors import DependencyMissingError
 from engram.ports import Vector
 

@@ -19,6 +19,7 @@ from datetime import datetime
 
 import numpy as np
 import numpy.typing as npt
+
 from engram.adapters.sqlite_store import SqliteDatabase, conditions_sql, fts_table
 from engram.models import MemoryRecord
 from engram.ports import Conditions, Vector

@@ -22,12 +22,14 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
 from engram.errors import ConflictError, DependencyMissingError, ValidationFailedError
 from engram.models import (
     CATEGORIES,
     TIERS,
     DeletionLogEntry,
     HistoryEntry,
+    Job,
     MemoryRecord,
     StatsResponse,
     Tenant,
@@ -652,6 +654,39 @@ class SqliteStore:
             DeletionLogEntry(receipt_id=r[0], tenant_id=tenant_id, at=r[1], ids=json.loads(r[2]), reason=r[3])
             for r in rows
         ]
+
+    def put_job(self, tenant_id: str, job: Job) -> None:
+        with self.db.transaction() as conn:
+            conn.execute(
+                "INSERT OR REPLACE INTO jobs(tenant_id, job_id, status, doc, created_at) VALUES(?,?,?,?,?)",
+                # ``request`` is excluded from API dumps but must persist while the job waits.
+                (
+                    tenant_id,
+                    job.job_id,
+                    job.status,
+                    json.dumps({**job.model_dump(mode="json"), "request": job.request}),
+                    iso(job.created_at),
+                ),
+            )
+
+    def get_job(self, tenant_id: str, job_id: str) -> Job | None:
+        row = (
+            self.db.connection()
+            .execute("SELECT doc FROM jobs WHERE tenant_id=? AND job_id=?", (tenant_id, job_id))
+            .fetchone()
+        )
+        return Job.model_validate_json(row[0]) if row else None
+
+    def pending_jobs(self) -> list[tuple[str, Job]]:
+        """Jobs of every tenant that were queued or running when a process stopped."""
+        rows = (
+            self.db.connection()
+            .execute(
+                "SELECT tenant_id, doc FROM jobs WHERE status IN ('queued', 'running') ORDER BY created_at"
+            )
+            .fetchall()
+        )
+        return [(r[0], Job.model_validate_json(r[1])) for r in rows]
 
     def bump_usage(self, tenant_id: str, counter: str, amount: int = 1) -> None:
         with self.db.transaction() as conn:

@@ -1,0 +1,131 @@
+"""Operator routes: tenants, keys (the secret is shown once), revocation and tenant erasure."""
+
+# No `from __future__ import annotations`: Powertools reads these annotations at run time.
+
+from typing import Annotated, Any
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.openapi.params import Body
+from aws_lambda_powertools.utilities.typing import LambdaContext
+from pydantic import BaseModel, ConfigDict, Field
+
+from engram.errors import ForbiddenError, NotFoundError
+from engram.models import Scope, TenantId
+from engram_http.runtime import documented, engine, json_response, logger, metrics, resolver, tracer
+
+app = resolver()
+
+
+class CreateTenant(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    tenant_id: TenantId
+    name: str | None = Field(default=None, max_length=200)
+
+
+class TenantCreated(BaseModel):
+    tenant_id: str
+    name: str
+
+
+class CreateKey(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    scopes: list[Scope] = Field(default_factory=list, max_length=100)
+    read_only: bool = False
+    expires_in_days: float | None = Field(default=None, gt=0)
+
+
+class KeyCreated(BaseModel):
+    tenant_id: str
+    key_id: str
+    api_key: str
+    display_prefix: str
+    scopes: list[str]
+    read_only: bool
+    expires_at: str | None
+
+
+class KeyRevoked(BaseModel):
+    key_id: str
+    revoked: bool
+
+
+class TenantErased(BaseModel):
+    tenant_id: str
+    erased_memories: int
+
+
+def _operator() -> None:
+    context = (app.current_event.raw_event.get("requestContext") or {}).get("authorizer") or {}
+    if context.get("role") != "operator":
+        raise ForbiddenError("admin routes need the operator credential")
+
+
+@app.post(
+    "/v1/admin/tenants",
+    responses=documented(TenantCreated, "the new tenant", status=201, errors=(400, 401, 403, 409, 422)),
+)
+@tracer.capture_method
+def create_tenant(request: Annotated[CreateTenant, Body()]) -> Response[str]:
+    _operator()
+    tenant = engine().create_tenant(request.tenant_id, request.name)
+    return json_response(TenantCreated(tenant_id=tenant.tenant_id, name=tenant.name), status=201)
+
+
+@app.post(
+    "/v1/admin/tenants/<tenant>/keys",
+    responses=documented(
+        KeyCreated, "the key; its secret is shown only now", status=201, errors=(400, 401, 403, 404, 422)
+    ),
+)
+@tracer.capture_method
+def create_key(tenant: str, request: Annotated[CreateKey, Body()]) -> Response[str]:
+    _operator()
+    current = engine()
+    if current.store.get_tenant(tenant) is None or current.keys is None:
+        raise NotFoundError(f"tenant '{tenant}' not found")
+    plaintext, record = current.keys.create(
+        tenant, scopes=request.scopes, read_only=request.read_only, expires_in_days=request.expires_in_days
+    )
+    return json_response(
+        KeyCreated(
+            tenant_id=record.tenant_id,
+            key_id=record.key_id,
+            api_key=plaintext,
+            display_prefix=record.display_prefix,
+            scopes=list(record.scopes),
+            read_only=record.read_only,
+            expires_at=record.expires_at.isoformat() if record.expires_at else None,
+        ),
+        status=201,
+    )
+
+
+@app.delete(
+    "/v1/admin/keys/<key_id>", responses=documented(KeyRevoked, "the key is revoked", errors=(401, 403, 404))
+)
+@tracer.capture_method
+def revoke_key(key_id: str) -> Response[str]:
+    _operator()
+    current = engine()
+    if current.keys is None:
+        raise NotFoundError(f"API key '{key_id}' not found")
+    current.keys.revoke(key_id)
+    return json_response(KeyRevoked(key_id=key_id, revoked=True))
+
+
+@app.delete(
+    "/v1/admin/tenants/<tenant>",
+    responses=documented(TenantErased, "everything of the tenant is gone", errors=(401, 403, 404)),
+)
+@tracer.capture_method
+def erase_tenant(tenant: str) -> Response[str]:
+    _operator()
+    removed = engine().erase_tenant(tenant)
+    return json_response(TenantErased(tenant_id=tenant, erased_memories=removed))
+
+
+@logger.inject_lambda_context
+@tracer.capture_lambda_handler
+@metrics.log_metrics
+def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    return app.resolve(event, context)

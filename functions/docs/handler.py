@@ -1,0 +1,76 @@
+"""GET /v1/openapi.json, /v1/docs (Swagger UI, offline) and /v1/health."""
+
+# No `from __future__ import annotations`: Powertools reads these annotations at run time.
+
+import json
+from functools import lru_cache
+from typing import Any
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+import engram
+from engram_http.runtime import JSON, logger, resolver, tracer
+
+app = resolver()
+TITLE = "Engram"
+DESCRIPTION = "Long-term memory for AI agents: retain, recall, forget, feedback."
+
+
+@lru_cache(maxsize=1)
+def openapi_document() -> str:
+    """The whole API's OpenAPI 3.1 document, merged from every handler's own resolver."""
+    from aws_lambda_powertools.event_handler.openapi.merge import OpenAPIMerge
+    from aws_lambda_powertools.event_handler.openapi.models import APIKey, APIKeyIn, HTTPBearer
+
+    from engram_http.loader import load_handler
+    from engram_http.routes import FUNCTIONS
+
+    merge = OpenAPIMerge(
+        title=TITLE,
+        version=engram.__version__,
+        description=DESCRIPTION,
+        on_conflict="error",
+        security_schemes={
+            "bearer": HTTPBearer(description="Authorization: Bearer <api key>"),
+            "apiKey": APIKey(name="x-api-key", **{"in": APIKeyIn.header}),
+        },
+        security=[{"bearer": []}, {"apiKey": []}],
+    )
+    for function in FUNCTIONS:
+        module = app if function == "docs" else load_handler(function).app
+        schema = module.get_openapi_schema(title=TITLE, version=engram.__version__)
+        merge.add_schema(schema.model_dump(mode="json", by_alias=True, exclude_none=True))
+    return merge.get_openapi_json_schema()
+
+
+@app.get("/v1/openapi.json", include_in_schema=False)
+def openapi() -> Response[str]:
+    return Response(200, JSON, openapi_document())
+
+
+@app.get("/v1/docs", include_in_schema=False)
+def docs() -> Response[str]:
+    from aws_lambda_powertools.event_handler.openapi import swagger_ui
+    from aws_lambda_powertools.event_handler.openapi.swagger_ui import generate_swagger_html
+
+    folder = swagger_ui.__path__[0]
+    with (
+        open(f"{folder}/swagger-ui-bundle.min.js", encoding="utf-8") as js,
+        open(f"{folder}/swagger-ui.min.css", encoding="utf-8") as css,
+    ):
+        html = generate_swagger_html(
+            openapi_document().replace("</", "<\\/"), js.read(), css.read(), "", None, False
+        )
+    return Response(200, "text/html", html)
+
+
+@app.get("/v1/health")
+def health() -> Response[str]:
+    return Response(200, JSON, json.dumps({"status": "ok", "version": engram.__version__}))
+
+
+@logger.inject_lambda_context
+@tracer.capture_lambda_handler
+def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    return app.resolve(event, context)

@@ -1,0 +1,210 @@
+"""What every handler shares: observability, the engine, the caller's identity, error responses.
+
+Nothing here builds an engine at import time: ``engine()`` builds it on first use from the
+environment (once per Lambda container), or returns the one the local gateway installed with
+``use_engine``. The tenant comes only from the authorizer context of the event, never from the
+body, query or headers.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from aws_lambda_powertools import Logger, Metrics, Tracer
+from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
+from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
+from pydantic import BaseModel
+
+from engram.errors import EngramError, ForbiddenError, UnauthorizedError, http_status
+
+if TYPE_CHECKING:
+    from engram.app import Engine
+
+# A handler that records no metric on a request is normal here, not worth a warning per request.
+warnings.filterwarnings("ignore", message="No application metrics to publish")
+
+logger = Logger(service="engram")
+tracer = Tracer(service="engram")
+metrics = Metrics(namespace="Engram", service="engram")
+
+MAX_BODY_BYTES = 6 * 1024 * 1024  # Lambda's synchronous payload limit
+JSON = "application/json"
+
+_engine: Engine | None = None
+_lock = threading.Lock()
+
+
+def use_engine(engine: Engine | None) -> None:
+    """Install the engine every handler of this process uses (the local gateway does this)."""
+    global _engine
+    _engine = engine
+
+
+def engine() -> Engine:
+    """The process's engine, built on first use from ``ENGRAM_*`` settings."""
+    global _engine
+    if _engine is None:
+        with _lock:
+            if _engine is None:
+                from engram.app import Engine
+                from engram.settings import Settings
+
+                _engine = Engine.local(Settings.from_env(os.environ))
+    return _engine
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who is calling, as the authorizer established it."""
+
+    tenant_id: str
+    key_id: str
+    scopes: tuple[str, ...] | None  # None: every scope of the tenant
+    can_write: bool
+
+    @property
+    def allowed_scopes(self) -> list[str] | None:
+        return None if self.scopes is None else list(self.scopes)
+
+
+def caller(app: APIGatewayRestResolver, *, write: bool = False) -> Caller:
+    """The caller from the authorizer context; ``write`` demands a read-write key."""
+    context = (app.current_event.raw_event.get("requestContext") or {}).get("authorizer") or {}
+    tenant_id = context.get("tenant_id")
+    if not tenant_id:
+        raise UnauthorizedError("invalid or missing API key")
+    raw_scopes = context.get("scopes") or "*"
+    scopes = None if raw_scopes == "*" else tuple(json.loads(raw_scopes))
+    who = Caller(
+        tenant_id=str(tenant_id),
+        key_id=str(context.get("key_id", "")),
+        scopes=scopes,
+        can_write=str(context.get("permission", "read")) == "read-write",
+    )
+    logger.append_keys(tenant_id=who.tenant_id, key_id=who.key_id)
+    if write and not who.can_write:
+        raise ForbiddenError("this API key is read-only")
+    return who
+
+
+def error_body(code: str, message: str, details: list[dict[str, Any]] | None = None) -> str:
+    error: dict[str, Any] = {"code": code, "message": message}
+    if details:
+        error["details"] = details
+    return json.dumps({"error": error})
+
+
+def _from_validation(exc: RequestValidationError) -> Response[str]:
+    details = [
+        {
+            "field": ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "(body)",
+            "problem": str(err.get("msg", "invalid")),
+            "type": str(err.get("type", "")),
+        }
+        for err in exc.errors()
+    ]
+    types = {d["type"] for d in details}
+    if "json_invalid" in types:
+        return Response(400, JSON, error_body("malformed_json", "the body is not valid JSON"))
+    summary = "; ".join(f"{d['field']}: {d['problem']}" for d in details)
+    if types == {"extra_forbidden"}:
+        names = ", ".join(d["field"] for d in details)
+        return Response(422, JSON, error_body("unprocessable", f"unknown field(s): {names}", details))
+    return Response(400, JSON, error_body("validation_error", f"invalid request: {summary}", details))
+
+
+def _from_engram(exc: EngramError) -> Response[str]:
+    headers = {}
+    retry_after = getattr(exc, "retry_after", None)
+    if retry_after is not None:
+        headers["Retry-After"] = str(retry_after)
+    return Response(http_status(exc), JSON, json.dumps(exc.to_dict()), headers=headers or None)
+
+
+class EngramResolver(APIGatewayRestResolver):
+    """Bodies are JSON whatever the Content-Type says (curl -d sends a form type by default)."""
+
+    def resolve(self, event: Mapping[str, Any], context: Any) -> dict[str, Any]:
+        if event.get("body"):
+            headers = {k: v for k, v in (event.get("headers") or {}).items() if k.lower() != "content-type"}
+            multi = {
+                k: v for k, v in (event.get("multiValueHeaders") or {}).items() if k.lower() != "content-type"
+            }
+            event = {
+                **event,
+                "headers": {**headers, "content-type": JSON},
+                "multiValueHeaders": {**multi, "content-type": [JSON]},
+            }
+        return super().resolve(event, context)
+
+
+def resolver() -> APIGatewayRestResolver:
+    """A REST resolver with OpenAPI validation and Engram's error format for every failure."""
+    app = EngramResolver(enable_validation=True)
+
+    @app.exception_handler(RequestValidationError)
+    def _validation(exc: RequestValidationError) -> Response[str]:
+        return _from_validation(exc)
+
+    @app.exception_handler(EngramError)
+    def _engram(exc: EngramError) -> Response[str]:
+        if http_status(exc) >= 500:
+            logger.exception("request failed")
+        return _from_engram(exc)
+
+    @app.not_found
+    def _not_found(_: Exception) -> Response[str]:
+        return Response(404, JSON, error_body("not_found", "no such route"))
+
+    return app
+
+
+def json_response(payload: Any, status: int = 200) -> Response[str]:
+    """A JSON response; pydantic models are dumped in the API's shape."""
+    if isinstance(payload, BaseModel):
+        payload = payload.model_dump(mode="json")
+    return Response(status, JSON, json.dumps(payload, default=str))
+
+
+class ErrorDetail(BaseModel):
+    code: str
+    message: str
+    details: list[dict[str, Any]] | None = None
+
+
+class ErrorBody(BaseModel):
+    """Every error: ``{"error": {"code", "message", "details"?}}``."""
+
+    error: ErrorDetail
+
+
+_ERRORS = {
+    400: "invalid request",
+    401: "missing, unknown, revoked or expired API key",
+    403: "scope or permission not allowed",
+    404: "not found, or not yours",
+    409: "conflict",
+    413: "body too large",
+    422: "unknown fields or unprocessable",
+    429: "quota exceeded (see Retry-After)",
+}
+
+
+def documented(
+    model: type[BaseModel],
+    description: str,
+    *,
+    status: int = 200,
+    errors: tuple[int, ...] = (400, 401, 403, 404, 413, 422, 429),
+) -> dict[int, Any]:
+    """OpenAPI ``responses`` for a route: its success model and Engram's error body."""
+    responses: dict[int, Any] = {status: {"description": description, "content": {JSON: {"model": model}}}}
+    for code in errors:
+        responses[code] = {"description": _ERRORS[code], "content": {JSON: {"model": ErrorBody}}}
+    return responses

@@ -1,0 +1,28 @@
+"""POST /v1/memories/{id}/feedback: whether a recalled memory helped."""
+
+# No `from __future__ import annotations`: Powertools reads these annotations at run time.
+
+from typing import Annotated, Any
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.openapi.params import Body
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from engram.models import FeedbackRequest, FeedbackResponse
+from engram_http.runtime import caller, documented, engine, json_response, logger, metrics, resolver, tracer
+
+app = resolver()
+
+
+@app.post("/v1/memories/<id>/feedback", responses=documented(FeedbackResponse, "the new feedback weight"))
+@tracer.capture_method
+def feedback(id: str, request: Annotated[FeedbackRequest, Body()]) -> Response[str]:
+    who = caller(app, write=True)
+    return json_response(engine().feedback(who.tenant_id, id, request, allowed_scopes=who.allowed_scopes))
+
+
+@logger.inject_lambda_context
+@tracer.capture_lambda_handler
+@metrics.log_metrics
+def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    return app.resolve(event, context)

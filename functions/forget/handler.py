@@ -1,0 +1,32 @@
+"""POST /v1/forget: hard-delete by ids, by query or by filter, with a receipt."""
+
+# No `from __future__ import annotations`: Powertools reads these annotations at run time.
+
+from typing import Annotated, Any
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.openapi.params import Body
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from engram.models import ForgetRequest, ForgetResponse
+from engram_http.runtime import caller, documented, engine, json_response, logger, metrics, resolver, tracer
+
+app = resolver()
+
+
+@app.post("/v1/forget", responses=documented(ForgetResponse, "what was (or, with dry_run, would be) deleted"))
+@tracer.capture_method
+def forget(request: Annotated[ForgetRequest, Body()]) -> Response[str]:
+    who = caller(app, write=True)
+    result = engine().forget(who.tenant_id, request, allowed_scopes=who.allowed_scopes)
+    metrics.add_metric(
+        name="MemoriesForgotten", unit="Count", value=0 if result.dry_run else len(result.deleted)
+    )
+    return json_response(result)
+
+
+@logger.inject_lambda_context
+@tracer.capture_lambda_handler
+@metrics.log_metrics
+def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    return app.resolve(event, context)

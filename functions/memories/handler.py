@@ -1,0 +1,103 @@
+"""Memories one by one and the tenant's views: get, list, patch, delete, stats, jobs, export, import."""
+
+# No `from __future__ import annotations`: Powertools reads these annotations at run time.
+
+from typing import Annotated, Any
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.openapi.params import Body, Query
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from engram.models import (
+    ForgetResponse,
+    Job,
+    ListRequest,
+    ListResponse,
+    MemoryView,
+    PatchRequest,
+    StatsResponse,
+    parse,
+)
+from engram_http.runtime import caller, documented, engine, json_response, logger, metrics, resolver, tracer
+
+app = resolver()
+NDJSON = "application/x-ndjson"
+
+
+@app.get("/v1/memories", responses=documented(ListResponse, "a page of memories, oldest first"))
+@tracer.capture_method
+def list_memories(
+    scope: Annotated[str | None, Query()] = None,
+    category: Annotated[str | None, Query()] = None,
+    tier: Annotated[str | None, Query()] = None,
+    tag: Annotated[str | None, Query()] = None,
+    cursor: Annotated[str | None, Query()] = None,
+    limit: Annotated[int, Query(ge=1, le=500)] = 50,
+) -> Response[str]:
+    who = caller(app)
+    given = {"scope": scope, "category": category, "tier": tier, "tag": tag, "cursor": cursor, "limit": limit}
+    request = parse(ListRequest, {k: v for k, v in given.items() if v is not None})
+    return json_response(engine().list_memories(who.tenant_id, request, allowed_scopes=who.allowed_scopes))
+
+
+@app.get("/v1/memories/<id>", responses=documented(MemoryView, "the memory (with history on request)"))
+@tracer.capture_method
+def get_memory(id: str, history: Annotated[bool, Query()] = False) -> Response[str]:
+    who = caller(app)
+    return json_response(
+        engine().get(who.tenant_id, id, allowed_scopes=who.allowed_scopes, with_history=history)
+    )
+
+
+@app.patch(
+    "/v1/memories/<id>",
+    responses=documented(MemoryView, "the changed memory", errors=(400, 401, 403, 404, 409, 413, 422, 429)),
+)
+@tracer.capture_method
+def patch_memory(id: str, request: Annotated[PatchRequest, Body()]) -> Response[str]:
+    who = caller(app, write=True)
+    return json_response(engine().patch(who.tenant_id, id, request, allowed_scopes=who.allowed_scopes))
+
+
+@app.delete("/v1/memories/<id>", responses=documented(ForgetResponse, "the deletion receipt"))
+@tracer.capture_method
+def delete_memory(id: str) -> Response[str]:
+    who = caller(app, write=True)
+    return json_response(engine().delete(who.tenant_id, id, allowed_scopes=who.allowed_scopes))
+
+
+@app.get("/v1/stats", responses=documented(StatsResponse, "counts by scope, category, tier; storage; usage"))
+@tracer.capture_method
+def stats() -> Response[str]:
+    who = caller(app)
+    return json_response(engine().stats(who.tenant_id))
+
+
+@app.get("/v1/jobs/<id>", responses=documented(Job, "an asynchronous retain's status and results"))
+@tracer.capture_method
+def get_job(id: str) -> Response[str]:
+    who = caller(app)
+    return json_response(engine().get_job(who.tenant_id, id))
+
+
+@app.post("/v1/export", responses={200: {"description": "JSONL: a header line, then one memory per line"}})
+@tracer.capture_method
+def export() -> Response[str]:
+    who = caller(app)
+    body = "".join(line + "\n" for line in engine().export_lines(who.tenant_id))
+    return Response(200, NDJSON, body)
+
+
+@app.post("/v1/import", responses={200: {"description": "counts of imported and skipped memories"}})
+@tracer.capture_method
+def import_() -> Response[str]:
+    who = caller(app, write=True)
+    counts = engine().import_lines(who.tenant_id, (app.current_event.body or "").splitlines())
+    return json_response(counts)
+
+
+@logger.inject_lambda_context
+@tracer.capture_lambda_handler
+@metrics.log_metrics
+def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    return app.resolve(event, context)

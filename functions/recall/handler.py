@@ -1,0 +1,30 @@
+"""POST /v1/recall: the memories that matter for a query."""
+
+# No `from __future__ import annotations`: Powertools reads these annotations at run time.
+
+from typing import Annotated, Any
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.openapi.params import Body
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from engram.models import RecallRequest, RecallResponse
+from engram_http.runtime import caller, documented, engine, json_response, logger, metrics, resolver, tracer
+
+app = resolver()
+
+
+@app.post("/v1/recall", responses=documented(RecallResponse, "the best memories, best first"))
+@tracer.capture_method
+def recall(request: Annotated[RecallRequest, Body()]) -> Response[str]:
+    who = caller(app)
+    result = engine().recall(who.tenant_id, request, allowed_scopes=who.allowed_scopes)
+    metrics.add_metric(name="Recalls", unit="Count", value=1)
+    return json_response(result)
+
+
+@logger.inject_lambda_context
+@tracer.capture_lambda_handler
+@metrics.log_metrics
+def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    return app.resolve(event, context)

@@ -1,0 +1,45 @@
+"""POST /v1/memories: retain texts, a conversation or a batch of items."""
+
+# No `from __future__ import annotations`: Powertools reads these annotations at run time.
+
+from typing import Annotated, Any
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.openapi.params import Body, Header
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from engram.models import RetainRequest, RetainResponse
+from engram_http.runtime import caller, documented, engine, json_response, logger, metrics, resolver, tracer
+
+app = resolver()
+
+
+@app.post(
+    "/v1/memories",
+    responses=documented(
+        RetainResponse, "what happened to each memory", errors=(400, 401, 403, 409, 413, 422, 429)
+    ),
+)
+@tracer.capture_method
+def retain(
+    request: Annotated[RetainRequest, Body()],
+    idempotency_key: Annotated[str | None, Header(alias="Idempotency-Key")] = None,
+) -> Response[str]:
+    who = caller(app, write=True)
+    if idempotency_key:
+        request = request.model_copy(update={"idempotency_key": idempotency_key})
+    if request.async_:
+        accepted = engine().submit_retain(who.tenant_id, request, allowed_scopes=who.allowed_scopes)
+        return json_response(accepted, status=202)
+    result = engine().retain(who.tenant_id, request, allowed_scopes=who.allowed_scopes)
+    metrics.add_metric(
+        name="MemoriesRetained", unit="Count", value=sum(r.action == "created" for r in result.results)
+    )
+    return json_response(result)
+
+
+@logger.inject_lambda_context
+@tracer.capture_lambda_handler
+@metrics.log_metrics
+def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    return app.resolve(event, context)

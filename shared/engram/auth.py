@@ -1,0 +1,314 @@
+"""API keys and operator tokens (DESIGN §9).
+
+A key reads ``egk_<key_id>_<secret><checksum>``: ``key_id`` (12 base32 chars, 60 bits) finds the
+record, ``secret`` (32 base62 chars, ~190 bits) proves possession, and a 6-char base62 CRC32
+rejects typos and garbage before any lookup. Only ``HMAC-SHA-256(pepper, secret)`` and the
+display prefix ``egk_<key_id>_`` are stored; the plaintext key is shown once, by ``create``.
+"""
+
+from __future__ import annotations
+
+import builtins
+import hashlib
+import hmac
+import os
+import re
+import secrets
+import zlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from pydantic import TypeAdapter, ValidationError
+
+from engram.errors import NotFoundError, UnauthorizedError, ValidationFailedError
+from engram.models import Scope, TenantId
+from engram.ports import Clock, KeyStore
+
+KEY_PREFIX = "egk_"
+KEY_ID_CHARS = 12
+SECRET_CHARS = 32
+CHECKSUM_CHARS = 6
+BASE32 = "abcdefghijklmnopqrstuvwxyz234567"
+BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+KEY_LENGTH = len(KEY_PREFIX) + KEY_ID_CHARS + 1 + SECRET_CHARS + CHECKSUM_CHARS
+TOUCH_INTERVAL = timedelta(minutes=1)
+"""last_used_at is written at most this often per key (not once per request)."""
+MAX_KEY_DAYS = 36_500
+INVALID_KEY = "invalid or missing API key"
+"""The one message for every rejected key, so a caller learns nothing about why."""
+
+_KEY_RE = re.compile(
+    rf"{KEY_PREFIX}([a-z2-7]{{{KEY_ID_CHARS}}})_([0-9A-Za-z]{{{SECRET_CHARS}}})([0-9A-Za-z]{{{CHECKSUM_CHARS}}})"
+)
+_TENANT: TypeAdapter[str] = TypeAdapter(TenantId)
+_SCOPE: TypeAdapter[str] = TypeAdapter(Scope)
+
+
+@dataclass(frozen=True)
+class ApiKeyRecord:
+    """What the store keeps for one key; never the secret itself. Empty ``scopes`` = every scope."""
+
+    key_id: str
+    tenant_id: str
+    display_prefix: str
+    secret_hash: str
+    scopes: tuple[str, ...]
+    read_only: bool
+    created_at: datetime
+    expires_at: datetime | None
+    revoked_at: datetime | None
+    last_used_at: datetime | None
+
+
+@dataclass(frozen=True)
+class Principal:
+    """Who a verified key speaks for. ``scopes`` None = every scope.
+
+    >>> p = Principal(tenant_id="acme", key_id="k", scopes=("user:ann",), can_write=False)
+    >>> p.allows("user:ann"), p.allows("user:bob")
+    (True, False)
+    """
+
+    tenant_id: str
+    key_id: str
+    scopes: tuple[str, ...] | None
+    can_write: bool
+
+    def allows(self, scope: str) -> bool:
+        return self.scopes is None or scope in self.scopes
+
+
+def _base62(value: int, width: int) -> str:
+    chars = []
+    for _ in range(width):
+        value, digit = divmod(value, 62)
+        chars.append(BASE62[digit])
+    return "".join(reversed(chars))
+
+
+def _checksum(body: str) -> str:
+    return _base62(zlib.crc32(body.encode("ascii")), CHECKSUM_CHARS)
+
+
+def display_prefix(key_id: str) -> str:
+    """The non-secret prefix shown in listings; it ends with the separator.
+
+    >>> display_prefix("abcdefghijkl")
+    'egk_abcdefghijkl_'
+    """
+    return f"{KEY_PREFIX}{key_id}_"
+
+
+def format_key(key_id: str, secret: str) -> str:
+    """Assemble a key from its parts, appending the checksum.
+
+    >>> parse_key(format_key("abcdefghijkl", "A" * 32)) == ("abcdefghijkl", "A" * 32)
+    True
+    """
+    body = display_prefix(key_id) + secret
+    return body + _checksum(body)
+
+
+def new_key() -> tuple[str, str, str]:
+    """A fresh (key, key_id, secret) from ``secrets``.
+
+    >>> key, key_id, secret = new_key(); parse_key(key) == (key_id, secret)
+    True
+    """
+    bits = secrets.randbits(5 * KEY_ID_CHARS)
+    key_id = "".join(BASE32[(bits >> (5 * i)) & 31] for i in range(KEY_ID_CHARS))
+    secret = "".join(secrets.choice(BASE62) for _ in range(SECRET_CHARS))
+    return format_key(key_id, secret), key_id, secret
+
+
+def parse_key(presented: str) -> tuple[str, str] | None:
+    """(key_id, secret) of a well-formed key with a good checksum, else None. No I/O.
+
+    >>> parse_key("egk_short") is None
+    True
+    """
+    if len(presented) != KEY_LENGTH:
+        return None
+    match = _KEY_RE.fullmatch(presented)
+    if match is None:
+        return None
+    key_id, secret, checksum = match.groups()
+    if not hmac.compare_digest(checksum, _checksum(display_prefix(key_id) + secret)):
+        return None
+    return key_id, secret
+
+
+def hash_secret(secret: str, pepper: bytes) -> str:
+    """Hex HMAC-SHA-256 of the secret, keyed with the server-side pepper."""
+    return hmac.new(pepper, secret.encode("ascii"), hashlib.sha256).hexdigest()
+
+
+def _invalid(field: str, problem: str) -> ValidationFailedError:
+    return ValidationFailedError(f"{field}: {problem}", details=[{"field": field, "problem": problem}])
+
+
+def _check(adapter: TypeAdapter[str], value: Any, field: str) -> str:
+    try:
+        return adapter.validate_python(value)
+    except ValidationError as exc:
+        raise _invalid(field, exc.errors(include_url=False)[0]["msg"]) from None
+
+
+class KeyService:
+    """Create, verify, revoke and list API keys.
+
+    >>> from datetime import UTC
+    >>> from engram.adapters.clock import FixedClock
+    >>> from engram.adapters.sqlite_keys import SqliteKeyStore
+    >>> from engram.adapters.sqlite_store import SqliteDatabase
+    >>> keys = KeyService(SqliteKeyStore(SqliteDatabase(":memory:")), pepper=b"p" * 32,
+    ...                   clock=FixedClock(datetime(2026, 1, 1, tzinfo=UTC)))
+    >>> plaintext, record = keys.create("acme", read_only=True)
+    >>> keys.verify(plaintext).tenant_id, keys.verify(plaintext).can_write
+    ('acme', False)
+    """
+
+    def __init__(self, store: KeyStore, *, pepper: bytes, clock: Clock) -> None:
+        if len(pepper) < 16:
+            raise ValueError("the pepper must be at least 16 bytes")
+        self.store = store
+        self.clock = clock
+        self._pepper = pepper
+        self._dummy_hash = hash_secret("0" * SECRET_CHARS, pepper)
+
+    def create(
+        self,
+        tenant_id: str,
+        *,
+        scopes: Sequence[str] = (),
+        read_only: bool = False,
+        expires_in_days: float | None = None,
+    ) -> tuple[str, ApiKeyRecord]:
+        """A new key for a tenant: (plaintext key, shown only now; its stored record)."""
+        tenant = _check(_TENANT, tenant_id, "tenant_id")
+        if isinstance(scopes, str):
+            raise _invalid("scopes", "must be a list of scopes, not a string")
+        checked = tuple(dict.fromkeys(_check(_SCOPE, s, f"scopes[{i}]") for i, s in enumerate(scopes)))
+        if expires_in_days is not None and not 0 < expires_in_days <= MAX_KEY_DAYS:  # also rejects NaN
+            raise _invalid("expires_in_days", f"must be more than 0 and at most {MAX_KEY_DAYS} days")
+        now = self.clock.now()
+        expires_at = None if expires_in_days is None else now + timedelta(days=expires_in_days)
+        plaintext, key_id, secret = new_key()  # a 60-bit id collides ~never; put_key raises if it does
+        record = ApiKeyRecord(
+            key_id=key_id,
+            tenant_id=tenant,
+            display_prefix=display_prefix(key_id),
+            secret_hash=hash_secret(secret, self._pepper),
+            scopes=checked,
+            read_only=read_only,
+            created_at=now,
+            expires_at=expires_at,
+            revoked_at=None,
+            last_used_at=None,
+        )
+        self.store.put_key(record)
+        return plaintext, record
+
+    def verify(self, presented: str | None) -> Principal:
+        """The principal for a presented key; ``UnauthorizedError`` (one message) for any bad key."""
+        parsed = parse_key(presented) if presented else None
+        if parsed is None:  # garbage or a typo: rejected without touching the store
+            raise UnauthorizedError(INVALID_KEY)
+        key_id, secret = parsed
+        record = self.store.get_key(key_id)
+        expected = record.secret_hash if record is not None else self._dummy_hash
+        matches = hmac.compare_digest(hash_secret(secret, self._pepper), expected)
+        now = self.clock.now()
+        if (
+            record is None
+            or not matches
+            or record.revoked_at is not None
+            or (record.expires_at is not None and now >= record.expires_at)
+        ):
+            raise UnauthorizedError(INVALID_KEY)
+        if record.last_used_at is None or now - record.last_used_at >= TOUCH_INTERVAL:
+            self.store.touch_key(key_id, now)
+        return Principal(
+            tenant_id=record.tenant_id,
+            key_id=record.key_id,
+            scopes=record.scopes or None,
+            can_write=not record.read_only,
+        )
+
+    def revoke(self, key_id: str) -> None:
+        """Revoke a key at once; revoking twice keeps the first time. ``NotFoundError`` if unknown."""
+        if not self.store.revoke_key(key_id, self.clock.now()):
+            raise NotFoundError(f"API key '{key_id}' not found")
+
+    def list(self, tenant_id: str) -> builtins.list[ApiKeyRecord]:
+        """Every key of a tenant (records only; secrets are never retrievable)."""
+        return self.store.list_keys(tenant_id)
+
+
+def extract_key(headers: Mapping[str, str]) -> str | None:
+    """The presented key: ``Authorization: Bearer <key>`` first, then ``x-api-key``.
+
+    >>> extract_key({"X-API-Key": "k1"}), extract_key({"authorization": "bearer k2", "x-api-key": "k1"})
+    ('k1', 'k2')
+    """
+    lowered = {name.lower(): value for name, value in headers.items()}
+    scheme, _, credential = lowered.get("authorization", "").strip().partition(" ")
+    if scheme.lower() == "bearer" and credential.strip():
+        return credential.strip()
+    return lowered.get("x-api-key", "").strip() or None
+
+
+def verify_operator(presented: str | None, expected: str | None) -> bool:
+    """Constant-time operator-token check; False if either side is missing or empty.
+
+    >>> verify_operator("t0ken", "t0ken"), verify_operator("", ""), verify_operator(None, "t0ken")
+    (True, False, False)
+    """
+    if not presented or not expected:
+        return False
+    return hmac.compare_digest(presented.encode("utf-8"), expected.encode("utf-8"))
+
+
+def load_or_create_secret(path: Path, *, nbytes: int = 32) -> bytes:
+    """The secret in ``path`` (whitespace stripped); if missing, create it (mode 0600) atomically.
+
+    A new secret is ``nbytes`` random bytes, URL-safe base64 text. If two processes race to
+    create it, both end up with the same one.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     first = load_or_create_secret(Path(d) / "pepper")
+    ...     first == load_or_create_secret(Path(d) / "pepper")
+    True
+    """
+    if nbytes < 16:
+        raise ValueError("a secret needs at least 16 bytes")
+    try:
+        existing = path.read_bytes().strip()
+    except FileNotFoundError:
+        pass
+    else:
+        if not existing:
+            raise ValueError(f"secret file {path} is empty")
+        return existing
+    path.parent.mkdir(parents=True, exist_ok=True)
+    value = secrets.token_urlsafe(nbytes).encode("ascii")
+    tmp = path.with_name(f".{path.name}.{secrets.token_hex(8)}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(value + b"\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        try:
+            os.link(tmp, path)  # never overwrites: a racing process that got there first wins
+        except FileExistsError:
+            return path.read_bytes().strip()
+        except OSError:  # pragma: no cover - filesystems without hard links
+            os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return value
