@@ -1,13 +1,14 @@
 # Two commands on a fresh machine:
-#   make run    set up .venv and run Engram locally on the embedded default
+#   make run    set up .venv and serve the HTTP API locally on the embedded default
 #   make test   set up .venv and run lint, types and the whole test suite
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 DATA_DIR ?= $(HOME)/.engram
+PORT ?= 8080
 
-.PHONY: run test lint typecheck unit bench install clean
+.PHONY: run demo test lint typecheck bench install clean
 
 $(STAMP): pyproject.toml requirements/local-model.txt
 	$(PYTHON) -m venv $(VENV)
@@ -19,6 +20,9 @@ $(STAMP): pyproject.toml requirements/local-model.txt
 install: $(STAMP)
 
 run: $(STAMP)
+	$(VENV)/bin/engram --data-dir $(DATA_DIR) serve --port $(PORT)
+
+demo: $(STAMP)
 	$(VENV)/bin/engram --data-dir $(DATA_DIR) demo
 
 lint: $(STAMP)

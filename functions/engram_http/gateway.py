@@ -29,6 +29,7 @@ from engram_http.runtime import MAX_BODY_BYTES, error_body
 logger = logging.getLogger(__name__)
 
 STAGE = "local"
+DRAIN_LIMIT = 8 * MAX_BODY_BYTES  # beyond this the connection is simply closed
 UNAUTHORIZED = error_body("unauthorized", "invalid or missing API key")
 _PARAM = re.compile(r"\{(\w+)\}")
 
@@ -219,6 +220,7 @@ class _Handler(BaseHTTPRequestHandler):
     def _serve(self) -> None:
         length = int(self.headers.get("Content-Length") or 0)
         if length > MAX_BODY_BYTES:
+            self._drain(length)
             self._send(
                 413,
                 {"Content-Type": "application/json", "Connection": "close"},
@@ -237,6 +239,16 @@ class _Handler(BaseHTTPRequestHandler):
             status, out_headers = 500, {"Content-Type": "application/json"}
             payload = error_body("internal", "internal error").encode()
         self._send(status, out_headers, payload)
+
+    def _drain(self, length: int) -> None:
+        """Read (and drop) an oversize body so the client gets the 413 instead of a broken pipe."""
+        if length > DRAIN_LIMIT:
+            return
+        while length > 0:
+            chunk = self.rfile.read(min(length, 1 << 16))
+            if not chunk:
+                return
+            length -= len(chunk)
 
     def _send(self, status: int, headers: dict[str, str], payload: bytes) -> None:
         self.send_response(status)

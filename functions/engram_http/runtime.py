@@ -8,13 +8,14 @@ body, query or headers.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import threading
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from aws_lambda_powertools import Logger, Metrics, Tracer
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
@@ -29,15 +30,72 @@ if TYPE_CHECKING:
 # A handler that records no metric on a request is normal here, not worth a warning per request.
 warnings.filterwarnings("ignore", message="No application metrics to publish")
 
+
+class LazyTracer:
+    """Powertools' Tracer, created on the first traced call instead of at import.
+
+    Building a Tracer imports the X-Ray SDK (~180 ms here), which would more than double every
+    handler's import time. Tracing runs only inside Lambda with tracing not disabled
+    (``POWERTOOLS_TRACE_DISABLED``), so the local gateway never pays for it and a traced
+    function pays once, on its first invocation.
+    """
+
+    def __init__(self, service: str) -> None:
+        self.service = service
+        self._tracer: Tracer | None = None
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def enabled() -> bool:
+        disabled = os.environ.get("POWERTOOLS_TRACE_DISABLED", "false").lower() in ("1", "true", "yes")
+        return bool(os.environ.get("AWS_LAMBDA_FUNCTION_NAME")) and not disabled
+
+    def get(self) -> Tracer | None:
+        if not self.enabled():
+            return None
+        with self._lock:
+            if self._tracer is None:
+                self._tracer = Tracer(service=self.service)
+        return self._tracer
+
+    def _lazy(self, fn: F, decorate: Callable[[Tracer, F], F]) -> F:
+        wrapped: list[F] = []
+
+        @functools.wraps(fn)
+        def call(*args: Any, **kwargs: Any) -> Any:
+            if not wrapped:
+                real = self.get()
+                wrapped.append(decorate(real, fn) if real is not None else fn)
+            return wrapped[0](*args, **kwargs)
+
+        return cast(F, call)
+
+    def capture_lambda_handler(self, fn: F) -> F:
+        return self._lazy(fn, lambda t, f: cast(F, t.capture_lambda_handler(f)))
+
+    def capture_method(self, fn: F) -> F:
+        return self._lazy(fn, lambda t, f: t.capture_method(f))
+
+
 logger = Logger(service="engram")
-tracer = Tracer(service="engram")
+tracer = LazyTracer(service="engram")
 metrics = Metrics(namespace="Engram", service="engram")
 
 MAX_BODY_BYTES = 6 * 1024 * 1024  # Lambda's synchronous payload limit
 JSON = "application/json"
 
+F = TypeVar("F", bound=Callable[..., Any])
 _engine: Engine | None = None
 _lock = threading.Lock()
+
+
+def count(name: str, value: float) -> None:
+    """Record a count metric. Skipped when metrics are disabled: Powertools then never flushes the
+    set, which would grow until it prints at 100 entries."""
+    from aws_lambda_powertools.metrics.functions import is_metrics_disabled
+
+    if not is_metrics_disabled():
+        metrics.add_metric(name=name, unit="Count", value=value)
 
 
 def use_engine(engine: Engine | None) -> None:

@@ -9,7 +9,17 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from engram.models import ForgetRequest, ForgetResponse
-from engram_http.runtime import caller, documented, engine, json_response, logger, metrics, resolver, tracer
+from engram_http.runtime import (
+    caller,
+    count,
+    documented,
+    engine,
+    json_response,
+    logger,
+    metrics,
+    resolver,
+    tracer,
+)
 
 app = resolver()
 
@@ -19,9 +29,7 @@ app = resolver()
 def forget(request: Annotated[ForgetRequest, Body()]) -> Response[str]:
     who = caller(app, write=True)
     result = engine().forget(who.tenant_id, request, allowed_scopes=who.allowed_scopes)
-    metrics.add_metric(
-        name="MemoriesForgotten", unit="Count", value=0 if result.dry_run else len(result.deleted)
-    )
+    count("MemoriesForgotten", 0 if result.dry_run else len(result.deleted))
     return json_response(result)
 
 

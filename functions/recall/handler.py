@@ -9,7 +9,17 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from engram.models import RecallRequest, RecallResponse
-from engram_http.runtime import caller, documented, engine, json_response, logger, metrics, resolver, tracer
+from engram_http.runtime import (
+    caller,
+    count,
+    documented,
+    engine,
+    json_response,
+    logger,
+    metrics,
+    resolver,
+    tracer,
+)
 
 app = resolver()
 
@@ -19,7 +29,7 @@ app = resolver()
 def recall(request: Annotated[RecallRequest, Body()]) -> Response[str]:
     who = caller(app)
     result = engine().recall(who.tenant_id, request, allowed_scopes=who.allowed_scopes)
-    metrics.add_metric(name="Recalls", unit="Count", value=1)
+    count("Recalls", 1)
     return json_response(result)
 
 

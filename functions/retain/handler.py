@@ -9,7 +9,17 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Header
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from engram.models import RetainRequest, RetainResponse
-from engram_http.runtime import caller, documented, engine, json_response, logger, metrics, resolver, tracer
+from engram_http.runtime import (
+    caller,
+    count,
+    documented,
+    engine,
+    json_response,
+    logger,
+    metrics,
+    resolver,
+    tracer,
+)
 
 app = resolver()
 
@@ -32,9 +42,7 @@ def retain(
         accepted = engine().submit_retain(who.tenant_id, request, allowed_scopes=who.allowed_scopes)
         return json_response(accepted, status=202)
     result = engine().retain(who.tenant_id, request, allowed_scopes=who.allowed_scopes)
-    metrics.add_metric(
-        name="MemoriesRetained", unit="Count", value=sum(r.action == "created" for r in result.results)
-    )
+    count("MemoriesRetained", sum(r.action == "created" for r in result.results))
     return json_response(result)
 
 

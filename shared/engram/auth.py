@@ -19,13 +19,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import TypeAdapter, ValidationError
 
 from engram.errors import NotFoundError, UnauthorizedError, ValidationFailedError
 from engram.models import Scope, TenantId
-from engram.ports import Clock, KeyStore
+
+if TYPE_CHECKING:  # the authorizer's cold start must not pay for numpy via engram.ports
+    from engram.ports import Clock, KeyStore
 
 KEY_PREFIX = "egk_"
 KEY_ID_CHARS = 12

@@ -351,6 +351,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_bench_gateway(args: argparse.Namespace) -> int:
+    from engram.gateway_bench import run
+
+    return run(args)
+
+
+def cmd_coldstart(args: argparse.Namespace) -> int:
+    from engram.coldstart import run
+
+    return run(args)
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from engram.bench import run
 
@@ -458,6 +470,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8080)
     p.add_argument("--verbose", action="store_true", help="log every request")
+
+    p = command("bench-gateway", cmd_bench_gateway, "recall latency in-process vs through the local gateway")
+    p.add_argument("--memories", type=int, default=1000)
+    p.add_argument("--queries", type=int, default=1000)
+
+    p = command("coldstart", cmd_coldstart, "import time of each Lambda handler in a fresh interpreter")
+    p.add_argument("--repeat", type=int, default=5)
 
     p = command(
         "bench", cmd_bench, "seed N memories and measure recall latency by stage and retain throughput"

@@ -327,7 +327,11 @@ def retain(
         store.write(tenant_id, batch)
         index.upsert(tenant_id, batch.records, batch.vectors)
     logger.info(
-        "retained", extra={"created": sum(r.action == "created" for r in results), "total": len(results)}
+        "retained",
+        extra={
+            "memories_created": sum(r.action == "created" for r in results),
+            "memories_seen": len(results),
+        },
     )
     return RetainResponse(results=results)
 

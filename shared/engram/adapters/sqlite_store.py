@@ -572,16 +572,23 @@ class SqliteStore:
         if not memory_ids:
             return
         stamp = iso(at)
-        with self.db.transaction() as conn:
-            marks = ",".join("?" * len(memory_ids))
-            # The version moves too, so an optimistic writer holding the old record retries.
-            conn.execute(
-                "UPDATE memories SET version = version + 1, doc = json_set(doc,"
-                " '$.access_count', json_extract(doc, '$.access_count') + 1,"
-                " '$.last_accessed_at', ?, '$.version', version + 1)"
-                f" WHERE tenant_id=? AND id IN ({marks})",
-                (stamp, tenant_id, *memory_ids),
-            )
+        conn = self.db.connection()
+        # Access counts are bookkeeping, not acknowledged writes: this commit skips the fsync
+        # (WAL keeps it consistent; a power cut may lose the last few counts, never a memory).
+        conn.execute("PRAGMA synchronous=NORMAL")
+        try:
+            with self.db.transaction():
+                marks = ",".join("?" * len(memory_ids))
+                # The version moves too, so an optimistic writer holding the old record retries.
+                conn.execute(
+                    "UPDATE memories SET version = version + 1, doc = json_set(doc,"
+                    " '$.access_count', json_extract(doc, '$.access_count') + 1,"
+                    " '$.last_accessed_at', ?, '$.version', version + 1)"
+                    f" WHERE tenant_id=? AND id IN ({marks})",
+                    (stamp, tenant_id, *memory_ids),
+                )
+        finally:
+            conn.execute("PRAGMA synchronous=FULL")
 
     def stats(self, tenant_id: str) -> StatsResponse:
         conn = self.db.connection()

@@ -1,0 +1,133 @@
+"""``engram bench-gateway``: what the local gateway adds to a recall, measured side by side.
+
+Seeds one tenant, then runs the same recalls alternately in-process (``Engine.recall``) and over
+HTTP through ``engram serve``'s gateway (authorizer + handler + JSON on a kept-alive connection),
+and prints p50/p95 of both and of the difference.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import statistics
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+WORDS = [
+    "alice",
+    "bob",
+    "carol",
+    "lisbon",
+    "porto",
+    "berlin",
+    "flight",
+    "hotel",
+    "dinner",
+    "meeting",
+    "report",
+    "deploy",
+    "error",
+    "cache",
+    "billing",
+    "coffee",
+    "tea",
+    "dark",
+    "light",
+    "mode",
+    "theme",
+    "cat",
+    "dog",
+    "garden",
+    "piano",
+    "tuesday",
+    "friday",
+    "march",
+    "budget",
+    "design",
+    "review",
+]
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def run(args: argparse.Namespace) -> int:
+    os.environ.setdefault("POWERTOOLS_TRACE_DISABLED", "true")
+    os.environ.setdefault("POWERTOOLS_METRICS_DISABLED", "true")
+    os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "WARNING")
+    from engram.app import Engine
+    from engram.models import RecallRequest, RetainItem, RetainRequest
+    from engram.settings import Settings
+    from engram_http import gateway, runtime
+
+    rng = random.Random(7)
+    with tempfile.TemporaryDirectory() as folder:
+        engine = Engine.local(Settings(data_dir=Path(folder)))
+        engine.create_tenant("bench")
+        texts = [
+            " ".join(rng.choice(WORDS) for _ in range(rng.randint(10, 30))) for _ in range(args.memories)
+        ]
+        for start in range(0, len(texts), 100):
+            items = [RetainItem(text=t) for t in texts[start : start + 100]]
+            engine.retain("bench", RetainRequest(scope="user:u1", items=items, mode="raw"))
+        assert engine.keys is not None
+        key, _ = engine.keys.create("bench")
+        runtime.use_engine(engine)
+        servers: list[Any] = []
+        ready = threading.Event()
+        thread = threading.Thread(
+            target=gateway.serve,
+            args=("127.0.0.1", 0),
+            kwargs={"ready": ready, "on_start": servers.append},
+            daemon=True,
+        )
+        thread.start()
+        ready.wait(10)
+        host, port = servers[0].server_address[:2]
+        conn = http.client.HTTPConnection(host, port, timeout=30)
+        headers = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
+        queries = [" ".join(rng.choice(WORDS) for _ in range(rng.randint(2, 6))) for _ in range(args.queries)]
+        local, remote = [], []
+        for i, query in enumerate([*queries[:20], *queries]):
+            body = {"query": query, "limit": 5, "scopes": ["user:u1"]}
+            started = time.perf_counter()
+            engine.recall("bench", RecallRequest.model_validate(body))
+            in_process = (time.perf_counter() - started) * 1000
+            started = time.perf_counter()
+            conn.request("POST", "/v1/recall", json.dumps(body), headers)
+            reply = conn.getresponse()
+            reply.read()
+            over_http = (time.perf_counter() - started) * 1000
+            if reply.status != 200:
+                raise RuntimeError(f"gateway answered {reply.status}")
+            if i >= 20:  # the first 20 warm both paths up
+                local.append(in_process)
+                remote.append(over_http)
+        conn.close()
+        servers[0].shutdown()
+        thread.join(10)
+        runtime.use_engine(None)
+        engine.close()
+    overhead = [r - loc for r, loc in zip(remote, local, strict=True)]
+    rows = [
+        ("in-process Engine.recall", local),
+        ("HTTP via local gateway", remote),
+        ("gateway overhead", overhead),
+    ]
+    print(f"recall over {args.memories} memories, {len(local)} queries, limit 5 (ms)")
+    print("| path | p50 | p95 | mean |")
+    print("|---|---:|---:|---:|")
+    for name, values in rows:
+        print(
+            f"| {name} | {_percentile(values, 0.5):.2f} | {_percentile(values, 0.95):.2f} | "
+            f"{statistics.fmean(values):.2f} |"
+        )
+    return 0
