@@ -30,6 +30,7 @@ from engram.models import (
     ListRequest,
     ListResponse,
     MemoryView,
+    NewTenant,
     PatchRequest,
     RecallRequest,
     RecallResponse,
@@ -37,7 +38,7 @@ from engram.models import (
     RetainResponse,
     StatsResponse,
     Tenant,
-    TenantId,
+    parse,
 )
 
 if TYPE_CHECKING:
@@ -94,10 +95,9 @@ class Engine:
     # -- tenants ---------------------------------------------------------------------------------
 
     def create_tenant(self, tenant_id: str, name: str | None = None) -> Tenant:
-        from pydantic import TypeAdapter
-
-        canonical = TypeAdapter(TenantId).validate_python(tenant_id)
-        tenant = Tenant(tenant_id=canonical, name=name or canonical, created_at=self.clock.now())
+        """A new tenant; its id must be canonical (``^[a-z0-9][a-z0-9-]{2,62}$``)."""
+        request = parse(NewTenant, {"tenant_id": tenant_id, "name": name or tenant_id})
+        tenant = Tenant(tenant_id=request.tenant_id, name=request.name, created_at=self.clock.now())
         self.store.create_tenant(tenant)
         return tenant
 

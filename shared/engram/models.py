@@ -158,6 +158,11 @@ class Tenant(BaseModel):
 # Requests
 
 
+class NewTenant(Request):
+    tenant_id: TenantId
+    name: str = Field(min_length=1, max_length=200)
+
+
 class Message(Request):
     role: Literal["user", "assistant", "system", "tool"]
     content: Text

@@ -1,8 +1,10 @@
-"""The embedded default's search index: exact cosine k-NN in numpy plus BM25 from FTS5.
+"""The embedded default's search index: exact cosine k-NN and BM25, both in numpy.
 
-Vectors live in the memories table (the system of record); this module keeps, per tenant, a
-float32 matrix of them with the filter fields as small arrays, so a query is one matrix-vector
-product over the rows that pass the conditions (filtering before ranking, never after). The
+Vectors live in the memories table and terms in the tenant's FTS5 table (the system of record);
+this module keeps, per tenant, a float32 matrix of the vectors, a BM25 inverted index
+(``text_index``) and the filter fields as small arrays over the same rows, so a query is one
+matrix-vector product and one scatter-add over the rows that pass the conditions (filtering
+before ranking, never after). A replaced memory gets a new row and its old row dies. The
 cache is checked against the tenant's generation in ``index_state`` on every query, so writes by
 another process (the CLI beside a running server) are seen; writes through this process are
 applied incrementally.
@@ -11,7 +13,6 @@ applied incrementally.
 from __future__ import annotations
 
 import logging
-import re
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -21,111 +22,11 @@ import numpy as np
 import numpy.typing as npt
 
 from engram.adapters.sqlite_store import SqliteDatabase, conditions_sql, fts_table
+from engram.adapters.text_index import Bm25Index, Fts5Tokenizer, query_terms
 from engram.models import MemoryRecord
 from engram.ports import Conditions, Vector
 
 logger = logging.getLogger(__name__)
-
-_WORD = re.compile(r"\w+", re.UNICODE)
-# Function words carry no topic; leaving them out keeps BM25 from ranking on "I" and "the".
-STOPWORDS = frozenset(
-    [
-        "a",
-        "an",
-        "and",
-        "are",
-        "as",
-        "at",
-        "be",
-        "been",
-        "but",
-        "by",
-        "can",
-        "could",
-        "did",
-        "do",
-        "does",
-        "for",
-        "from",
-        "had",
-        "has",
-        "have",
-        "he",
-        "her",
-        "hers",
-        "him",
-        "his",
-        "how",
-        "i",
-        "if",
-        "in",
-        "into",
-        "is",
-        "it",
-        "its",
-        "itself",
-        "me",
-        "my",
-        "myself",
-        "no",
-        "not",
-        "of",
-        "on",
-        "or",
-        "our",
-        "ours",
-        "she",
-        "should",
-        "so",
-        "than",
-        "that",
-        "the",
-        "their",
-        "theirs",
-        "them",
-        "then",
-        "there",
-        "these",
-        "they",
-        "this",
-        "those",
-        "to",
-        "too",
-        "us",
-        "was",
-        "we",
-        "were",
-        "what",
-        "when",
-        "where",
-        "which",
-        "who",
-        "whom",
-        "why",
-        "will",
-        "with",
-        "would",
-        "you",
-        "your",
-        "yours",
-    ]
-)
-MAX_QUERY_TERMS = 32
-
-
-def match_expression(query: str) -> str | None:
-    """An FTS5 MATCH expression OR-ing the query's content words (quoted), or None if it has none.
-
-    >>> match_expression('What is "error E4711"?')
-    '"error" OR "e4711"'
-    """
-    terms: list[str] = []
-    for word in _WORD.findall(query.lower()):
-        if word not in STOPWORDS and word not in terms:
-            terms.append(word)
-    if not terms:
-        return None
-    return " OR ".join(f'"{t}"' for t in terms[:MAX_QUERY_TERMS])
 
 
 def _epoch(value: str | None) -> float:
@@ -164,6 +65,7 @@ class _TenantVectors:
     codes: dict[str, _Codes] = field(
         default_factory=lambda: {k: _Codes() for k in ("scope", "status", "tier", "category")}
     )
+    text: Bm25Index = field(default_factory=Bm25Index)
 
     def _grow(self, need: int) -> None:
         capacity = self.matrix.shape[0]
@@ -174,6 +76,7 @@ class _TenantVectors:
         if capacity:
             matrix[:capacity] = self.matrix
         self.matrix = matrix
+        self.text.grow(new)
         for name in ("alive", "scope", "status", "tier", "category", "created", "occurred"):
             old = getattr(self, name)
             grown = np.zeros(new, dtype=old.dtype)
@@ -190,14 +93,17 @@ class _TenantVectors:
         category: str,
         created: float,
         occurred: float,
+        terms: Sequence[str] | None = None,
     ) -> None:
-        row = self.row_of.get(memory_id)
-        if row is None:
-            self._grow(self.n + 1)
-            row = self.n
-            self.n += 1
-            self.ids.append(memory_id)
-            self.row_of[memory_id] = row
+        """Append a row for the memory; a memory already here moves to the new row."""
+        self.remove(memory_id)
+        self._grow(self.n + 1)
+        row = self.n
+        self.n += 1
+        self.ids.append(memory_id)
+        self.row_of[memory_id] = row
+        if terms is not None:
+            self.text.add(row, terms)
         self.matrix[row] = vector
         self.alive[row] = True
         self.scope[row] = self.codes["scope"].of(scope)
@@ -212,6 +118,7 @@ class _TenantVectors:
         if row is not None:
             self.alive[row] = False
             self.matrix[row] = 0.0
+            self.text.remove(row)
 
     def mask(self, conditions: Conditions) -> npt.NDArray[np.bool_]:
         n = self.n
@@ -247,33 +154,41 @@ class SqliteIndex:
         self.dimension = dimension
         self._lock = threading.RLock()
         self._tenants: dict[str, _TenantVectors] = {}
+        self.tokenizer = Fts5Tokenizer()
 
     # -- cache -----------------------------------------------------------------------------------
 
     def _load(self, tenant_id: str, generation: int) -> _TenantVectors:
+        """Every memory of the tenant with its vector, filter fields and terms, from the store."""
         cache = _TenantVectors(generation=generation, dimension=self.dimension)
-        rows = (
-            self.db.connection()
-            .execute(
-                "SELECT id, scope, status, tier, category, created_at, occurred_at, embedding FROM memories "
+        conn = self.db.connection()
+        # One read transaction: the vectors and the text index must be the same snapshot.
+        conn.execute("BEGIN")
+        try:
+            rows = conn.execute(
+                "SELECT rowid, id, scope, status, tier, category, created_at, occurred_at, embedding FROM memories "
                 "WHERE tenant_id=? AND embedding IS NOT NULL ORDER BY rowid",
                 (tenant_id,),
-            )
-            .fetchall()
-        )
-        cache._grow(len(rows))
-        for memory_id, scope, status, tier, category, created, occurred, blob in rows:
-            cache.put(
-                memory_id,
-                np.frombuffer(blob, dtype=np.float32),
-                scope,
-                status,
-                tier,
-                category,
-                _epoch(created),
-                _epoch(occurred),
-            )
-        logger.debug("vector cache loaded: %d rows", len(rows))
+            ).fetchall()
+            cache._grow(len(rows))
+            row_of_rowid: dict[int, int] = {}
+            for rowid, memory_id, scope, status, tier, category, created, occurred, blob in rows:
+                row_of_rowid[rowid] = cache.n
+                cache.put(
+                    memory_id,
+                    np.frombuffer(blob, dtype=np.float32),
+                    scope,
+                    status,
+                    tier,
+                    category,
+                    _epoch(created),
+                    _epoch(occurred),
+                )
+            if self.db.has_fts(tenant_id):
+                cache.text.load(conn, fts_table(tenant_id), row_of_rowid)
+        finally:
+            conn.execute("COMMIT")
+        logger.debug("search cache loaded: %d rows", len(rows))
         return cache
 
     def _fresh(self, tenant_id: str) -> _TenantVectors:
@@ -294,7 +209,8 @@ class SqliteIndex:
             if generation not in (cache.generation, cache.generation + 1) or len(records) != len(vectors):
                 del self._tenants[tenant_id]
                 return
-            for record, vector in zip(records, vectors, strict=True):
+            terms = self.tokenizer.tokens([r.content for r in records])
+            for record, vector, words in zip(records, vectors, terms, strict=True):
                 cache.put(
                     record.id,
                     vector,
@@ -304,6 +220,7 @@ class SqliteIndex:
                     record.category,
                     record.created_at.timestamp(),
                     record.occurred_at.timestamp() if record.occurred_at else float("nan"),
+                    words,
                 )
             cache.generation = generation
 
@@ -384,22 +301,22 @@ class SqliteIndex:
             return out
 
     def bm25(self, tenant_id: str, query: str, k: int, conditions: Conditions) -> list[tuple[str, float]]:
-        expression = match_expression(query)
-        if expression is None or k <= 0 or not self.db.has_fts(tenant_id):
+        terms = query_terms(query, self.tokenizer)
+        if not terms or k <= 0:
             return []
-        fts = fts_table(tenant_id)
-        where, params = conditions_sql(conditions)
-        rows = (
-            self.db.connection()
-            .execute(
-                f"SELECT m.id, bm25({fts}) AS s FROM {fts} JOIN memories m ON m.rowid = {fts}.rowid "
-                f"WHERE {fts} MATCH ? AND m.tenant_id=? AND {where} ORDER BY s LIMIT ?",
-                (expression, tenant_id, *params, k),
-            )
-            .fetchall()
-        )
-        # FTS5's bm25() is negative, lower is better; the port wants >= 0, higher is better.
-        return [(memory_id, -float(score)) for memory_id, score in rows]
+        with self._lock:
+            cache = self._fresh(tenant_id)
+            if cache.n == 0:
+                return []
+            scores = cache.text.scores(terms, cache.alive[: cache.n])
+            scores[~self._allowed_rows(tenant_id, cache, conditions)] = 0.0
+            hits = np.flatnonzero(scores > 0)
+            if hits.size == 0:
+                return []
+            take = min(k, hits.size)
+            top = hits[np.argpartition(-scores[hits], take - 1)[:take]]
+            top = top[np.argsort(-scores[top], kind="stable")]
+            return [(cache.ids[int(r)], float(scores[r])) for r in top]
 
     def cosines(self, tenant_id: str, vector: Vector, memory_ids: Sequence[str]) -> dict[str, float]:
         with self._lock:

@@ -6,14 +6,10 @@ import json
 from datetime import datetime
 from typing import Any
 
+from engram.adapters.sqlite_driver import sqlite3
 from engram.adapters.sqlite_store import SqliteDatabase, iso
 from engram.auth import ApiKeyRecord
 from engram.errors import ConflictError
-
-try:  # the same SQLite build as SqliteDatabase, so IntegrityError is the class it raises
-    import sqlean as sqlite3
-except ImportError:  # pragma: no cover - exercised only without the local extra
-    import sqlite3
 
 KEY_SCHEMA = """
 CREATE TABLE IF NOT EXISTS api_keys (

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from engram.adapters.sqlite_driver import sqlite3
 from engram.errors import ConflictError, DependencyMissingError, ValidationFailedError
 from engram.models import (
     CATEGORIES,
@@ -38,10 +39,8 @@ from engram.ports import Conditions, Page, Vector, WriteBatch
 
 logger = logging.getLogger(__name__)
 
-try:  # sqlean bundles a current SQLite (FTS5 secure-delete, contentless-delete)
-    import sqlean as sqlite3
-except ImportError:  # pragma: no cover - exercised only without the local extra
-    import sqlite3
+
+TOKENIZER = "porter unicode61 remove_diacritics 2"
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tenants (
@@ -205,7 +204,7 @@ class SqliteDatabase:
         with self._fts_lock:
             conn.execute(
                 f"CREATE VIRTUAL TABLE IF NOT EXISTS {name} USING fts5(content, content='', "
-                "contentless_delete=1, tokenize='porter unicode61 remove_diacritics 2')"
+                f"contentless_delete=1, tokenize='{TOKENIZER}')"
             )
             conn.execute(f"INSERT INTO {name}({name}, rank) VALUES('secure-delete', 1)")
             self._known_fts.add(name)

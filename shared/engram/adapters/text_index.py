@@ -1,0 +1,257 @@
+"""BM25 over an in-memory inverted index built from each tenant's FTS5 table.
+
+FTS5 keeps the persistent, crash-safe inverted index (written in the same transaction as the
+record) and is the one tokenizer (``porter unicode61 remove_diacritics 2``): documents are read
+back through ``fts5vocab`` when a tenant's cache loads, and new texts and queries are tokenized by
+a scratch in-memory FTS5 table, so the tokens always match. Scoring happens here, in numpy,
+because FTS5's ``ORDER BY bm25()`` scores every matching row: ~50 ms at 100k memories for a query
+with a common word, against ~2 ms for the scatter-add below.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import threading
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from engram.adapters.sqlite_driver import sqlite3
+from engram.adapters.sqlite_store import TOKENIZER
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+# Function words carry no topic; leaving them out keeps BM25 from ranking on "I" and "the".
+STOPWORDS = frozenset(
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "been",
+        "but",
+        "by",
+        "can",
+        "could",
+        "did",
+        "do",
+        "does",
+        "for",
+        "from",
+        "had",
+        "has",
+        "have",
+        "he",
+        "her",
+        "hers",
+        "him",
+        "his",
+        "how",
+        "i",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "itself",
+        "me",
+        "my",
+        "myself",
+        "no",
+        "not",
+        "of",
+        "on",
+        "or",
+        "our",
+        "ours",
+        "she",
+        "should",
+        "so",
+        "than",
+        "that",
+        "the",
+        "their",
+        "theirs",
+        "them",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "those",
+        "to",
+        "too",
+        "us",
+        "was",
+        "we",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "who",
+        "whom",
+        "why",
+        "will",
+        "with",
+        "would",
+        "you",
+        "your",
+        "yours",
+    ]
+)
+MAX_QUERY_TERMS = 32
+
+
+class Fts5Tokenizer:
+    """FTS5's own tokenizer, through a scratch in-memory table (one per thread); ~40 µs a text."""
+
+    def __init__(self) -> None:
+        self._local = threading.local()
+
+    def _conn(self) -> Any:
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+            conn.execute(f"CREATE VIRTUAL TABLE scratch USING fts5(content, tokenize='{TOKENIZER}')")
+            conn.execute("CREATE VIRTUAL TABLE scratch_terms USING fts5vocab(scratch, 'instance')")
+            self._local.conn = conn
+        return conn
+
+    def tokens(self, texts: Sequence[str]) -> list[list[str]]:
+        """The indexed terms of each text, in order (stemmed, case- and accent-folded)."""
+        if not texts:
+            return []
+        conn = self._conn()
+        conn.execute("BEGIN")
+        try:
+            conn.executemany("INSERT INTO scratch(rowid, content) VALUES(?, ?)", enumerate(texts, start=1))
+            out: list[list[str]] = [[] for _ in texts]
+            for doc, term in conn.execute("SELECT doc, term FROM scratch_terms ORDER BY doc, offset"):
+                out[doc - 1].append(term)
+            conn.execute("DELETE FROM scratch")
+        finally:
+            conn.execute("COMMIT")
+        return out
+
+
+def query_terms(query: str, tokenizer: Fts5Tokenizer) -> list[str]:
+    """A query's content words as index terms: stopwords out, tokenized like the documents.
+
+    >>> query_terms("What is the error E4711 about running?", Fts5Tokenizer())
+    ['error', 'e4711', 'about', 'run']
+    """
+    words = [w for w in _WORD.findall(query.lower()) if w not in STOPWORDS][:MAX_QUERY_TERMS]
+    if not words:
+        return []
+    return list(dict.fromkeys(tokenizer.tokens([" ".join(words)])[0]))
+
+
+class _Posting:
+    """Rows and term frequencies of one term; appends stay in lists until the next query."""
+
+    __slots__ = ("pending_rows", "pending_tfs", "rows", "tfs")
+
+    def __init__(self) -> None:
+        self.rows: npt.NDArray[np.int32] = np.zeros(0, dtype=np.int32)
+        self.tfs: npt.NDArray[np.float32] = np.zeros(0, dtype=np.float32)
+        self.pending_rows: list[int] = []
+        self.pending_tfs: list[float] = []
+
+    def arrays(self) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float32]]:
+        if self.pending_rows:
+            self.rows = np.concatenate([self.rows, np.asarray(self.pending_rows, dtype=np.int32)])
+            self.tfs = np.concatenate([self.tfs, np.asarray(self.pending_tfs, dtype=np.float32)])
+            self.pending_rows, self.pending_tfs = [], []
+        return self.rows, self.tfs
+
+
+class Bm25Index:
+    """Okapi BM25 (k1 = 1.2, b = 0.75, FTS5's idf = ln((N - df + 0.5)/(df + 0.5)), floored at 1e-6).
+
+    Rows are the owner's row numbers; the owner says which rows are alive, so a removed or
+    replaced document simply stops counting (its postings stay until the next full load).
+    """
+
+    k1 = 1.2
+    b = 0.75
+
+    def __init__(self) -> None:
+        self.postings: dict[str, _Posting] = {}
+        self.doclen: npt.NDArray[np.float32] = np.zeros(0, dtype=np.float32)
+        self.total_len = 0.0
+        self.docs = 0
+
+    def grow(self, capacity: int) -> None:
+        if capacity > self.doclen.shape[0]:
+            grown = np.zeros(max(capacity, 2 * self.doclen.shape[0], 256), dtype=np.float32)
+            grown[: self.doclen.shape[0]] = self.doclen
+            self.doclen = grown
+
+    def add(self, row: int, terms: Iterable[str]) -> None:
+        counts: dict[str, int] = {}
+        for term in terms:
+            counts[term] = counts.get(term, 0) + 1
+        for term, tf in counts.items():
+            posting = self.postings.get(term)
+            if posting is None:
+                posting = self.postings[term] = _Posting()
+            posting.pending_rows.append(row)
+            posting.pending_tfs.append(float(tf))
+        length = float(sum(counts.values()))
+        if length == 0:
+            return
+        self.grow(row + 1)
+        self.doclen[row] = length
+        self.total_len += length
+        self.docs += 1
+
+    def remove(self, row: int) -> None:
+        """Stop counting a row's length (its postings die with the owner's alive flag)."""
+        if row < self.doclen.shape[0] and self.doclen[row] > 0:
+            self.total_len -= float(self.doclen[row])
+            self.doclen[row] = 0.0
+            self.docs -= 1
+
+    def load(self, conn: Any, fts: str, row_of_rowid: dict[int, int]) -> None:
+        """Postings for every document of an FTS5 table, read through ``fts5vocab``."""
+        vocab = f"{fts}_terms"
+        conn.execute(
+            f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{vocab} USING fts5vocab(main, {fts}, 'instance')"
+        )
+        per_row: dict[int, list[str]] = {}
+        for term, doc in conn.execute(f"SELECT term, doc FROM temp.{vocab}"):
+            row = row_of_rowid.get(doc)
+            if row is not None:
+                per_row.setdefault(row, []).append(term)
+        for row in sorted(per_row):
+            self.add(row, per_row[row])
+
+    def scores(self, terms: Sequence[str], alive: npt.NDArray[np.bool_]) -> npt.NDArray[np.float64]:
+        """BM25 of every row (0 where no term matches); ``alive`` has one flag per row."""
+        n = alive.shape[0]
+        total = np.zeros(n, dtype=np.float64)
+        if self.docs <= 0:
+            return total
+        avgdl = self.total_len / self.docs
+        for term in terms:
+            posting = self.postings.get(term)
+            if posting is None:
+                continue
+            rows, tfs = posting.arrays()
+            live = alive[rows]
+            df = int(live.sum())
+            if df == 0:
+                continue
+            idf = math.log((self.docs - df + 0.5) / (df + 0.5))
+            idf = idf if idf > 0 else 1e-6
+            dl = self.doclen[rows]
+            contribution = idf * tfs * (self.k1 + 1) / (tfs + self.k1 * (1 - self.b + self.b * dl / avgdl))
+            total += np.bincount(rows[live], weights=contribution[live], minlength=n)[:n]
+        return total
