@@ -43,7 +43,7 @@ from engram.models import (
 
 if TYPE_CHECKING:
     from engram.auth import KeyService
-from engram.ports import Clock, Embedder, Extractor, MemoryStore, Reranker, SearchIndex
+from engram.ports import ALL_SCOPES, Clock, Embedder, Extractor, MemoryStore, Reranker, SearchIndex
 from engram.settings import Settings
 
 logger = logging.getLogger(__name__)
@@ -117,7 +117,7 @@ class Engine:
                 if denied:
                     raise ForbiddenError(f"scope not allowed for this key: {', '.join(denied)}")
             return list(dict.fromkeys(requested))
-        return list(allowed) if allowed is not None else self.store.all_scopes(tenant_id)
+        return list(allowed) if allowed is not None else list(ALL_SCOPES)
 
     # -- operations ------------------------------------------------------------------------------
 

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from engram.errors import NotFoundError
 from engram.identity import receipt_id
 from engram.models import DeletionLogEntry, ForgetRequest, ForgetResponse, RecallRequest
-from engram.ports import Clock, Embedder, MemoryStore, SearchIndex
+from engram.ports import Clock, Embedder, MemoryStore, SearchIndex, scope_allowed
 from engram.query import forget_conditions
 from engram.recall import recall
 from engram.settings import Settings
@@ -37,12 +37,11 @@ def forget(
     candidates = None
     if request.ids is not None:
         found = store.get_many(tenant_id, request.ids)
-        ids = [i for i in dict.fromkeys(request.ids) if i in found and found[i].scope in scopes]
+        ids = [i for i in dict.fromkeys(request.ids) if i in found and scope_allowed(found[i].scope, scopes)]
         if not ids:
             raise NotFoundError("no memory with these ids")
         reason = "ids"
     elif request.query is not None:
-        chosen = [s for s in (request.scopes or scopes) if s in scopes]
         hits = recall(
             tenant_id,
             RecallRequest(
@@ -51,7 +50,7 @@ def forget(
                 min_score=request.threshold,
                 track_access=False,
             ),
-            scopes=chosen,
+            scopes=scopes,
             store=store,
             index=index,
             embedder=embedder,
@@ -65,14 +64,8 @@ def forget(
         reason = "query"
     else:
         assert request.filter is not None
-        allowed = [s for s in scopes if request.filter.scope in (None, s)]
-        ids = (
-            store.select_ids(
-                tenant_id, forget_conditions(allowed, request.filter), older_than=request.filter.older_than
-            )
-            if allowed
-            else []
-        )
+        conditions = forget_conditions(scopes, request.filter)
+        ids = store.select_ids(tenant_id, conditions, older_than=request.filter.older_than)
         reason = "filter"
     if request.dry_run or not ids:
         return ForgetResponse(deleted=ids, dry_run=request.dry_run, receipt_id=None, candidates=candidates)

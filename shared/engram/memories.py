@@ -42,11 +42,8 @@ def get(
 def list_memories(
     tenant_id: str, request: ListRequest, *, scopes: Sequence[str], store: MemoryStore
 ) -> ListResponse:
-    chosen = [s for s in scopes if request.scope in (None, s)]
-    if not chosen:
-        return ListResponse(memories=[], next_cursor=None)
     conditions = Conditions(
-        scopes=tuple(chosen),
+        scopes=tuple(scopes),
         statuses=(request.status,) if request.status else (),
         categories=(request.category,) if request.category else (),
         tiers=(request.tier,) if request.tier else (),

@@ -33,11 +33,20 @@ Vector = npt.NDArray[np.float32]
 """A float32 array; one row per text, L2-normalised, so a dot product is the cosine."""
 
 
+ALL_SCOPES: tuple[str, ...] = ("*",)
+
+
+def scope_allowed(scope: str, scopes: Sequence[str]) -> bool:
+    """Whether ``scope`` is among ``scopes`` (``ALL_SCOPES`` allows every one)."""
+    return tuple(scopes) == ALL_SCOPES or scope in scopes
+
+
 @dataclass(frozen=True)
 class Conditions:
-    """What a candidate must satisfy *before* ranking. Built only by ``engram.query.conditions``.
+    """What a candidate must satisfy *before* ranking. Built only by ``engram.query``.
 
-    ``scopes`` is never empty: every search names the scopes it may see.
+    ``scopes`` is never empty: every search names the scopes it may see, or ``ALL_SCOPES`` for
+    every scope of the tenant (a caller whose credential is not limited to some scopes).
     """
 
     scopes: tuple[str, ...]
@@ -150,10 +159,6 @@ class MemoryStore(Protocol):
         limit: int,
         tag: str | None = None,
     ) -> Page: ...
-    def all_scopes(self, tenant_id: str) -> list[str]:
-        """Every scope this tenant has memories in."""
-        ...
-
     def history(self, tenant_id: str, memory_id: str) -> list[HistoryEntry]: ...
     def record_access(self, tenant_id: str, memory_ids: Sequence[str], at: datetime) -> None: ...
     def stats(self, tenant_id: str) -> StatsResponse: ...

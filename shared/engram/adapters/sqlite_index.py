@@ -24,7 +24,7 @@ import numpy.typing as npt
 from engram.adapters.sqlite_store import SqliteDatabase, conditions_sql, fts_table
 from engram.adapters.text_index import Bm25Index, Fts5Tokenizer, query_terms
 from engram.models import MemoryRecord
-from engram.ports import Conditions, Vector
+from engram.ports import ALL_SCOPES, Conditions, Vector
 
 logger = logging.getLogger(__name__)
 
@@ -123,7 +123,8 @@ class _TenantVectors:
     def mask(self, conditions: Conditions) -> npt.NDArray[np.bool_]:
         n = self.n
         keep = self.alive[:n].copy()
-        keep &= self.codes["scope"].mask(self.scope[:n], conditions.scopes)
+        if conditions.scopes != ALL_SCOPES:
+            keep &= self.codes["scope"].mask(self.scope[:n], conditions.scopes)
         if conditions.statuses:
             keep &= self.codes["status"].mask(self.status[:n], conditions.statuses)
         if conditions.categories:

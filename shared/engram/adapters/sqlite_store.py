@@ -35,7 +35,7 @@ from engram.models import (
     StatsResponse,
     Tenant,
 )
-from engram.ports import Conditions, Page, Vector, WriteBatch
+from engram.ports import ALL_SCOPES, Conditions, Page, Vector, WriteBatch
 
 logger = logging.getLogger(__name__)
 
@@ -118,7 +118,8 @@ def conditions_sql(conditions: Conditions, alias: str = "m") -> tuple[str, list[
 
     if not conditions.scopes:
         raise ValidationFailedError("a search must name at least one scope")
-    among("scope", conditions.scopes)
+    if conditions.scopes != ALL_SCOPES:
+        among("scope", conditions.scopes)
     if conditions.statuses:
         among("status", conditions.statuses)
     if conditions.categories:
@@ -152,7 +153,7 @@ def conditions_sql(conditions: Conditions, alias: str = "m") -> tuple[str, list[
         if high is not None:
             clauses.append(f"{alias}.{column} <= ?")
             params.append(iso(high))
-    return " AND ".join(clauses), params
+    return " AND ".join(clauses) or "1", params
 
 
 class SqliteDatabase:
@@ -540,14 +541,6 @@ class SqliteStore:
         rows = rows[:limit]
         next_cursor = _encode_cursor(rows[-1][1], rows[-1][2]) if more and rows else None
         return Page(records=[_record(r[0]) for r in rows], next_cursor=next_cursor)
-
-    def all_scopes(self, tenant_id: str) -> list[str]:
-        return [
-            r[0]
-            for r in self.db.connection().execute(
-                "SELECT DISTINCT scope FROM memories WHERE tenant_id=? ORDER BY scope", (tenant_id,)
-            )
-        ]
 
     def history(self, tenant_id: str, memory_id: str) -> list[HistoryEntry]:
         rows = (
