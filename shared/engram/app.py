@@ -8,7 +8,7 @@ may touch, and hands each operation to its service module.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -73,6 +73,10 @@ class Engine:
         from engram.auth import KeyService, load_or_create_secret
         from engram.extraction import RuleExtractor
 
+        if settings.blas_threads is not None:
+            from threadpoolctl import threadpool_limits
+
+            threadpool_limits(settings.blas_threads, user_api="blas")
         db = SqliteDatabase(settings.data_dir / "engram.db")
         embedder = shared_embedder()
         pepper = load_or_create_secret(settings.data_dir / "pepper")
@@ -320,10 +324,12 @@ class Engine:
         self._settings(tenant_id)
         return memory_service.export_lines(tenant_id, store=self.store)
 
-    def import_lines(self, tenant_id: str, lines: Iterable[str]) -> dict[str, int]:
+    def import_lines(
+        self, tenant_id: str, lines: Iterable[str], progress: Callable[[int, int], None] | None = None
+    ) -> dict[str, int]:
         self._settings(tenant_id)
         return memory_service.import_lines(
-            tenant_id, lines, store=self.store, index=self.index, embedder=self.embedder
+            tenant_id, lines, store=self.store, index=self.index, embedder=self.embedder, progress=progress
         )
 
     def erase_tenant(self, tenant_id: str) -> int:

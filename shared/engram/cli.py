@@ -240,8 +240,13 @@ def cmd_export(args: argparse.Namespace) -> int:
 def cmd_import(args: argparse.Namespace) -> int:
     engine = _engine(args)
     handle: TextIO = sys.stdin if args.input == "-" else open(args.input, encoding="utf-8")  # noqa: SIM115
-    with handle:
-        counts = engine.import_lines(args.tenant, handle)
+    with handle, _progress(None, "import", not args.json) as bar:
+
+        def advance(done: int, total: int) -> None:
+            bar.total = total
+            bar.update(done - bar.n)
+
+        counts = engine.import_lines(args.tenant, handle, progress=advance)
     _out(args, counts, f"imported {counts['imported']}, skipped {counts['skipped']}")
     return 0
 

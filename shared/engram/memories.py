@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import base64
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -118,6 +118,7 @@ def import_lines(
     index: SearchIndex,
     embedder: Embedder,
     batch_size: int = 200,
+    progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, int]:
     """Import an export into ``tenant_id``: validated line by line, written in batches.
 
@@ -180,4 +181,6 @@ def import_lines(
     for start in range(0, len(parsed), batch_size):
         pending.extend(parsed[start : start + batch_size])
         flush()
+        if progress is not None:
+            progress(min(start + batch_size, len(parsed)), len(parsed))
     return counts

@@ -68,6 +68,9 @@ class Settings(_Section):
     backend: Literal["local", "aws"] = "local"
     data_dir: Path = Path("~/.engram").expanduser()
     embedder: Literal["local"] = "local"
+    blas_threads: int | None = Field(default=1, ge=1)
+    """Threads numpy's BLAS may use in this process (None leaves it alone). Recall's products are
+    small and memory-bound; extra BLAS threads only spin against the embedding model's threads."""
     operator_token: SecretStr | None = None
     """The admin routes' credential (env ENGRAM_OPERATOR_TOKEN); locally a generated file by default."""
     recall: RecallSettings = RecallSettings()

@@ -97,6 +97,10 @@ class LocalEmbedder:
             options = ort.SessionOptions()
             options.intra_op_num_threads = self._threads
             options.inter_op_num_threads = 1
+            # Spinning threads would fight numpy for the same cores between two embeddings
+            # (measured: query embedding p50 4 ms without spinning, 14 ms with, beside recall).
+            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+            options.add_session_config_entry("session.inter_op.allow_spinning", "0")
             session = ort.InferenceSession(data, options, providers=["CPUExecutionProvider"])
             tokenizer = Tokenizer.from_file(str(tokenizer_path))
             tokenizer.enable_truncation(MAX_TOKENS)

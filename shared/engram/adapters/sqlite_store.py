@@ -369,7 +369,7 @@ class SqliteStore:
 
     def _put(self, conn: Any, fts: str, record: MemoryRecord, vector: Vector | None) -> None:
         old = conn.execute(
-            "SELECT rowid FROM memories WHERE tenant_id=? AND id=?", (record.tenant_id, record.id)
+            "SELECT rowid, content_hash FROM memories WHERE tenant_id=? AND id=?", (record.tenant_id, record.id)
         ).fetchone()
         values: tuple[Any, ...] = (
             record.tenant_id,
@@ -401,6 +401,8 @@ class SqliteStore:
                 sets = sets.replace(", embedding=?", "")
                 values = values[:14] + values[15:]
             conn.execute(f"UPDATE memories SET {sets} WHERE rowid=?", (*values, rowid))
+            if old[1] == record.content_hash:
+                return  # same text: the text index row stands (feedback, tags, pins…)
             conn.execute(f"DELETE FROM {fts} WHERE rowid=?", (rowid,))
         conn.execute(f"INSERT INTO {fts}(rowid, content) VALUES(?, ?)", (rowid, record.content))
 
