@@ -2,16 +2,15 @@
 
 # No `from __future__ import annotations`: Powertools reads these annotations at run time.
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body
-from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BaseModel, ConfigDict, Field
 
 from engram.errors import ForbiddenError, NotFoundError
 from engram.models import Scope, TenantId
-from engram_http.runtime import documented, engine, json_response, logger, metrics, resolver, tracer
+from engram_http.runtime import documented, engine, entry_point, json_response, resolver, tracer
 
 app = resolver()
 
@@ -124,8 +123,4 @@ def erase_tenant(tenant: str) -> Response[str]:
     return json_response(TenantErased(tenant_id=tenant, erased_memories=removed))
 
 
-@logger.inject_lambda_context
-@tracer.capture_lambda_handler
-@metrics.log_metrics
-def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    return app.resolve(event, context)
+lambda_handler = entry_point(app)

@@ -4,13 +4,11 @@
 
 import json
 from functools import lru_cache
-from typing import Any
 
 from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.utilities.typing import LambdaContext
 
 import engram
-from engram_http.runtime import JSON, logger, resolver, tracer
+from engram_http.runtime import JSON, entry_point, resolver
 
 app = resolver()
 TITLE = "Engram"
@@ -70,7 +68,4 @@ def health() -> Response[str]:
     return Response(200, JSON, json.dumps({"status": "ok", "version": engram.__version__}))
 
 
-@logger.inject_lambda_context
-@tracer.capture_lambda_handler
-def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    return app.resolve(event, context)
+lambda_handler = entry_point(app)

@@ -223,6 +223,18 @@ def resolver() -> APIGatewayRestResolver:
     return app
 
 
+def entry_point(app: APIGatewayRestResolver) -> Callable[[dict[str, Any], Any], dict[str, Any]]:
+    """The Lambda entry point of a resolver: Powertools logging context, tracing and metrics."""
+
+    @logger.inject_lambda_context
+    @tracer.capture_lambda_handler
+    @metrics.log_metrics
+    def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+        return app.resolve(event, context)
+
+    return lambda_handler
+
+
 def json_response(payload: Any, status: int = 200) -> Response[str]:
     """A JSON response; pydantic models are dumped in the API's shape."""
     if isinstance(payload, BaseModel):

@@ -2,14 +2,13 @@
 
 # No `from __future__ import annotations`: Powertools reads these annotations at run time.
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body
-from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from engram.models import FeedbackRequest, FeedbackResponse
-from engram_http.runtime import caller, documented, engine, json_response, logger, metrics, resolver, tracer
+from engram_http.runtime import caller, documented, engine, entry_point, json_response, resolver, tracer
 
 app = resolver()
 
@@ -21,8 +20,4 @@ def feedback(id: str, request: Annotated[FeedbackRequest, Body()]) -> Response[s
     return json_response(engine().feedback(who.tenant_id, id, request, allowed_scopes=who.allowed_scopes))
 
 
-@logger.inject_lambda_context
-@tracer.capture_lambda_handler
-@metrics.log_metrics
-def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    return app.resolve(event, context)
+lambda_handler = entry_point(app)

@@ -2,11 +2,10 @@
 
 # No `from __future__ import annotations`: Powertools reads these annotations at run time.
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body
-from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from engram.models import ForgetRequest, ForgetResponse
 from engram_http.runtime import (
@@ -14,9 +13,8 @@ from engram_http.runtime import (
     count,
     documented,
     engine,
+    entry_point,
     json_response,
-    logger,
-    metrics,
     resolver,
     tracer,
 )
@@ -33,8 +31,4 @@ def forget(request: Annotated[ForgetRequest, Body()]) -> Response[str]:
     return json_response(result)
 
 
-@logger.inject_lambda_context
-@tracer.capture_lambda_handler
-@metrics.log_metrics
-def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    return app.resolve(event, context)
+lambda_handler = entry_point(app)

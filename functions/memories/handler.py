@@ -2,11 +2,10 @@
 
 # No `from __future__ import annotations`: Powertools reads these annotations at run time.
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
-from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from engram.models import (
     ForgetResponse,
@@ -18,7 +17,7 @@ from engram.models import (
     StatsResponse,
     parse,
 )
-from engram_http.runtime import caller, documented, engine, json_response, logger, metrics, resolver, tracer
+from engram_http.runtime import caller, documented, engine, entry_point, json_response, resolver, tracer
 
 app = resolver()
 NDJSON = "application/x-ndjson"
@@ -96,8 +95,4 @@ def import_() -> Response[str]:
     return json_response(counts)
 
 
-@logger.inject_lambda_context
-@tracer.capture_lambda_handler
-@metrics.log_metrics
-def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    return app.resolve(event, context)
+lambda_handler = entry_point(app)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -27,6 +28,8 @@ from engram.models import MemoryRecord
 from engram.ports import ALL_SCOPES, Conditions, Vector
 
 logger = logging.getLogger(__name__)
+
+PARALLEL_ROWS = 16_384  # below this a product is too quick to be worth a second thread
 
 
 def _epoch(value: str | None) -> float:
@@ -156,6 +159,7 @@ class SqliteIndex:
         self._lock = threading.RLock()
         self._tenants: dict[str, _TenantVectors] = {}
         self.tokenizer = Fts5Tokenizer()
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="engram-knn")
 
     # -- cache -----------------------------------------------------------------------------------
 
@@ -262,24 +266,47 @@ class SqliteIndex:
             keep &= allowed
         return keep
 
+    def _product(
+        self, rows: npt.NDArray[np.float32], right: npt.NDArray[np.float32]
+    ) -> npt.NDArray[np.float32]:
+        """``rows @ right``; large products are split over two threads (numpy releases the GIL, and
+        BLAS itself is held to one thread so that it never spins against the embedding model)."""
+        if rows.shape[0] < PARALLEL_ROWS:
+            return rows @ right
+        half = rows.shape[0] // 2
+        first = self._pool.submit(np.dot, rows[:half], right)
+        second = rows[half:] @ right
+        return np.concatenate([first.result(), second])
+
+    def _similarities(
+        self, tenant_id: str, cache: _TenantVectors, conditions: Conditions, queries: npt.NDArray[np.float32]
+    ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float32]]:
+        """(rows, cosines of those rows with each query column) for the rows meeting the conditions."""
+        keep = self._allowed_rows(tenant_id, cache, conditions)
+        rows = np.flatnonzero(keep)
+        if rows.size * 4 < cache.n:  # few rows pass: gather them
+            return rows, self._product(cache.matrix[rows], queries)
+        # Most rows pass: one pass over the whole matrix beats copying it, then keep the passing rows.
+        return rows, self._product(cache.matrix[: cache.n], queries)[rows]
+
+    @staticmethod
+    def _top(rows: npt.NDArray[np.intp], scores: npt.NDArray[np.float32], k: int) -> list[tuple[int, float]]:
+        take = min(k, scores.shape[0])
+        top = np.argpartition(-scores, take - 1)[:take]
+        top = top[np.argsort(-scores[top], kind="stable")]
+        return [(int(rows[t]), float(scores[t])) for t in top]
+
     def knn(self, tenant_id: str, vector: Vector, k: int, conditions: Conditions) -> list[tuple[str, float]]:
         with self._lock:
             cache = self._fresh(tenant_id)
             if cache.n == 0 or k <= 0:
                 return []
-            keep = self._allowed_rows(tenant_id, cache, conditions)
-            candidates = np.flatnonzero(keep)
-            if candidates.size == 0:
+            rows, sims = self._similarities(
+                tenant_id, cache, conditions, np.asarray(vector, dtype=np.float32)
+            )
+            if rows.size == 0:
                 return []
-            if candidates.size == cache.n:
-                sims = cache.matrix[: cache.n] @ vector
-            else:
-                sims = cache.matrix[candidates] @ vector
-            take = min(k, sims.shape[0])
-            top = np.argpartition(-sims, take - 1)[:take]
-            top = top[np.argsort(-sims[top], kind="stable")]
-            rows = top if candidates.size == cache.n else candidates[top]
-            return [(cache.ids[int(r)], float(sims[int(t)])) for r, t in zip(rows, top, strict=True)]
+            return [(cache.ids[row], score) for row, score in self._top(rows, sims, k)]
 
     def knn_many(
         self, tenant_id: str, vectors: Vector, k: int, conditions: Conditions
@@ -288,18 +315,14 @@ class SqliteIndex:
             cache = self._fresh(tenant_id)
             if cache.n == 0 or k <= 0 or len(vectors) == 0:
                 return [[] for _ in range(len(vectors))]
-            candidates = np.flatnonzero(self._allowed_rows(tenant_id, cache, conditions))
-            if candidates.size == 0:
+            queries = np.asarray(vectors, dtype=np.float32).T  # (dimension, queries)
+            rows, sims = self._similarities(tenant_id, cache, conditions, queries)
+            if rows.size == 0:
                 return [[] for _ in range(len(vectors))]
-            sims = cache.matrix[candidates] @ np.asarray(vectors, dtype=np.float32).T  # (rows, queries)
-            take = min(k, candidates.size)
-            out: list[list[tuple[str, float]]] = []
-            for column in range(sims.shape[1]):
-                scores = sims[:, column]
-                top = np.argpartition(-scores, take - 1)[:take]
-                top = top[np.argsort(-scores[top], kind="stable")]
-                out.append([(cache.ids[int(candidates[t])], float(scores[t])) for t in top])
-            return out
+            return [
+                [(cache.ids[row], score) for row, score in self._top(rows, sims[:, column], k)]
+                for column in range(sims.shape[1])
+            ]
 
     def bm25(self, tenant_id: str, query: str, k: int, conditions: Conditions) -> list[tuple[str, float]]:
         terms = query_terms(query, self.tokenizer)

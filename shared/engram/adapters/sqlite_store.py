@@ -369,7 +369,8 @@ class SqliteStore:
 
     def _put(self, conn: Any, fts: str, record: MemoryRecord, vector: Vector | None) -> None:
         old = conn.execute(
-            "SELECT rowid, content_hash FROM memories WHERE tenant_id=? AND id=?", (record.tenant_id, record.id)
+            "SELECT rowid, content_hash FROM memories WHERE tenant_id=? AND id=?",
+            (record.tenant_id, record.id),
         ).fetchone()
         values: tuple[Any, ...] = (
             record.tenant_id,
