@@ -216,6 +216,9 @@ def dispatch(
 class _Handler(BaseHTTPRequestHandler):
     server_version = "engram-gateway"
     protocol_version = "HTTP/1.1"
+    # Headers and body go out in two writes; with Nagle on, a kept-alive client waits for the
+    # delayed ACK (~40 ms) before it sees the body.
+    disable_nagle_algorithm = True
 
     def _serve(self) -> None:
         length = int(self.headers.get("Content-Length") or 0)
