@@ -11,14 +11,14 @@ import logging
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engram import feedback as feedback_service
 from engram import forget as forget_service
 from engram import memories as memory_service
 from engram import recall as recall_service
 from engram import retain as retain_service
-from engram.errors import ForbiddenError, NotFoundError
+from engram.errors import ForbiddenError, NotFoundError, ValidationFailedError
 from engram.identity import job_id
 from engram.models import (
     FeedbackRequest,
@@ -104,6 +104,16 @@ class Engine:
         tenant = Tenant(tenant_id=request.tenant_id, name=request.name, created_at=self.clock.now())
         self.store.create_tenant(tenant)
         return tenant
+
+    def configure_tenant(self, tenant_id: str, overrides: dict[str, Any]) -> Settings:
+        """Set a tenant's overrides of ``recall``, ``lifecycle`` and ``retain`` settings (validated first)."""
+        try:
+            effective = self.settings.for_tenant(overrides)
+        except (ValueError, TypeError) as exc:
+            raise ValidationFailedError(f"invalid settings: {exc}") from None
+        if not self.store.set_tenant_settings(tenant_id, overrides):
+            raise NotFoundError(f"tenant '{tenant_id}' not found")
+        return effective
 
     def _settings(self, tenant_id: str) -> Settings:
         tenant = self.store.get_tenant(tenant_id)

@@ -66,6 +66,15 @@ def cmd_tenant(args: argparse.Namespace) -> int:
     if args.action == "create":
         tenant = engine.create_tenant(args.name, args.display_name)
         _out(args, {"tenant_id": tenant.tenant_id, "name": tenant.name}, f"created tenant {tenant.tenant_id}")
+    elif args.action == "configure":
+        overrides = _json_arg(args.settings or "{}", "--settings")
+        effective = engine.configure_tenant(args.name, overrides)
+        data = {
+            "tenant_id": args.name,
+            "overrides": overrides,
+            "effective": effective.model_dump(mode="json", include={"recall", "lifecycle", "retain"}),
+        }
+        _out(args, data, f"{args.name}: overrides {json.dumps(overrides)}")
     elif args.action == "list":
         tenants = [{"tenant_id": t.tenant_id, "name": t.name} for t in engine.store.list_tenants()]
         _out(args, {"tenants": tenants}, "\n".join(t["tenant_id"] for t in tenants) or "(no tenants)")
@@ -392,9 +401,10 @@ def build_parser() -> argparse.ArgumentParser:
         return p
 
     p = command("tenant", cmd_tenant, "create, list or erase tenants")
-    p.add_argument("action", choices=["create", "list", "erase"])
+    p.add_argument("action", choices=["create", "list", "erase", "configure"])
     p.add_argument("name", nargs="?")
     p.add_argument("--display-name")
+    p.add_argument("--settings", help='configure: JSON overrides, e.g. \'{"recall": {"min_score": 0.3}}\'')
 
     p = command("retain", cmd_retain, "store a text or a JSONL file of items")
     p.add_argument("--tenant", required=True)
@@ -498,7 +508,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     args.data_dir = getattr(args, "data_dir", None) or os.environ.get("ENGRAM_DATA_DIR") or "~/.engram"
     args.json = getattr(args, "json", False)
-    if args.command == "tenant" and args.action in ("create", "erase") and not args.name:
+    if args.command == "tenant" and args.action in ("create", "erase", "configure") and not args.name:
         parser.error(f"tenant {args.action} needs a NAME")
     try:
         return int(args.func(args))

@@ -358,3 +358,31 @@ def test_a_jsonl_file_with_one_bad_line_writes_nothing(cli: Cli, tmp_path: Path)
     assert code == 2 and "text" in err
     _, stats, _ = cli("stats", "--tenant", "acme")
     assert stats["total"] == 0
+
+
+def test_a_tenant_setting_override_changes_only_that_tenants_recall(cli: Cli) -> None:
+    # Given two tenants with the same memories
+    for tenant in ("acme", "globex"):
+        cli("tenant", "create", tenant)
+        _seed(cli, tenant, "user:alice", ["I prefer dark mode", *DISTRACTORS])
+    # When acme lowers its min_score to 0
+    code, configured, _ = cli("tenant", "configure", "acme", "--settings", '{"recall": {"min_score": 0}}')
+    # Then an unrelated question returns memories for acme and still nothing for globex
+    assert code == 0 and configured["effective"]["recall"]["min_score"] == 0
+    question = ("recall", "--query", "how do volcanoes form under the ocean?")
+    assert cli(question[0], "--tenant", "acme", *question[1:])[1]["memories"] != []
+    assert cli(question[0], "--tenant", "globex", *question[1:])[1]["memories"] == []
+
+
+def test_an_unknown_setting_is_refused_and_changes_nothing(cli: Cli) -> None:
+    # Given a tenant
+    cli("tenant", "create", "acme")
+    # When a setting that does not exist is configured
+    code, _, err = cli("tenant", "configure", "acme", "--settings", '{"recall": {"min_scroe": 0}}')
+    # Then it is refused naming it, and the tenant keeps the defaults
+    assert code == 2 and "min_scroe" in err
+    _seed(cli, "acme", "user:alice", ["I prefer dark mode"])
+    assert (
+        cli("recall", "--tenant", "acme", "--query", "how do volcanoes form under the ocean?")[1]["memories"]
+        == []
+    )

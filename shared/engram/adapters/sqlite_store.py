@@ -297,6 +297,14 @@ class SqliteStore:
             return None
         return Tenant(tenant_id=row[0], name=row[1], created_at=row[2], settings_overrides=json.loads(row[3]))
 
+    def set_tenant_settings(self, tenant_id: str, overrides: dict[str, Any]) -> bool:
+        """Replace a tenant's setting overrides; False if there is no such tenant."""
+        with self.db.transaction() as conn:
+            cur = conn.execute(
+                "UPDATE tenants SET settings=? WHERE tenant_id=?", (json.dumps(overrides), tenant_id)
+            )
+        return bool(cur.rowcount)
+
     def list_tenants(self) -> list[Tenant]:
         rows = (
             self.db.connection()
