@@ -8,6 +8,7 @@ may touch, and hands each operation to its service module.
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -61,6 +62,10 @@ class Engine:
     keys: KeyService | None = None
     operator_token: str | None = field(default=None, repr=False)
     _jobs: ThreadPoolExecutor | None = field(default=None, repr=False)
+    _embedding: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _embedder_thread: threading.Thread | None = field(default=None, repr=False)
+    _wake: threading.Event = field(default_factory=threading.Event, repr=False)
+    _stopping: threading.Event = field(default_factory=threading.Event, repr=False)
 
     @classmethod
     def local(cls, settings: Settings) -> Engine:
@@ -151,7 +156,59 @@ class Engine:
             settings=settings,
         )
         self.store.bump_usage(tenant_id, "retain_calls")
+        if settings.retain.defer_embedding and response.results:
+            self._wake_embedder()
         return response
+
+    # -- background embedding ----------------------------------------------------------------------
+
+    def embed_pending(self, tenant_id: str, *, batch: int = 64) -> int:
+        """Embed every memory of the tenant still stored without a vector; how many were embedded.
+
+        Reads call this first, so a deferred embedding is never missed by a recall; the background
+        worker calls it to keep the backlog short. One caller embeds at a time.
+        """
+        done = 0
+        if not self.store.pending_embedding(tenant_id, 1):  # the common case: nothing to wait for
+            return done
+        with self._embedding:
+            while True:
+                pending = self.store.pending_embedding(tenant_id, batch)
+                if not pending:
+                    return done
+                vectors = self.embedder.embed([content for _, content, _ in pending])
+                items = [
+                    (memory_id, digest, v) for (memory_id, _, digest), v in zip(pending, vectors, strict=True)
+                ]
+                stored = set(self.store.set_embeddings(tenant_id, items, self.embedder.model_id))
+                records = self.store.get_many(tenant_id, [i for i, _, _ in items if i in stored])
+                pairs = [(records[i], v) for i, _, v in items if i in records]
+                self.index.upsert(tenant_id, [r for r, _ in pairs], [v for _, v in pairs])
+                done += len(pending)
+
+    def _wake_embedder(self) -> None:
+        """Start (once) or nudge the thread that embeds deferred memories."""
+        if not self.settings.background_embedding:
+            return
+        if self._embedder_thread is None or not self._embedder_thread.is_alive():
+            self._stopping.clear()
+            self._embedder_thread = threading.Thread(
+                target=self._embed_loop, name="engram-embedder", daemon=True
+            )
+            self._embedder_thread.start()
+        self._wake.set()
+
+    def _embed_loop(self) -> None:
+        while not self._stopping.is_set():
+            self._wake.wait(timeout=5.0)
+            self._wake.clear()
+            for tenant_id in self.store.tenants_with_pending():
+                if self._stopping.is_set():
+                    return
+                try:
+                    self.embed_pending(tenant_id)
+                except Exception:  # keep the worker alive; reads embed what it could not
+                    logger.exception("background embedding failed")
 
     def submit_retain(
         self, tenant_id: str, request: RetainRequest, *, allowed_scopes: Sequence[str] | None = None
@@ -173,6 +230,8 @@ class Engine:
 
     def resume_jobs(self) -> int:
         """Requeue jobs a stopped process left queued or running; returns how many."""
+        if self.store.tenants_with_pending():
+            self._wake_embedder()
         pending: list[tuple[str, Job]] = getattr(self.store, "pending_jobs", list)()
         for tenant_id, job in pending:
             self._worker().submit(self._run_job, tenant_id, job)
@@ -220,10 +279,17 @@ class Engine:
         self.store.put_job(tenant_id, done)
 
     def close(self) -> None:
-        """Finish queued jobs and stop the worker."""
+        """Finish queued jobs, stop the workers and embed whatever is still pending."""
         if self._jobs is not None:
             self._jobs.shutdown(wait=True)
             self._jobs = None
+        if self._embedder_thread is not None:
+            self._stopping.set()
+            self._wake.set()
+            self._embedder_thread.join()
+            self._embedder_thread = None
+        for tenant_id in self.store.tenants_with_pending():
+            self.embed_pending(tenant_id)
 
     def recall(
         self,
@@ -235,6 +301,7 @@ class Engine:
     ) -> RecallResponse:
         settings = self._settings(tenant_id)
         scopes = self._scopes(tenant_id, request.scopes, allowed_scopes)
+        self.embed_pending(tenant_id)
         return recall_service.recall(
             tenant_id,
             request,
@@ -256,6 +323,8 @@ class Engine:
             [request.filter.scope] if request.filter is not None and request.filter.scope else request.scopes
         )
         scopes = self._scopes(tenant_id, named, allowed_scopes)
+        if request.query is not None:
+            self.embed_pending(tenant_id)
         return forget_service.forget(
             tenant_id,
             request,
@@ -332,6 +401,7 @@ class Engine:
 
     def export_lines(self, tenant_id: str) -> Iterator[str]:
         self._settings(tenant_id)
+        self.embed_pending(tenant_id)  # an export carries every vector
         return memory_service.export_lines(tenant_id, store=self.store)
 
     def import_lines(

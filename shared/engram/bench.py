@@ -111,6 +111,7 @@ def _seed(
     corpus: list[tuple[str, str]] = []
     batch_ms: list[float] = []
     created = other_created = 0
+    began = time.perf_counter()
     with tqdm(total=n, desc="seeding", unit="mem", file=sys.stderr) as bar:
         for b in range(batches):
             if others and b % stride == 0:
@@ -124,12 +125,17 @@ def _seed(
             bar.update(len(texts))
     for other in others:
         other_created += _retain(engine, *other)[1]
+    # Retain acknowledges once a batch is durable; vectors follow on the background embedder.
+    # Closing waits for that backlog, so this is the rate at which memories become searchable.
+    engine.close()
+    searchable_s = time.perf_counter() - began
     return {
         "items": n,
         "created": created,
         "skipped": n - created,
         "other_tenant_memories": other_created,
         "items_per_s": round(n / (sum(batch_ms) / 1000.0), 1),
+        "embedded_items_per_s": round((n + other_created) / searchable_s, 1),
         "batch_ms": _pct(batch_ms, (50, 95)),
     }, corpus
 
@@ -221,7 +227,8 @@ def _report(result: dict[str, Any]) -> str:
     r, f = result["retain"], result["floor"]
     columns = {
         "N": str(result["n"]),
-        "retain items/s": f"{r['items_per_s']:.0f}",
+        "retain items/s (acknowledged)": f"{r['items_per_s']:.0f}",
+        "items/s embedded": f"{r['embedded_items_per_s']:.0f}",
         "batch p50 ms": f"{r['batch_ms']['p50']:.1f}",
         "batch p95 ms": f"{r['batch_ms']['p95']:.1f}",
         "floor p50 ms": f"{f['scan_all']['p50']:.3f}",

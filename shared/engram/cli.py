@@ -113,6 +113,7 @@ def cmd_retain(args: argparse.Namespace) -> int:
     if args.text is not None:
         body = {**base, "text": args.text, "idempotency_key": args.idempotency_key}
         response = engine.retain(args.tenant, parse(RetainRequest, body))
+        engine.close()  # embeds what was deferred before the process ends
         data = dump(response)
         human = (
             "\n".join(
@@ -134,6 +135,7 @@ def cmd_retain(args: argparse.Namespace) -> int:
         for request in requests:
             results.extend(engine.retain(args.tenant, request).results)
             bar.update(len(request.items or []))
+    engine.close()  # embeds what was deferred before the process ends
     counts: dict[str, int] = {}
     for r in results:
         counts[r.action] = counts.get(r.action, 0) + 1

@@ -20,7 +20,7 @@ from engram.models import (
     MemoryView,
     PatchRequest,
 )
-from engram.ports import Clock, Conditions, Embedder, MemoryStore, SearchIndex, WriteBatch
+from engram.ports import Clock, Conditions, Embedder, MemoryStore, SearchIndex, Vector, WriteBatch
 
 EXPORT_FORMAT = "engram.export.v1"
 
@@ -145,14 +145,13 @@ def import_lines(
             r.model_copy(update={"embedding_model": embedder.model_id}) if i in to_embed else r
             for i, (r, _, _) in enumerate(fresh)
         ]
+        arrays: list[Vector] = [np.asarray(v, dtype=np.float32) for v in vectors]
         batch = WriteBatch(
-            records=records,
-            vectors=[np.asarray(v, dtype=np.float32) for v in vectors],
-            history=[h for _, hs, _ in fresh for h in hs],
+            records=records, vectors=list(arrays), history=[h for _, hs, _ in fresh for h in hs]
         )
         if records:
             store.write(tenant_id, batch)
-            index.upsert(tenant_id, batch.records, batch.vectors)
+            index.upsert(tenant_id, records, arrays)
         counts["imported"] += len(records)
         pending.clear()
 

@@ -67,7 +67,8 @@ class WriteBatch:
     """Everything one operation writes, committed atomically or not at all."""
 
     records: list[MemoryRecord] = field(default_factory=list)
-    vectors: list[Vector] = field(default_factory=list)
+    vectors: list[Vector | None] = field(default_factory=list)
+    """One per record; None stores the record unembedded (``pending_embedding`` finds it)."""
     history: list[HistoryEntry] = field(default_factory=list)
     idempotency: tuple[str, str, list[dict[str, Any]]] | None = None
     """(key, request fingerprint, content-free results) for a retain with an idempotency key."""
@@ -169,6 +170,18 @@ class MemoryStore(Protocol):
 
     def iter_records(self, tenant_id: str) -> Iterator[tuple[MemoryRecord, Vector | None]]: ...
     def deletion_log(self, tenant_id: str) -> list[DeletionLogEntry]: ...
+
+    def pending_embedding(self, tenant_id: str, limit: int) -> list[tuple[str, str, str]]:
+        """(id, content, content_hash) of memories stored without a vector, oldest first."""
+        ...
+
+    def set_embeddings(
+        self, tenant_id: str, items: Sequence[tuple[str, str, Vector]], model_id: str
+    ) -> list[str]:
+        """Store vectors for (id, content_hash) pairs still unembedded with that text; ids updated."""
+        ...
+
+    def tenants_with_pending(self) -> list[str]: ...
 
     def put_job(self, tenant_id: str, job: Job) -> None: ...
 

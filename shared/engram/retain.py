@@ -3,7 +3,9 @@
 Modes: ``raw`` stores each text verbatim (no extraction); ``auto`` drops noise and runs the
 extractor (rule-based on the embedded default), keeping an explicitly given ``text`` verbatim
 when no rule fires; ``smart`` asks the LLM extractor and falls back to ``auto`` when none is
-configured. Dedup: the same normalised text in the same scope is skipped (its id is
+configured. Unless ``retain.defer_embedding`` is off, raw texts, events and cases are written
+without a vector and embedded in the background (the engine embeds what is pending before any
+read), so a batch is acknowledged as soon as it is durable. Dedup: the same normalised text in the same scope is skipped (its id is
 deterministic, so a replay is a no-op). For profile, preference, entity, fact and pattern, a
 near-duplicate of the same category (cosine ≥ ``dedup_cosine``) is skipped when its text adds
 nothing (contained in the existing one) and merged into it otherwise; raw texts, events and
@@ -153,7 +155,7 @@ def _record(
     *,
     request: RetainRequest,
     now: datetime,
-    embedder: Embedder,
+    embedding_model: str,
 ) -> MemoryRecord:
     memory = candidate.memory
     return MemoryRecord(
@@ -177,7 +179,7 @@ def _record(
         source=Source(session_id=request.session_id, message_refs=memory.message_refs, role=memory.role),
         trust=memory.trust,
         content_hash=content_hash(memory.content),
-        embedding_model=embedder.model_id,
+        embedding_model=embedding_model,
     )
 
 
@@ -245,19 +247,35 @@ def retain(
     now = clock.now()
     candidates, _ = _candidates(request, extractor=extractor, settings=settings, now=now)
     scope = request.scope
-    vectors = (
-        embedder.embed([c.memory.content for c in candidates]) if candidates else np.zeros((0, 0), np.float32)
-    )
+    # Memories that may merge need their vector now (to find a twin); the rest can wait for the
+    # background embedder when deferral is on.
+    merging = [i for i, c in enumerate(candidates) if c.memory.category in MERGING_CATEGORIES]
+    embed_now = range(len(candidates)) if not settings.retain.defer_embedding else merging
+    vector_of: dict[int, Vector] = {}
+    if embed_now:
+        texts = [candidates[i].memory.content for i in embed_now]
+        vector_of = dict(zip(embed_now, embedder.embed(texts), strict=True))
+    vectors: list[Vector | None] = [vector_of.get(i) for i in range(len(candidates))]
     batch = WriteBatch()
     results: list[RetainResult] = []
     accepted: list[tuple[str, Vector]] = []  # (id, vector) written by this request, for in-batch near-dups
     seen_hashes: dict[str, str] = {}
     # One batched k-NN against what is stored in the scope, only for categories that can merge.
-    merging = [i for i, c in enumerate(candidates) if c.memory.category in MERGING_CATEGORIES]
-    found = index.knn_many(tenant_id, vectors[merging], 1, Conditions(scopes=(scope,))) if merging else []
+    found = (
+        index.knn_many(tenant_id, np.stack([vector_of[i] for i in merging]), 1, Conditions(scopes=(scope,)))
+        if merging
+        else []
+    )
     stored_nearest: dict[int, list[tuple[str, float]]] = dict(zip(merging, found, strict=True))
     for position, (candidate, vector) in enumerate(zip(candidates, vectors, strict=True)):
-        record = _record(tenant_id, scope, candidate, request=request, now=now, embedder=embedder)
+        record = _record(
+            tenant_id,
+            scope,
+            candidate,
+            request=request,
+            now=now,
+            embedding_model=embedder.model_id if vector is not None else "",
+        )
         if record.content_hash in seen_hashes:
             results.append(
                 RetainResult(id=seen_hashes[record.content_hash], action="skipped", reason="duplicate")
@@ -276,7 +294,9 @@ def retain(
             continue
         hits = stored_nearest.get(position)
         twin_id, twin_cos = (
-            (None, -1.0) if hits is None else _nearest(vector, accepted, hits[0] if hits else None)
+            (None, -1.0)
+            if hits is None or vector is None
+            else _nearest(vector, accepted, hits[0] if hits else None)
         )
         if twin_id is not None and twin_cos >= settings.retain.dedup_cosine:
             twin = next((r for r in batch.records if r.id == twin_id), None) or store.get(tenant_id, twin_id)
@@ -316,7 +336,8 @@ def retain(
                 detail={"mode": request.mode},
             )
         )
-        accepted.append((record.id, vector))
+        if vector is not None:
+            accepted.append((record.id, vector))
         seen_hashes[record.content_hash] = record.id
         results.append(RetainResult(id=record.id, action="created", memory=MemoryView.of(record)))
 
@@ -325,7 +346,8 @@ def retain(
         batch.idempotency = (request.idempotency_key, fp, stored)
     if batch.records or batch.idempotency:
         store.write(tenant_id, batch)
-        index.upsert(tenant_id, batch.records, batch.vectors)
+        embedded = [(r, v) for r, v in zip(batch.records, batch.vectors, strict=True) if v is not None]
+        index.upsert(tenant_id, [r for r, _ in embedded], [v for _, v in embedded])
     logger.info(
         "retained",
         extra={

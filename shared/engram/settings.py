@@ -62,12 +62,17 @@ class RetainSettings(_Section):
     prefilter_cosine: float = Field(default=0.7, ge=0, le=1)
     min_chars: int = Field(default=5, ge=1)
     default_importance: float = Field(default=0.5, ge=0, le=1)
+    # Raw texts, events and cases are acknowledged once durable and embedded in the background;
+    # every read first embeds what its tenant still has pending, so recall never misses them.
+    defer_embedding: bool = True
 
 
 class Settings(_Section):
     backend: Literal["local", "aws"] = "local"
     data_dir: Path = Path("~/.engram").expanduser()
     embedder: Literal["local"] = "local"
+    background_embedding: bool = True
+    """Embed deferred memories on a background thread (off: only reads and ``close`` embed them)."""
     blas_threads: int | None = Field(default=1, ge=1)
     """Threads numpy's BLAS may use in this process (None leaves it alone). Recall's products are
     small and memory-bound; extra BLAS threads only spin against the embedding model's threads."""

@@ -57,6 +57,7 @@ CREATE TABLE IF NOT EXISTS memories (
 );
 CREATE INDEX IF NOT EXISTS memories_hash ON memories (tenant_id, scope, content_hash);
 CREATE INDEX IF NOT EXISTS memories_created ON memories (tenant_id, created_at, id);
+CREATE INDEX IF NOT EXISTS memories_unembedded ON memories (tenant_id, rowid) WHERE embedding IS NULL;
 CREATE TABLE IF NOT EXISTS history (
   seq INTEGER PRIMARY KEY AUTOINCREMENT, tenant_id TEXT NOT NULL, memory_id TEXT NOT NULL,
   version INTEGER NOT NULL, event TEXT NOT NULL, at TEXT NOT NULL, content TEXT NOT NULL, detail TEXT NOT NULL
@@ -430,7 +431,7 @@ class SqliteStore:
             raise ValidationFailedError("every record must belong to the tenant written to")
         with self.db.transaction() as conn:
             fts = self.db.ensure_fts(conn, tenant_id)
-            vectors: list[Vector | None] = list(batch.vectors) or [None] * len(batch.records)
+            vectors = list(batch.vectors) or [None] * len(batch.records)
             for record, vector in zip(batch.records, vectors, strict=True):
                 self._put(conn, fts, record, vector)
             self._history(conn, tenant_id, batch.history)
@@ -663,6 +664,44 @@ class SqliteStore:
         return [
             DeletionLogEntry(receipt_id=r[0], tenant_id=tenant_id, at=r[1], ids=json.loads(r[2]), reason=r[3])
             for r in rows
+        ]
+
+    def pending_embedding(self, tenant_id: str, limit: int) -> list[tuple[str, str, str]]:
+        rows = (
+            self.db.connection()
+            .execute(
+                "SELECT id, json_extract(doc, '$.content'), content_hash FROM memories "
+                "WHERE tenant_id=? AND embedding IS NULL ORDER BY rowid LIMIT ?",
+                (tenant_id, limit),
+            )
+            .fetchall()
+        )
+        return [(r[0], r[1], r[2]) for r in rows]
+
+    def set_embeddings(
+        self, tenant_id: str, items: Sequence[tuple[str, str, Vector]], model_id: str
+    ) -> list[str]:
+        done: list[str] = []
+        with self.db.transaction() as conn:
+            for memory_id, content_hash, vector in items:
+                # The hash guard: a text patched meanwhile keeps waiting for its own vector.
+                cur = conn.execute(
+                    "UPDATE memories SET embedding=?, embedding_model=?, doc=json_set(doc, '$.embedding_model', ?) "
+                    "WHERE tenant_id=? AND id=? AND content_hash=? AND embedding IS NULL",
+                    (vector_blob(vector), model_id, model_id, tenant_id, memory_id, content_hash),
+                )
+                if cur.rowcount:
+                    done.append(memory_id)
+            if done:
+                self.db.bump_generation(conn, tenant_id)
+        return done
+
+    def tenants_with_pending(self) -> list[str]:
+        return [
+            r[0]
+            for r in self.db.connection().execute(
+                "SELECT DISTINCT tenant_id FROM memories WHERE embedding IS NULL"
+            )
         ]
 
     def put_job(self, tenant_id: str, job: Job) -> None:

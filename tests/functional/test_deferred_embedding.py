@@ -1,0 +1,93 @@
+"""Raw retains are acknowledged once durable; their vectors follow, and no read ever misses them."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+
+from engram.app import Engine
+from engram.identity import content_hash
+from engram.models import PatchRequest, RecallRequest, RetainItem, RetainRequest
+from engram.settings import Settings
+
+
+def _retain_raw(engine: Engine, texts: list[str]) -> list[str]:
+    request = RetainRequest(scope="user:alice", items=[RetainItem(text=t) for t in texts], mode="raw")
+    return [r.id for r in engine.retain("acme", request).results]
+
+
+def test_a_raw_retain_is_stored_before_its_vector_and_recall_still_finds_it(data_dir: Path) -> None:
+    # Given an engine without the background embedder (so the backlog stays visible)
+    engine = Engine.local(Settings(data_dir=data_dir, background_embedding=False))
+    engine.create_tenant("acme")
+    # When raw texts are retained
+    ids = _retain_raw(engine, ["I prefer dark mode", "The standup starts at nine"])
+    # Then they are durable without vectors, and a paraphrased recall embeds them first and finds them
+    assert {i for i, _, _ in engine.store.pending_embedding("acme", 10)} == set(ids)
+    found = engine.recall("acme", RecallRequest(query="what theme do I like?"))
+    assert found.memories[0].id == ids[0]
+    assert engine.store.pending_embedding("acme", 10) == []
+
+
+def test_the_background_embedder_clears_the_backlog_without_any_read(data_dir: Path) -> None:
+    # Given a few hundred raw texts retained in batches
+    engine = Engine.local(Settings(data_dir=data_dir))
+    engine.create_tenant("acme")
+    for start in range(0, 300, 100):
+        _retain_raw(
+            engine, [f"Note {i} about the quarterly migration plan" for i in range(start, start + 100)]
+        )
+    # When nobody reads, for as long as the backlog takes
+    deadline = time.monotonic() + 60
+    while engine.store.pending_embedding("acme", 1) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    # Then every memory has its vector, of the configured model
+    assert engine.store.pending_embedding("acme", 10) == []
+    records = list(engine.store.iter_records("acme"))
+    assert len(records) == 300
+    assert all(v is not None and v.shape == (384,) for _, v in records)
+    assert {r.embedding_model for r, _ in records} == {engine.embedder.model_id}
+    engine.close()
+
+
+def test_close_embeds_what_is_still_pending(data_dir: Path) -> None:
+    # Given a backlog the background embedder will not touch
+    engine = Engine.local(Settings(data_dir=data_dir, background_embedding=False))
+    engine.create_tenant("acme")
+    _retain_raw(engine, ["I prefer dark mode", "I live in Porto"])
+    # When the engine closes
+    engine.close()
+    # Then nothing is left pending
+    assert engine.store.pending_embedding("acme", 10) == []
+
+
+def test_a_vector_computed_for_an_old_text_never_lands_on_a_patched_memory(data_dir: Path) -> None:
+    # Given a raw memory still waiting for its vector
+    engine = Engine.local(Settings(data_dir=data_dir, background_embedding=False))
+    engine.create_tenant("acme")
+    memory_id = _retain_raw(engine, ["I live in Porto"])[0]
+    stale = engine.embedder.embed(["I live in Porto"])[0]
+    # When its text is patched, and then the old text's vector arrives
+    engine.patch("acme", memory_id, PatchRequest(content="I live in Lisbon"))
+    updated = engine.store.set_embeddings(
+        "acme", [(memory_id, content_hash("I live in Porto"), stale)], engine.embedder.model_id
+    )
+    # Then the stale vector is refused and the stored one is the new text's
+    assert updated == []
+    ((_, vector),) = [(r, v) for r, v in engine.store.iter_records("acme")]
+    assert vector is not None
+    expected = engine.embedder.embed(["I live in Lisbon"])[0]
+    assert float(np.dot(vector, expected)) > 0.999
+
+
+def test_deferral_can_be_turned_off(data_dir: Path) -> None:
+    # Given an engine with deferred embedding off
+    settings = Settings(data_dir=data_dir).for_tenant({"retain": {"defer_embedding": False}})
+    engine = Engine.local(settings)
+    engine.create_tenant("acme")
+    # When a raw text is retained
+    _retain_raw(engine, ["I prefer dark mode"])
+    # Then it has its vector at once
+    assert engine.store.pending_embedding("acme", 10) == []
