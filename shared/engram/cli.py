@@ -283,6 +283,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         print(f"\n? {query}")
         for m in response.memories:
             print(f"  {m.score:.3f}  [{m.category}] {m.content}")
+    engine.close()
     print("\nTry: engram recall --tenant demo --scope user:alice --query 'where am I flying?'")
     return 0
 
