@@ -191,7 +191,11 @@ class MemoryStore(Protocol):
 
 @runtime_checkable
 class SearchIndex(Protocol):
-    """Derived, rebuildable search structures over the active memories of each tenant."""
+    """Derived, rebuildable search structures over the active memories of each tenant.
+
+    Whoever changes in the store what the index holds (vectors, text, scope, status, tier,
+    category, dates) calls ``upsert`` or ``remove`` right after the store commits.
+    """
 
     def knn(self, tenant_id: str, vector: Vector, k: int, conditions: Conditions) -> list[tuple[str, float]]:
         """Top-k ids by cosine in [-1, 1], among memories meeting ``conditions``."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from pathlib import Path
 
@@ -91,3 +92,46 @@ def test_deferral_can_be_turned_off(data_dir: Path) -> None:
     _retain_raw(engine, ["I prefer dark mode"])
     # Then it has its vector at once
     assert engine.store.pending_embedding("acme", 10) == []
+
+
+def test_writes_in_this_process_keep_the_search_cache_without_reloading_it(data_dir: Path) -> None:
+    # Given a loaded search cache and the background embedder running
+    engine = Engine.local(Settings(data_dir=data_dir))
+    engine.create_tenant("acme")
+    _retain_raw(engine, ["I prefer dark mode"])
+    engine.recall("acme", RecallRequest(query="dark mode"))
+    loads = engine.index.loads  # type: ignore[attr-defined]
+    # When two threads retain while recalls run, and the embedder commits in between
+    def writer(offset: int) -> None:
+        for start in range(offset, offset + 200, 50):
+            _retain_raw(engine, [f"Entry {i} of the migration diary" for i in range(start, start + 50)])
+
+    threads = [threading.Thread(target=writer, args=(n,)) for n in (0, 1000)]
+    for t in threads:
+        t.start()
+    for _ in range(10):
+        engine.recall("acme", RecallRequest(query="migration diary"))
+    for t in threads:
+        t.join()
+    engine.close()
+    # Then the cache was never reloaded, and it holds every memory
+    found = engine.recall(
+        "acme", RecallRequest(query="Entry 1150 of the migration diary", limit=1, min_score=0)
+    )
+    assert engine.index.loads == loads  # type: ignore[attr-defined]
+    assert found.memories[0].content == "Entry 1150 of the migration diary"
+
+
+def test_a_write_by_another_process_makes_the_next_query_reload(data_dir: Path) -> None:
+    # Given two engines on the same file, as two processes would have
+    first = Engine.local(Settings(data_dir=data_dir))
+    first.create_tenant("acme")
+    _retain_raw(first, ["I prefer dark mode"])
+    first.recall("acme", RecallRequest(query="dark mode"))
+    second = Engine.local(Settings(data_dir=data_dir))
+    # When the second one writes
+    second.retain("acme", RetainRequest(scope="user:alice", text="My cat is called Miso", mode="raw"))
+    second.close()
+    # Then the first one sees it on its next recall
+    found = first.recall("acme", RecallRequest(query="what is my cat's name?"))
+    assert found.memories[0].content == "My cat is called Miso"

@@ -53,6 +53,7 @@ class _Codes:
 @dataclass
 class _TenantVectors:
     generation: int
+    local: int
     dimension: int
     n: int = 0
     ids: list[str] = field(default_factory=list)
@@ -159,13 +160,15 @@ class SqliteIndex:
         self._lock = threading.RLock()
         self._tenants: dict[str, _TenantVectors] = {}
         self.tokenizer = Fts5Tokenizer()
+        self.loads = 0  # full cache loads, for tests and diagnostics
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="engram-knn")
 
     # -- cache -----------------------------------------------------------------------------------
 
-    def _load(self, tenant_id: str, generation: int) -> _TenantVectors:
+    def _load(self, tenant_id: str, generation: int, local: int) -> _TenantVectors:
         """Every memory of the tenant with its vector, filter fields and terms, from the store."""
-        cache = _TenantVectors(generation=generation, dimension=self.dimension)
+        cache = _TenantVectors(generation=generation, local=local, dimension=self.dimension)
+        self.loads += 1
         conn = self.db.connection()
         # One read transaction: the vectors and the text index must be the same snapshot.
         conn.execute("BEGIN")
@@ -197,22 +200,18 @@ class SqliteIndex:
         return cache
 
     def _fresh(self, tenant_id: str) -> _TenantVectors:
-        generation = self.db.generation(tenant_id)
+        generation, local = self.db.generations(tenant_id)
         cache = self._tenants.get(tenant_id)
-        if cache is None or cache.generation != generation:
-            cache = self._load(tenant_id, generation)
+        if cache is None or generation - cache.generation != local - cache.local:
+            cache = self._load(tenant_id, generation, local)
             self._tenants[tenant_id] = cache
         return cache
 
     def upsert(self, tenant_id: str, records: Sequence[MemoryRecord], vectors: Sequence[Vector]) -> None:
-        """Apply a write this process just committed; anything unexpected drops the cache instead."""
+        """Apply a write this process just committed (a write by anyone else makes the next query reload)."""
         with self._lock:
             cache = self._tenants.get(tenant_id)
             if cache is None:
-                return
-            generation = self.db.generation(tenant_id)
-            if generation not in (cache.generation, cache.generation + 1) or len(records) != len(vectors):
-                del self._tenants[tenant_id]
                 return
             terms = self.tokenizer.tokens([r.content for r in records])
             for record, vector, words in zip(records, vectors, terms, strict=True):
@@ -227,20 +226,14 @@ class SqliteIndex:
                     record.occurred_at.timestamp() if record.occurred_at else float("nan"),
                     words,
                 )
-            cache.generation = generation
 
     def remove(self, tenant_id: str, memory_ids: Sequence[str]) -> None:
         with self._lock:
             cache = self._tenants.get(tenant_id)
             if cache is None:
                 return
-            generation = self.db.generation(tenant_id)
-            if generation not in (cache.generation, cache.generation + 1):
-                del self._tenants[tenant_id]
-                return
             for memory_id in memory_ids:
                 cache.remove(memory_id)
-            cache.generation = generation
 
     def forget_tenant(self, tenant_id: str) -> None:
         with self._lock:

@@ -166,6 +166,8 @@ class SqliteDatabase:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         self._local = threading.local()
         self._known_fts: set[str] = set()
+        self._local_bumps: dict[str, int] = {}
+        self._bumps_lock = threading.Lock()
         self._fts_lock = threading.Lock()
         # executescript manages its own transaction; every statement is IF NOT EXISTS.
         self.connection().executescript(SCHEMA)
@@ -191,13 +193,19 @@ class SqliteDatabase:
     def transaction(self) -> Iterator[Any]:
         """``BEGIN IMMEDIATE`` … ``COMMIT``; rolls back on any error."""
         conn = self.connection()
+        self._local.bumps = []
         conn.execute("BEGIN IMMEDIATE")
         try:
             yield conn
         except BaseException:
             conn.execute("ROLLBACK")
+            self._local.bumps = []
             raise
-        conn.execute("COMMIT")
+        with self._bumps_lock:  # a reader of generations() sees the commit and its count together
+            conn.execute("COMMIT")
+            for tenant_id in self._local.bumps:
+                self._local_bumps[tenant_id] = self._local_bumps.get(tenant_id, 0) + 1
+        self._local.bumps = []
 
     def ensure_fts(self, conn: Any, tenant_id: str) -> str:
         name = fts_table(tenant_id)
@@ -223,16 +231,24 @@ class SqliteDatabase:
         )
         return row is not None
 
-    def generation(self, tenant_id: str) -> int:
-        row = (
-            self.connection()
-            .execute("SELECT generation FROM index_state WHERE tenant_id=?", (tenant_id,))
-            .fetchone()
-        )
-        return int(row[0]) if row else 0
+    def generations(self, tenant_id: str) -> tuple[int, int]:
+        """(the tenant's generation in the file, how many of its bumps this object committed).
 
-    @staticmethod
-    def bump_generation(conn: Any, tenant_id: str) -> None:
+        A cache that remembers both at load is current while the file has moved on by exactly the
+        bumps this process made (and applied to the cache itself); any other writer shows as a
+        larger difference.
+        """
+        with self._bumps_lock:
+            row = (
+                self.connection()
+                .execute("SELECT generation FROM index_state WHERE tenant_id=?", (tenant_id,))
+                .fetchone()
+            )
+            return (int(row[0]) if row else 0), self._local_bumps.get(tenant_id, 0)
+
+    def bump_generation(self, conn: Any, tenant_id: str) -> None:
+        """Mark a change of what the index holds for the tenant (inside a ``transaction``)."""
+        self._local.bumps.append(tenant_id)
         conn.execute(
             "INSERT INTO index_state(tenant_id, generation) VALUES(?, 1) "
             "ON CONFLICT(tenant_id) DO UPDATE SET generation = generation + 1",
