@@ -101,6 +101,7 @@ def test_writes_in_this_process_keep_the_search_cache_without_reloading_it(data_
     _retain_raw(engine, ["I prefer dark mode"])
     engine.recall("acme", RecallRequest(query="dark mode"))
     loads = engine.index.loads  # type: ignore[attr-defined]
+
     # When two threads retain while recalls run, and the embedder commits in between
     def writer(offset: int) -> None:
         for start in range(offset, offset + 200, 50):
