@@ -23,6 +23,7 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValida
 from pydantic import BaseModel
 
 from engram.errors import EngramError, ForbiddenError, UnauthorizedError, http_status
+from engram.models import dump
 
 if TYPE_CHECKING:
     from engram.app import Engine
@@ -236,9 +237,9 @@ def entry_point(app: APIGatewayRestResolver) -> Callable[[dict[str, Any], Any], 
 
 
 def json_response(payload: Any, status: int = 200) -> Response[str]:
-    """A JSON response; pydantic models are dumped in the API's shape."""
+    """A JSON response; pydantic models are dumped in the API's shape (the CLI's ``--json`` too)."""
     if isinstance(payload, BaseModel):
-        payload = payload.model_dump(mode="json")
+        payload = dump(payload)
     return Response(status, JSON, json.dumps(payload, default=str))
 
 

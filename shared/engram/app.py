@@ -345,9 +345,14 @@ class Engine:
         allowed_scopes: Sequence[str] | None = None,
     ) -> FeedbackResponse:
         settings = self._settings(tenant_id)
-        self.get(tenant_id, memory_id, allowed_scopes=allowed_scopes)
         return feedback_service.feedback(
-            tenant_id, memory_id, request, store=self.store, clock=self.clock, settings=settings
+            tenant_id,
+            memory_id,
+            request,
+            store=self.store,
+            clock=self.clock,
+            settings=settings,
+            scopes=allowed_scopes,
         )
 
     def get(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Sequence
 
 from engram.errors import ConflictError, NotFoundError
 from engram.models import FeedbackRequest, FeedbackResponse, HistoryEntry
@@ -22,11 +23,12 @@ def feedback(
     store: MemoryStore,
     clock: Clock,
     settings: Settings,
+    scopes: Sequence[str] | None = None,
 ) -> FeedbackResponse:
     """Apply one signal: read, compute, write only if nobody wrote in between; else retry with jitter."""
     for attempt in range(MAX_ATTEMPTS):
         record = store.get(tenant_id, memory_id)
-        if record is None:
+        if record is None or (scopes is not None and record.scope not in scopes):
             raise NotFoundError(f"memory '{memory_id}' not found")
         weight = feedback_ema(record.feedback_weight, request.signal, alpha=settings.lifecycle.feedback_alpha)
         now = clock.now()

@@ -85,11 +85,10 @@ def _raw(
 
 def _candidates(
     request: RetainRequest, *, extractor: Extractor, settings: Settings, now: datetime
-) -> tuple[list[_Candidate], int]:
-    """What the request asks to keep, and how many inputs were dropped as noise or empty."""
+) -> list[_Candidate]:
+    """What the request asks to keep (noise and texts no rule keeps are left out)."""
     base_meta, base_tags = dict(request.metadata), list(request.tags)
     out: list[_Candidate] = []
-    dropped = 0
 
     def add(
         memory: ExtractedMemory, metadata: dict[str, Any], tags: list[str], when: datetime | None
@@ -106,7 +105,6 @@ def _candidates(
                 add(_raw(item.text, settings=settings), meta, tags, when)
                 continue
             found = _extract_text(item.text, extractor=extractor, settings=settings, reference=when or now)
-            dropped += 0 if found else 1
             for memory in found:
                 add(memory, meta, tags, when)
     elif request.text is not None:
@@ -116,7 +114,6 @@ def _candidates(
             found = _extract_text(
                 request.text, extractor=extractor, settings=settings, reference=request.occurred_at or now
             )
-            dropped += 0 if found else 1
             for memory in found:
                 add(memory, base_meta, base_tags, request.occurred_at)
     else:
@@ -131,11 +128,10 @@ def _candidates(
                 )
         else:
             kept = [m for m in messages if not is_noise(m.content, min_chars=settings.retain.min_chars)]
-            dropped += len(messages) - len(kept)
             found = extractor.extract(messages, reference_time=request.occurred_at or now) if kept else []
             for memory in found:
                 add(memory, base_meta, base_tags, request.occurred_at)
-    return out, dropped
+    return out
 
 
 def _extract_text(
@@ -245,7 +241,7 @@ def retain(
             return _replay(tenant_id, previous[1], store)
 
     now = clock.now()
-    candidates, _ = _candidates(request, extractor=extractor, settings=settings, now=now)
+    candidates = _candidates(request, extractor=extractor, settings=settings, now=now)
     scope = request.scope
     # Memories that may merge need their vector now (to find a twin); the rest can wait for the
     # background embedder when deferral is on.

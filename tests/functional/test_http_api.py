@@ -304,11 +304,22 @@ def test_a_key_limited_to_alice_cannot_read_bob(server: Server, tenant_key: tupl
     # When it asks for bob's scope, bob's memory, and everything
     asked_bob = call(server, "POST", "/v1/recall", {"query": "mode", "scopes": ["user:bob"]}, key=alice_only)
     get_bob = call(server, "GET", f"/v1/memories/{bob_id}", key=alice_only)
+    feedback_bob = call(
+        server, "POST", f"/v1/memories/{bob_id}/feedback", {"signal": "used"}, key=tenant_key[1]
+    )  # the unrestricted key may; the limited one below may not
+    limited_feedback = call(
+        server,
+        "POST",
+        f"/v1/memories/{bob_id}/feedback",
+        {"signal": "used"},
+        key=_key(server, tenant, scopes=["user:alice"]),
+    )
     everything = call(server, "POST", "/v1/recall", {"query": "prefers mode", "min_score": 0}, key=alice_only)
     listed = call(server, "GET", "/v1/memories", key=alice_only)
     # Then bob stays invisible
     assert asked_bob.status == 403
     assert get_bob.status == 404
+    assert feedback_bob.status == 200 and limited_feedback.status == 404
     assert {m["scope"] for m in everything.body["memories"]} == {"user:alice"}
     assert {m["scope"] for m in listed.body["memories"]} == {"user:alice"}
 
