@@ -2,7 +2,7 @@
 
 # No `from __future__ import annotations`: Powertools reads these annotations at run time.
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body
@@ -41,6 +41,19 @@ class KeyCreated(BaseModel):
     scopes: list[str]
     read_only: bool
     expires_at: str | None
+
+
+class ConfigureTenant(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    settings: dict[str, dict[str, Any]] = Field(
+        description='overrides of the "recall", "lifecycle" and "retain" settings; {} restores the defaults'
+    )
+
+
+class TenantConfigured(BaseModel):
+    tenant_id: str
+    overrides: dict[str, dict[str, Any]]
+    effective: dict[str, dict[str, Any]]
 
 
 class KeyRevoked(BaseModel):
@@ -96,6 +109,27 @@ def create_key(tenant: str, request: Annotated[CreateKey, Body()]) -> Response[s
             expires_at=record.expires_at.isoformat() if record.expires_at else None,
         ),
         status=201,
+    )
+
+
+@app.put(
+    "/v1/admin/tenants/<tenant>/settings",
+    responses=documented(
+        TenantConfigured,
+        "the tenant's overrides and the settings now in effect",
+        errors=(400, 401, 403, 404, 422),
+    ),
+)
+@tracer.capture_method
+def configure_tenant(tenant: str, request: Annotated[ConfigureTenant, Body()]) -> Response[str]:
+    _operator()
+    effective = engine().configure_tenant(tenant, request.settings)
+    return json_response(
+        TenantConfigured(
+            tenant_id=tenant,
+            overrides=request.settings,
+            effective=effective.model_dump(mode="json", include={"recall", "lifecycle", "retain"}),
+        )
     )
 
 

@@ -120,6 +120,10 @@ class Engine:
             raise NotFoundError(f"tenant '{tenant_id}' not found")
         return effective
 
+    def settings_for(self, tenant_id: str) -> Settings:
+        """The settings in effect for a tenant: the service's, with the tenant's overrides."""
+        return self._settings(tenant_id)
+
     def _settings(self, tenant_id: str) -> Settings:
         tenant = self.store.get_tenant(tenant_id)
         if tenant is None:

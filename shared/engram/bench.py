@@ -39,7 +39,7 @@ def _words(text: str) -> tuple[str, ...]:
     return tuple(text.split())
 
 
-STAGES = _words("embed candidates fetch fusion rerank lifecycle mmr access serialise total wall")
+STAGES = _words("embed candidates fetch fusion context rerank lifecycle mmr access serialise total wall")
 # A small vocabulary so that words recur across memories (BM25 has term statistics to work with)
 # and clauses carry topics (people, places, products) the embedding model can tell apart.
 VOCAB = {

@@ -380,6 +380,12 @@ def cmd_coldstart(args: argparse.Namespace) -> int:
     return run(args)
 
 
+def cmd_eval(args: argparse.Namespace) -> int:
+    from engram.evaluation.runner import run
+
+    return run(args)
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from engram.bench import run
 
@@ -431,7 +437,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--limit", type=int, default=5)
     p.add_argument("--min-score", type=float)
     p.add_argument("--filters", help="JSON object of filters")
-    p.add_argument("--fusion", choices=["weighted", "rrf"])
+    p.add_argument("--fusion", choices=["weighted", "rrf", "bm25", "vector"])
     p.add_argument("--debug", action="store_true")
     p.add_argument("--context", action="store_true")
 
@@ -495,6 +501,20 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command("coldstart", cmd_coldstart, "import time of each Lambda handler in a fresh interpreter")
     p.add_argument("--repeat", type=int, default=5)
+
+    p = command("eval", cmd_eval, "recall quality on LoCoMo-format conversations, through the HTTP API")
+    p.add_argument("suite", choices=["locomo"])
+    p.add_argument("--data", required=True, help="LoCoMo-format JSON file")
+    p.add_argument("--url", help="a running Engram (default: start a local one, as --local)")
+    p.add_argument("--api-key", help="evaluate in this key's tenant (only the default variant)")
+    p.add_argument("--operator-token", help="with --url: create a throwaway tenant for the run")
+    p.add_argument("--local", action="store_true", help="start engram serve on a throwaway data dir")
+    p.add_argument("--k", default="1,5,10,20", help="cut-offs, comma-separated")
+    p.add_argument("--variants", default="default", help="bm25,vector,weighted,rrf,default or name={json}")
+    p.add_argument("--out", help="folder for locomo.json, locomo.md and locomo.png")
+    p.add_argument("--samples", type=int, help="only the first N conversations")
+    p.add_argument("--questions", type=int, help="only the first N questions of each conversation")
+    p.add_argument("--keep", action="store_true", help="keep the evaluation tenant")
 
     p = command(
         "bench", cmd_bench, "seed N memories and measure recall latency by stage and retain throughput"

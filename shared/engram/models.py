@@ -229,7 +229,7 @@ class RecallRequest(Request):
     min_score: float | None = Field(default=None, ge=0.0, le=1.0)
     debug: bool = False
     context: bool = False
-    fusion: Literal["weighted", "rrf"] | None = None
+    fusion: Literal["weighted", "rrf", "bm25", "vector"] | None = None
     rerank: bool | None = None
     track_access: bool = True
 

@@ -20,7 +20,7 @@ import numpy as np
 from engram.models import MemoryRecord, RecalledMemory, RecallRequest, RecallResponse
 from engram.ports import Clock, Conditions, Embedder, MemoryStore, Reranker, SearchIndex
 from engram.query import recall_conditions
-from engram.scoring import fusion, lifecycle, shaping
+from engram.scoring import channels, fusion, lifecycle, shaping
 from engram.settings import Settings
 
 logger = logging.getLogger(__name__)
@@ -67,6 +67,10 @@ def _fuse(
                 [r.weight_vector, r.weight_bm25],
                 k=r.rrf_k,
             )
+        elif method == "bm25":
+            score = b
+        elif method == "vector":
+            score = vec
         else:
             score = fusion.weighted(vec, b, w_vector=r.weight_vector, w_bm25=r.weight_bm25)
         fused[memory_id] = score
@@ -146,12 +150,14 @@ def recall(
     if not scopes:
         return RecallResponse(memories=[], context="" if request.context else None)
     conditions: Conditions = recall_conditions(scopes, request.filters)
+    method = request.fusion or settings.recall.fusion
     query_vector = timer.run("embed", lambda: embedder.embed([request.query])[0])
     pool = candidate_pool(request.limit, settings)
 
     def candidates() -> tuple[list[tuple[str, float]], list[tuple[str, float]], dict[str, float]]:
-        knn = index.knn(tenant_id, query_vector, pool, conditions)
-        bm25 = index.bm25(tenant_id, request.query, pool, conditions)
+        # A one-channel ranking (``bm25`` or ``vector``) takes its candidates from that channel alone.
+        knn = index.knn(tenant_id, query_vector, pool, conditions) if method != "bm25" else []
+        bm25 = index.bm25(tenant_id, request.query, pool, conditions) if method != "vector" else []
         cos = dict(knn)
         missing = [i for i, _ in bm25 if i not in cos]
         if missing:  # a BM25-only hit still gets its cosine
@@ -162,9 +168,39 @@ def recall(
     ids = list(dict.fromkeys([i for i, _ in knn] + [i for i, _ in bm25_hits]))
     records = timer.run("fetch", lambda: store.get_many(tenant_id, ids))
     ids = [i for i in ids if i in records]
-    method = request.fusion or settings.recall.fusion
     knn_ranks = {memory_id: rank for rank, (memory_id, _) in enumerate(knn, start=1)}
     fused, trace = timer.run("fusion", lambda: _fuse(ids, cos, knn_ranks, dict(bm25_hits), method, settings))
+
+    def context() -> None:
+        """Entity bonus, then session neighbours of the best hits (may add candidates)."""
+        r = settings.recall
+        entities = channels.query_entities(request.query) if r.entity_weight > 0 else ()
+        if entities:
+            for memory_id in ids:
+                share = channels.entity_share(entities, records[memory_id].content)
+                fused[memory_id] = channels.with_bonus(fused[memory_id], share, r.entity_weight)
+                trace[memory_id].update(
+                    {"entity_share": round(share, 6), "fused": round(fused[memory_id], 6)}
+                )
+        if r.neighbour_weight <= 0 or not ids:
+            return
+        seeds = sorted(ids, key=lambda i: (-fused[i], i))[: r.neighbour_seeds]
+        around = store.neighbours(tenant_id, seeds, conditions, r.neighbour_span)
+        inherited = channels.propagate(fused, around, r.neighbour_weight)
+        new = [i for i in inherited if i not in records]
+        if new:
+            records.update(store.get_many(tenant_id, new))
+            cos.update(index.cosines(tenant_id, query_vector, [i for i in new if i in records]))
+        for memory_id, (share, seed) in inherited.items():
+            if memory_id not in records or share <= fused.get(memory_id, 0.0):
+                continue
+            if memory_id not in fused:
+                ids.append(memory_id)
+                trace[memory_id] = {"cosine": round(cos.get(memory_id, 0.0), 6), "fusion": method}
+            fused[memory_id] = share
+            trace[memory_id].update({"neighbour_of": seed, "fused": round(share, 6)})
+
+    timer.run("context", context)
 
     use_rerank = reranker is not None and request.rerank is not False and ids
     if use_rerank and reranker is not None:

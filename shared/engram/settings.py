@@ -19,7 +19,8 @@ class _Section(BaseModel):
 
 
 class RecallSettings(_Section):
-    fusion: Literal["weighted", "rrf"] = "weighted"
+    fusion: Literal["weighted", "rrf", "bm25", "vector"] = "weighted"
+    """``bm25`` and ``vector`` rank by one channel alone (baselines for evaluation)."""
     # candidate_pool = max(candidate_pool_min, candidate_pool_factor * limit)
     candidate_pool_min: int = Field(default=20, ge=1)
     candidate_pool_factor: int = Field(default=4, ge=1)
@@ -33,6 +34,13 @@ class RecallSettings(_Section):
     length_norm_anchor: int = Field(default=500, ge=1)
     length_norm_strength: float = Field(default=0.5, ge=0)
     length_norm_floor: float = Field(default=0.5, ge=0, le=1)
+    entity_weight: float = Field(default=0.0, ge=0)
+    """Bonus weight for memories naming the query's entities: ``(s + w·share) / (1 + w)``."""
+    neighbour_weight: float = Field(default=0.0, ge=0, le=1)
+    """A memory next to one of the ``neighbour_seeds`` best hits in its session scores at least
+    this share of that hit (0 turns session context off)."""
+    neighbour_span: int = Field(default=1, ge=1, le=5)
+    neighbour_seeds: int = Field(default=10, ge=1, le=100)
     mmr_lambda: float = Field(default=0.7, ge=0, le=1)
     rerank_weight: float = Field(default=0.6, ge=0, le=1)
     rerank_budget_ms: int = Field(default=300, ge=1)

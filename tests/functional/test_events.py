@@ -465,6 +465,34 @@ def test_the_create_key_sample_creates_a_working_key_for_acme(seeded: Engine) ->
     assert seeded.keys.verify(body(response)["api_key"]).tenant_id == TENANT
 
 
+def test_the_configure_tenant_sample_changes_acmes_recall_settings(seeded: Engine) -> None:
+    # Given acme on the default settings
+    event = load_event("admin.configure_tenant")
+
+    # When the admin handler gets the sample (rrf fusion, min_score 0.3)
+    response = invoke("admin", event)
+
+    # Then those are acme's settings now, and only acme's
+    assert response["statusCode"] == 200
+    assert body(response)["effective"]["recall"]["fusion"] == "rrf"
+    assert seeded.settings_for(TENANT).recall.min_score == 0.3
+    assert seeded.settings_for("globex").recall.fusion == seeded.settings.recall.fusion
+
+
+def test_the_configure_tenant_sample_with_an_unknown_setting_changes_nothing(seeded: Engine) -> None:
+    # Given the sample naming a setting that does not exist
+    event = load_event("admin.configure_tenant")
+    event["body"] = json.dumps({"settings": {"recall": {"no_such_knob": 1}}})
+
+    # When the admin handler gets it
+    response = invoke("admin", event)
+
+    # Then it is refused naming the setting, and acme keeps its defaults
+    assert response["statusCode"] == 400
+    assert "no_such_knob" in body(response)["error"]["message"]
+    assert seeded.settings_for(TENANT) == seeded.settings
+
+
 def test_the_revoke_key_sample_revokes_the_key(seeded: Engine) -> None:
     # Given a key of its own, put into the sample in place of its example key id
     assert seeded.keys is not None

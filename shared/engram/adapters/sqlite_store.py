@@ -57,6 +57,7 @@ CREATE TABLE IF NOT EXISTS memories (
 );
 CREATE INDEX IF NOT EXISTS memories_hash ON memories (tenant_id, scope, content_hash);
 CREATE INDEX IF NOT EXISTS memories_created ON memories (tenant_id, created_at, id);
+CREATE INDEX IF NOT EXISTS memories_session ON memories (tenant_id, scope, session_id);
 CREATE INDEX IF NOT EXISTS memories_unembedded ON memories (tenant_id, rowid) WHERE embedding IS NULL;
 CREATE TABLE IF NOT EXISTS history (
   seq INTEGER PRIMARY KEY AUTOINCREMENT, tenant_id TEXT NOT NULL, memory_id TEXT NOT NULL,
@@ -391,6 +392,33 @@ class SqliteStore:
             .fetchone()
         )
         return _record(row[0]) if row else None
+
+    def neighbours(
+        self, tenant_id: str, memory_ids: Sequence[str], conditions: Conditions, span: int
+    ) -> dict[str, list[str]]:
+        """Session neighbours by insertion order (rowid), through the (tenant, scope, session) index."""
+        if not memory_ids or span < 1:
+            return {}
+        where, params = conditions_sql(conditions)
+        side = (
+            "(SELECT json_group_array(id) FROM (SELECT m.id FROM memories m WHERE m.tenant_id = c.tenant_id "
+            "AND m.scope = c.scope AND m.session_id = c.session_id AND m.rowid {op} c.rowid AND {where} "
+            "ORDER BY m.rowid {order} LIMIT ?))"
+        )
+        before = side.format(op="<", order="DESC", where=where)
+        after = side.format(op=">", order="ASC", where=where)
+        marks = ",".join("?" * len(memory_ids))
+        sql = (
+            f"SELECT c.id, {before}, {after} FROM memories c "
+            f"WHERE c.tenant_id = ? AND c.session_id IS NOT NULL AND c.id IN ({marks})"
+        )
+        rows = self.db.connection().execute(sql, (*params, span, *params, span, tenant_id, *memory_ids))
+        out: dict[str, list[str]] = {}
+        for memory_id, earlier, later in rows:
+            found = [*reversed(json.loads(earlier)), *json.loads(later)]
+            if found:
+                out[memory_id] = found
+        return out
 
     def _put(self, conn: Any, fts: str, record: MemoryRecord, vector: Vector | None) -> None:
         old = conn.execute(

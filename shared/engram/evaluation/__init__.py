@@ -1,0 +1,1 @@
+"""Evaluation harnesses: recall quality measured through the public API."""

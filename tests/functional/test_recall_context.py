@@ -1,0 +1,99 @@
+"""Session context and entity channels: the answer next to the question, the memory naming the person."""
+
+from __future__ import annotations
+
+from engram.app import Engine
+from engram.models import RecallRequest, RetainItem, RetainRequest, parse
+from engram.ports import Conditions
+
+SESSION = [
+    "Jonah: Did you end up going to the pottery workshop on Saturday? What did you make?",
+    "Maya: A lopsided blue bowl, haha.",
+    "Maya: The teacher said it has character.",
+    "Jonah: Ha, frame it.",
+]
+
+
+def _seed(engine: Engine, tenant: str = "acme", scope: str = "user:maya") -> list[str]:
+    items = [RetainItem(text=t) for t in SESSION]
+    reply = engine.retain(tenant, RetainRequest(scope=scope, items=items, mode="raw", session_id="s1"))
+    return [r.id for r in reply.results]
+
+
+def _ids(engine: Engine, query: str, settings: dict[str, object], tenant: str = "acme") -> list[str]:
+    engine.configure_tenant(tenant, {"recall": settings})
+    request = parse(RecallRequest, {"query": query, "limit": 3, "min_score": 0.3, "track_access": False})
+    return [m.id for m in engine.recall(tenant, request).memories]
+
+
+def test_neighbours_are_the_adjacent_turns_of_the_same_session_in_retained_order(engine: Engine) -> None:
+    # Given a four-turn session, and another session and another tenant with the same texts
+    ids = _seed(engine)
+    engine.retain(
+        "acme",
+        RetainRequest(
+            scope="user:maya", items=[RetainItem(text="Maya: unrelated")], mode="raw", session_id="s2"
+        ),
+    )
+    _seed(engine, tenant="globex")
+
+    # When the neighbours of the second and fourth turns are asked for, one on each side
+    around = engine.store.neighbours("acme", [ids[1], ids[3]], Conditions(scopes=("user:maya",)), 1)
+
+    # Then they are the turns around each, in order, from acme's session s1 alone
+    assert around == {ids[1]: [ids[0], ids[2]], ids[3]: [ids[2]]}
+
+
+def test_neighbours_meet_the_recall_conditions(engine: Engine) -> None:
+    # Given the session, with its middle turns tagged
+    items = [RetainItem(text=t, tags=["kept"] if i in (1, 2) else []) for i, t in enumerate(SESSION)]
+    reply = engine.retain("acme", RetainRequest(scope="user:maya", items=items, mode="raw", session_id="s1"))
+    ids = [r.id for r in reply.results]
+
+    # When neighbours are asked for under a tag condition
+    conditions = Conditions(scopes=("user:maya",), tags_any=("kept",))
+    around = engine.store.neighbours("acme", [ids[1]], conditions, 2)
+
+    # Then only the tagged turn comes back
+    assert around == {ids[1]: [ids[2]]}
+
+
+def test_the_answer_turn_after_a_matching_question_is_lifted_by_session_context(engine: Engine) -> None:
+    # Given a session where the question matches one turn and the answer is in the next,
+    # among other memories about pottery and workshops
+    others = [
+        "Maya: The pottery studio raised its prices again.",
+        "Maya: The workshop on welding was cancelled.",
+        "Maya: My friend makes pottery for a living.",
+        "Maya: I read a book about wheel-thrown ceramics.",
+    ]
+    engine.retain(
+        "acme", RetainRequest(scope="user:maya", items=[RetainItem(text=t) for t in others], mode="raw")
+    )
+    ids = _seed(engine)
+    query = "What did Maya make at the pottery workshop on Saturday?"
+
+    # When recalled without and with session context (no MMR, so the order is the score's)
+    plain = _ids(engine, query, {"neighbour_weight": 0.0, "mmr_lambda": 1.0})
+    with_context = _ids(engine, query, {"neighbour_weight": 0.9, "mmr_lambda": 1.0})
+
+    # Then the answer ("a lopsided blue bowl") is in the top three only with session context
+    assert ids[0] in plain and ids[0] in with_context
+    assert ids[1] not in plain
+    assert ids[1] in with_context
+
+
+def test_the_entity_bonus_ranks_the_named_persons_memory_first(engine: Engine) -> None:
+    # Given two near-identical memories about different people
+    items = [
+        RetainItem(text="Omar likes hiking in the Alps"),
+        RetainItem(text="Nadia likes hiking in the Alps"),
+    ]
+    reply = engine.retain("acme", RetainRequest(scope="user:maya", items=items, mode="raw"))
+    nadia = reply.results[1].id
+
+    # When asked about Nadia with the entity channel on
+    found = _ids(engine, "Where does Nadia like to go hiking?", {"entity_weight": 0.5})
+
+    # Then Nadia's memory is first
+    assert found[0] == nadia
