@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Any, TypeVar
 
@@ -151,6 +152,8 @@ def recall(
         return RecallResponse(memories=[], context="" if request.context else None)
     conditions: Conditions = recall_conditions(scopes, request.filters)
     method = request.fusion or settings.recall.fusion
+    now = clock.now()
+    window = channels.time_window(request.query, now) if settings.recall.time_weight > 0 else None
     query_vector = timer.run("embed", lambda: embedder.embed([request.query])[0])
     pool = candidate_pool(request.limit, settings)
 
@@ -159,21 +162,32 @@ def recall(
         knn = index.knn(tenant_id, query_vector, pool, conditions) if method != "bm25" else []
         bm25 = index.bm25(tenant_id, request.query, pool, conditions) if method != "vector" else []
         cos = dict(knn)
+        if window is not None and method != "bm25":  # the time channel: the best matches in the window
+            low, high = conditions.occurred_at
+            span = (max(window[0], low) if low else window[0], min(window[1], high) if high else window[1])
+            within = replace(conditions, occurred_at=span)
+            cos.update((i, c) for i, c in index.knn(tenant_id, query_vector, pool, within) if i not in cos)
         missing = [i for i, _ in bm25 if i not in cos]
         if missing:  # a BM25-only hit still gets its cosine
             cos.update(index.cosines(tenant_id, query_vector, missing))
         return knn, bm25, cos
 
     knn, bm25_hits, cos = timer.run("candidates", candidates)
-    ids = list(dict.fromkeys([i for i, _ in knn] + [i for i, _ in bm25_hits]))
+    ids = list(dict.fromkeys([i for i, _ in knn] + [i for i, _ in bm25_hits] + list(cos)))
     records = timer.run("fetch", lambda: store.get_many(tenant_id, ids))
     ids = [i for i in ids if i in records]
     knn_ranks = {memory_id: rank for rank, (memory_id, _) in enumerate(knn, start=1)}
     fused, trace = timer.run("fusion", lambda: _fuse(ids, cos, knn_ranks, dict(bm25_hits), method, settings))
 
     def context() -> None:
-        """Entity bonus, then session neighbours of the best hits (may add candidates)."""
+        """Entity and time bonuses, then session neighbours of the best hits (may add candidates)."""
         r = settings.recall
+        if window is not None:
+            for memory_id in ids:
+                record = records[memory_id]
+                hit = channels.inside(record.occurred_at or record.created_at, window)
+                fused[memory_id] = channels.with_bonus(fused[memory_id], hit, r.time_weight)
+                trace[memory_id].update({"in_time_window": bool(hit), "fused": round(fused[memory_id], 6)})
         entities = channels.query_entities(request.query) if r.entity_weight > 0 else ()
         if entities:
             for memory_id in ids:
@@ -208,7 +222,6 @@ def recall(
             "rerank", lambda: _rerank(request.query, ids, records, fused, reranker, settings, trace)
         )
 
-    now = clock.now()
     min_score = settings.recall.min_score if request.min_score is None else request.min_score
 
     def shape() -> dict[str, float]:

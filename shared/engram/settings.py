@@ -36,6 +36,9 @@ class RecallSettings(_Section):
     length_norm_floor: float = Field(default=0.5, ge=0, le=1)
     entity_weight: float = Field(default=0.0, ge=0)
     """Bonus weight for memories naming the query's entities: ``(s + w·share) / (1 + w)``."""
+    time_weight: float = Field(default=0.0, ge=0)
+    """Bonus weight for memories inside a period the query names ("in May 2023", "last week"),
+    which are also searched for as extra candidates."""
     neighbour_weight: float = Field(default=0.0, ge=0, le=1)
     """A memory next to one of the ``neighbour_seeds`` best hits in its session scores at least
     this share of that hit (0 turns session context off)."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from engram.app import Engine
 from engram.models import RecallRequest, RetainItem, RetainRequest, parse
 from engram.ports import Conditions
@@ -97,3 +99,29 @@ def test_the_entity_bonus_ranks_the_named_persons_memory_first(engine: Engine) -
 
     # Then Nadia's memory is first
     assert found[0] == nadia
+
+
+def test_the_time_channel_prefers_what_happened_in_the_period_the_query_names(engine: Engine) -> None:
+    # Given the same kind of event on three dates
+    items = [
+        RetainItem(
+            text="Maya: we cooked paella with the neighbours", occurred_at=datetime(2023, 4, 2, tzinfo=UTC)
+        ),
+        RetainItem(
+            text="Maya: we cooked ramen with my cousins", occurred_at=datetime(2023, 5, 8, tzinfo=UTC)
+        ),
+        RetainItem(
+            text="Maya: we cooked a curry with friends", occurred_at=datetime(2023, 6, 20, tzinfo=UTC)
+        ),
+    ]
+    reply = engine.retain("acme", RetainRequest(scope="user:maya", items=items, mode="raw"))
+    may = reply.results[1].id
+
+    # When asked what was cooked in May 2023, without and with the time channel
+    query = "What did Maya cook in May 2023?"
+    plain = _ids(engine, query, {"time_weight": 0.0, "mmr_lambda": 1.0})
+    timed = _ids(engine, query, {"time_weight": 0.5, "mmr_lambda": 1.0})
+
+    # Then the May memory is first with it
+    assert plain[0] != may
+    assert timed[0] == may

@@ -5,12 +5,16 @@
   strong hit in the same session inherits a share of that hit's score.
 - **Entities**: names in the query (capitalised words that are not question words) should appear in
   what is recalled; the share of them a memory mentions is a bonus.
+- **Time**: a date, month or year in the query ("in May 2023", "on 8 May", "last week") is a window;
+  memories that happened inside it get a bonus, and recall also looks for candidates inside it.
 """
 
 from __future__ import annotations
 
+import calendar
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime, timedelta
 
 _CAPITALISED = re.compile(r"\b[A-Z][\w'’-]*\b")
 _WORD = re.compile(r"\w+")
@@ -81,3 +85,96 @@ def propagate(
             if memory_id != seed and share > inherited.get(memory_id, (0.0, ""))[0]:
                 inherited[memory_id] = (share, seed)
     return inherited
+
+
+_MONTH_NAMES = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
+_MONTH_NAMES.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
+_MONTH_NAMES["sept"] = 9
+_MONTH = r"(?P<month>" + "|".join(sorted(_MONTH_NAMES, key=len, reverse=True)) + r")\.?"
+_DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
+_YEAR = r"(?P<year>(?:19|20)\d\d)"
+_PATTERNS = [
+    re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH}(?:,?\s+{_YEAR})?\b", re.IGNORECASE),
+    re.compile(rf"\b{_MONTH}\s+{_DAY}(?:,?\s+{_YEAR})?\b", re.IGNORECASE),
+    re.compile(rf"\b{_MONTH},?\s+{_YEAR}\b", re.IGNORECASE),
+    re.compile(rf"\b(?:in|during|of|since)\s+{_MONTH}\b", re.IGNORECASE),
+    re.compile(rf"\b(?:in|during|of)\s+{_YEAR}\b", re.IGNORECASE),
+]
+_RELATIVE = re.compile(
+    r"\b(?P<what>yesterday|today|(?:last|this|past)\s+(?:week|month|year)|(?P<n>\d+|a|one|two|three)\s+"
+    r"(?P<unit>days?|weeks?|months?|years?)\s+ago)\b",
+    re.IGNORECASE,
+)
+_SMALL = {"a": 1, "one": 1, "two": 2, "three": 3}
+
+
+def _month_span(year: int, month: int) -> tuple[datetime, datetime]:
+    start = datetime(year, month, 1)
+    return start, start + timedelta(days=calendar.monthrange(year, month)[1])
+
+
+def time_window(query: str, now: datetime) -> tuple[datetime, datetime] | None:
+    """The period a query asks about, as ``[start, end)`` in ``now``'s time zone, or None.
+
+    A date without a year, or a month alone, is the latest such date on or before ``now``;
+    "last week" spans the fortnight up to today, "last month" two months, "last year" two years.
+
+    >>> now = datetime(2024, 3, 15, 12, 0)
+    >>> [d.date().isoformat() for d in time_window("What did Maya do on 8 May, 2023?", now)]
+    ['2023-05-08', '2023-05-09']
+    >>> [d.date().isoformat() for d in time_window("plans in June", now)]
+    ['2023-06-01', '2023-07-01']
+    >>> [d.date().isoformat() for d in time_window("what happened last week?", now)]
+    ['2024-03-02', '2024-03-16']
+    >>> time_window("what does Maya like?", now) is None
+    True
+    """
+    tz = now.tzinfo
+    for pattern in _PATTERNS:
+        match = pattern.search(query)
+        if match is None:
+            continue
+        fields = match.groupdict()
+        month = _MONTH_NAMES[fields["month"].lower()] if fields.get("month") else None
+        year = int(fields["year"]) if fields.get("year") else None
+        day = int(fields["day"]) if fields.get("day") else None
+        if month is None and year is not None:
+            return datetime(year, 1, 1, tzinfo=tz), datetime(year + 1, 1, 1, tzinfo=tz)
+        if month is None:
+            continue
+        if year is None:
+            year = now.year if (month, day or 1) <= (now.month, now.day) else now.year - 1
+        if day is not None:
+            try:
+                start = datetime(year, month, day, tzinfo=tz)
+            except ValueError:
+                continue
+            return start, start + timedelta(days=1)
+        start, end = _month_span(year, month)
+        return start.replace(tzinfo=tz), end.replace(tzinfo=tz)
+    relative = _RELATIVE.search(query)
+    if relative is None:
+        return None
+    what = relative.group("what").lower()
+    midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
+    end = midnight + timedelta(days=1)
+    if what == "today":
+        return midnight, end
+    if what == "yesterday":
+        return midnight - timedelta(days=1), midnight
+    if relative.group("unit"):
+        count = _SMALL.get(relative.group("n").lower()) or int(relative.group("n"))
+        unit = relative.group("unit").lower().rstrip("s")
+        days = {"day": 1, "week": 7, "month": 30, "year": 365}[unit] * count
+        centre = midnight - timedelta(days=days)
+        slack = timedelta(days=max(1, days // 4))
+        return centre - slack, centre + slack + timedelta(days=1)
+    # "last week" may mean the calendar week before this one or the last seven days: cover both.
+    unit = what.split()[-1]
+    days = {"week": 14, "month": 62, "year": 731}[unit]
+    return end - timedelta(days=days), end
+
+
+def inside(when: datetime | None, window: tuple[datetime, datetime]) -> float:
+    """1 when ``when`` falls in ``[start, end)``, else 0 (no time, no bonus)."""
+    return 1.0 if when is not None and window[0] <= when < window[1] else 0.0
