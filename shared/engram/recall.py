@@ -21,7 +21,7 @@ import numpy as np
 from engram.models import MemoryRecord, RecalledMemory, RecallRequest, RecallResponse
 from engram.ports import Clock, Conditions, Embedder, MemoryStore, Reranker, SearchIndex
 from engram.query import recall_conditions
-from engram.scoring import channels, fusion, lifecycle, shaping
+from engram.scoring import channels, fusion, lifecycle, shaping, words
 from engram.settings import Settings
 
 logger = logging.getLogger(__name__)
@@ -236,6 +236,15 @@ def recall(
                 strength=r.length_norm_strength,
                 floor=r.length_norm_floor,
             )
+            # Only transcript turns (raw, in a session): a short turn leans on its neighbours, while
+            # a short fact stored on its own ("I prefer dark mode") was kept on purpose.
+            if r.brevity_anchor > 0 and record.category == "raw" and record.source.session_id:
+                norm *= shaping.brevity(
+                    len(words.informative_words(record.content)),
+                    anchor=r.brevity_anchor,
+                    strength=r.brevity_strength,
+                    floor=r.brevity_floor,
+                )
             score = fused[memory_id] * life["multiplier"] * norm
             trace[memory_id].update(
                 {"lifecycle": life, "length_norm": round(norm, 6), "final": round(score, 6)}
@@ -252,7 +261,14 @@ def recall(
             return passed[: request.limit]
         vectors = index.vectors(tenant_id, passed)
         matrix = np.stack([vectors[i] for i in passed]).astype(np.float32)
-        return shaping.mmr(passed, final, matrix, k=request.limit, lam=settings.recall.mmr_lambda)
+        return shaping.mmr(
+            passed,
+            final,
+            matrix,
+            k=request.limit,
+            lam=settings.recall.mmr_lambda,
+            threshold=settings.recall.mmr_threshold,
+        )
 
     chosen = timer.run("mmr", diversify)
     if request.track_access and chosen:

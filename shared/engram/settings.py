@@ -24,27 +24,34 @@ class RecallSettings(_Section):
     # candidate_pool = max(candidate_pool_min, candidate_pool_factor * limit)
     candidate_pool_min: int = Field(default=20, ge=1)
     candidate_pool_factor: int = Field(default=4, ge=1)
-    weight_vector: float = Field(default=0.7, ge=0)
-    weight_bm25: float = Field(default=0.3, ge=0)
+    weight_vector: float = Field(default=0.8, ge=0)
+    weight_bm25: float = Field(default=0.2, ge=0)
     rrf_k: int = Field(default=60, ge=1)
-    # Cosine calibration 1 - exp(-(cos - floor) / scale): unrelated -> ~0.25, paraphrase -> ~0.84.
+    # Cosine calibration 1 - exp(-(cos - floor) / scale): unrelated (0.15) -> 0.22, paraphrase (0.32) -> 0.67.
     cosine_floor: float = 0.10
-    cosine_scale: float = Field(default=0.12, gt=0)
+    cosine_scale: float = Field(default=0.2, gt=0)
     min_score: float = Field(default=0.35, ge=0, le=1)
     length_norm_anchor: int = Field(default=500, ge=1)
     length_norm_strength: float = Field(default=0.5, ge=0)
     length_norm_floor: float = Field(default=0.5, ge=0, le=1)
     entity_weight: float = Field(default=0.0, ge=0)
     """Bonus weight for memories naming the query's entities: ``(s + w·share) / (1 + w)``."""
-    time_weight: float = Field(default=0.0, ge=0)
+    time_weight: float = Field(default=0.3, ge=0)
     """Bonus weight for memories inside a period the query names ("in May 2023", "last week"),
     which are also searched for as extra candidates."""
-    neighbour_weight: float = Field(default=0.0, ge=0, le=1)
+    neighbour_weight: float = Field(default=0.7, ge=0, le=1)
     """A memory next to one of the ``neighbour_seeds`` best hits in its session scores at least
     this share of that hit (0 turns session context off)."""
     neighbour_span: int = Field(default=1, ge=1, le=5)
     neighbour_seeds: int = Field(default=10, ge=1, le=100)
+    brevity_anchor: int = Field(default=6, ge=0)
+    """Transcript turns (raw, with a session) with fewer informative words than this are scored
+    down by ``max(floor, (words/anchor)^strength)`` (0: off)."""
+    brevity_strength: float = Field(default=1.0, ge=0)
+    brevity_floor: float = Field(default=0.3, ge=0, le=1)
     mmr_lambda: float = Field(default=0.7, ge=0, le=1)
+    mmr_threshold: float = Field(default=0.8, ge=0, lt=1)
+    """Only similarity above this counts against a memory in MMR (0: classic MMR)."""
     rerank_weight: float = Field(default=0.6, ge=0, le=1)
     rerank_budget_ms: int = Field(default=300, ge=1)
     context_max_chars: int = Field(default=2_000, ge=100)

@@ -76,8 +76,8 @@ def test_the_answer_turn_after_a_matching_question_is_lifted_by_session_context(
     query = "What did Maya make at the pottery workshop on Saturday?"
 
     # When recalled without and with session context (no MMR, so the order is the score's)
-    plain = _ids(engine, query, {"neighbour_weight": 0.0, "mmr_lambda": 1.0})
-    with_context = _ids(engine, query, {"neighbour_weight": 0.9, "mmr_lambda": 1.0})
+    plain = _ids(engine, query, {"neighbour_weight": 0.0, "mmr_lambda": 1.0, "brevity_anchor": 0})
+    with_context = _ids(engine, query, {"neighbour_weight": 0.9, "mmr_lambda": 1.0, "brevity_anchor": 0})
 
     # Then the answer ("a lopsided blue bowl") is in the top three only with session context
     assert ids[0] in plain and ids[0] in with_context
@@ -125,3 +125,31 @@ def test_the_time_channel_prefers_what_happened_in_the_period_the_query_names(en
     # Then the May memory is first with it
     assert plain[0] != may
     assert timed[0] == may
+
+
+def test_short_transcript_turns_give_way_to_informative_ones_but_short_facts_do_not(engine: Engine) -> None:
+    # Given a session of chat turns, some of them filler, and a short fact stored on its own
+    turns = [
+        "Daniel: A hint?",
+        "Daniel: Haha, of course.",
+        "Daniel: Our band finally booked a real show, The Late Fees at Lost Lake on January 28.",
+    ]
+    reply = engine.retain(
+        "acme",
+        RetainRequest(
+            scope="user:maya", items=[RetainItem(text=t) for t in turns], mode="raw", session_id="s1"
+        ),
+    )
+    band = reply.results[2].id
+    fact = engine.retain("acme", RetainRequest(scope="user:maya", text="Daniel plays bass", mode="raw"))
+    query = "Where is Daniel's next gig?"
+
+    # When recalled without and with the brevity prior
+    plain = _ids(engine, query, {"brevity_anchor": 0, "neighbour_weight": 0.0, "mmr_lambda": 1.0})
+    shaped = _ids(engine, query, {"brevity_anchor": 6, "neighbour_weight": 0.0, "mmr_lambda": 1.0})
+
+    # Then the fillers push the informative turn out of the top three only without it,
+    # and the short stand-alone fact is kept either way
+    assert band not in plain
+    assert band in shaped
+    assert fact.results[0].id in plain and fact.results[0].id in shaped

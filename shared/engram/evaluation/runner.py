@@ -40,7 +40,15 @@ from engram.evaluation.locomo import (
 )
 
 # The one-channel and naive-hybrid baselines switch off everything beyond plain fusion.
-PLAIN: dict[str, Any] = {"mmr_lambda": 1.0, "entity_weight": 0.0, "time_weight": 0.0, "neighbour_weight": 0.0}
+PLAIN: dict[str, Any] = {
+    "mmr_lambda": 1.0,
+    "entity_weight": 0.0,
+    "time_weight": 0.0,
+    "neighbour_weight": 0.0,
+    "brevity_anchor": 0,
+    "weight_vector": 0.7,
+    "weight_bm25": 0.3,
+}
 PRESETS: dict[str, dict[str, Any]] = {
     "bm25": {"recall": {**PLAIN, "fusion": "bm25"}},
     "vector": {"recall": {**PLAIN, "fusion": "vector"}},

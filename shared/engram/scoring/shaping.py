@@ -20,6 +20,21 @@ def length_norm(chars: int, *, anchor: int = 500, strength: float = 0.5, floor: 
     return max(floor, 1.0 / (1.0 + strength * math.log2(ratio)))
 
 
+def brevity(words: int, *, anchor: int, strength: float = 1.0, floor: float = 0.3) -> float:
+    """``max(floor, min(1, words/anchor)^strength)``: a memory with fewer than ``anchor``
+    informative words ("Daniel: A hint?", "haha, of course") is pushed down, since a short text
+    sits close to every query about its speaker while saying little; ``anchor`` 0 turns it off.
+
+    >>> brevity(1, anchor=4, strength=0.5)
+    0.5
+    >>> brevity(9, anchor=4)
+    1.0
+    """
+    if anchor <= 0:
+        return 1.0
+    return max(floor, float(min(1.0, words / anchor) ** strength))
+
+
 def mmr(
     ids: Sequence[str],
     scores: Mapping[str, float],
@@ -27,11 +42,15 @@ def mmr(
     *,
     k: int,
     lam: float = 0.7,
+    threshold: float = 0.0,
 ) -> list[str]:
     """Maximal marginal relevance (Carbonell & Goldstein 1998): greedily pick
     ``argmax λ·score(d) - (1-λ)·max_{s∈S} cos(d, s)`` until ``k`` are chosen.
 
     ``vectors`` holds one unit vector per id, in the order of ``ids``. λ = 1 is plain ranking.
+    With ``threshold`` t > 0 only similarity above t counts, rescaled to [0, 1]
+    (``max(0, cos - t) / (1 - t)``): near-duplicates are spread out, memories that merely share
+    a topic (several facts about one person) are not.
 
     >>> v = np.array([[1, 0], [1, 0], [0, 1]], dtype=np.float32)
     >>> mmr(["a", "b", "c"], {"a": 0.9, "b": 0.85, "c": 0.6}, v, k=2, lam=0.5)
@@ -41,6 +60,8 @@ def mmr(
         return []
     relevance = np.array([scores[i] for i in ids], dtype=np.float64)
     sims = vectors.astype(np.float64) @ vectors.T.astype(np.float64)
+    if threshold > 0:
+        sims = np.maximum(0.0, sims - threshold) / (1.0 - threshold)
     chosen: list[int] = []
     max_sim = np.full(len(ids), -np.inf)
     remaining = np.ones(len(ids), dtype=bool)
