@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import random
 import re
 import resource
@@ -39,7 +40,7 @@ def _words(text: str) -> tuple[str, ...]:
     return tuple(text.split())
 
 
-STAGES = _words("embed candidates fetch fusion context rerank lifecycle mmr access serialise total wall")
+STAGES = _words("embed candidates fetch fusion context rerank lifecycle mmr access serialise total wall http")
 # A small vocabulary so that words recur across memories (BM25 has term statistics to work with)
 # and clauses carry topics (people, places, products) the embedding model can tell apart.
 VOCAB = {
@@ -175,6 +176,33 @@ def _recall(engine: Engine, queries: list[tuple[str, str, str]]) -> dict[str, di
     return samples
 
 
+def _recall_http(
+    engine: Engine, queries: list[tuple[str, str, str]], warmup: list[tuple[str, str, str]]
+) -> dict[str, list[float]]:
+    """The same recalls over HTTP through the local gateway (authorizer + handler + JSON), wall time."""
+    for name in ("POWERTOOLS_TRACE_DISABLED", "POWERTOOLS_METRICS_DISABLED"):
+        os.environ.setdefault(name, "true")
+    os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "WARNING")
+    from engram.gateway_bench import GatewayClient, local_gateway
+
+    assert engine.keys is not None
+    key, _ = engine.keys.create(TENANT)
+    samples: dict[str, list[float]] = {"one_scope": [], "all_scopes": []}
+    with local_gateway(engine) as (host, port):
+        client = GatewayClient(host, port, key)
+        for measured, batch in ((False, warmup), (True, queries)):
+            for _, query, scope in batch:
+                for setting, scopes in (("one_scope", [scope]), ("all_scopes", None)):
+                    body = {"query": query, "limit": 10, "min_score": 0.0}
+                    if scopes:
+                        body["scopes"] = scopes
+                    elapsed = client.recall(body)
+                    if measured:
+                        samples[setting].append(elapsed)
+        client.close()
+    return samples
+
+
 def _floor(engine: Engine, queries: list[tuple[str, str, str]]) -> dict[str, dict[str, float]]:
     """Exact brute force over the same vectors: the least any recall could cost on this machine."""
     vectors: list[Any] = []
@@ -244,7 +272,7 @@ def _report(result: dict[str, Any]) -> str:
     one, every = result["recall"]["one_scope"], result["recall"]["all_scopes"]
     rows = [
         [
-            stage if stage != "wall" else "wall (around call)",
+            {"wall": "wall (around call)", "http": "HTTP via local gateway"}.get(stage, stage),
             *cells(one.get(stage, {})),
             *cells(every.get(stage, {})),
         ]
@@ -319,6 +347,8 @@ def run(args: argparse.Namespace) -> int:
         cold_ms = (time.perf_counter() - start) * 1000.0
         _recall(engine, warmup)  # loads the model session, the vector cache and SQLite's page cache
         samples = _recall(engine, queries)
+        for setting, values in _recall_http(engine, queries, warmup).items():
+            samples[setting]["http"] = values
         peak_rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0  # KiB on Linux
         floor = _floor(engine, queries)
         files = {name: data_dir / name for name in ("engram.db", "engram.db-wal")}

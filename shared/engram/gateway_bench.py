@@ -16,6 +16,8 @@ import statistics
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -59,14 +61,82 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
+@contextmanager
+def local_gateway(engine: Any) -> Iterator[tuple[str, int]]:
+    """``engram serve``'s gateway on a free port in a thread, serving ``engine``: yields (host, port)."""
+    from engram_http import gateway, runtime
+
+    runtime.use_engine(engine)
+    servers: list[Any] = []
+    ready = threading.Event()
+    thread = threading.Thread(
+        target=gateway.serve,
+        args=("127.0.0.1", 0),
+        kwargs={"ready": ready, "on_start": servers.append},
+        daemon=True,
+    )
+    thread.start()
+    try:
+        if not ready.wait(10):
+            raise RuntimeError("the local gateway did not start")
+        host, port = servers[0].server_address[:2]
+        yield str(host), int(port)
+    finally:
+        if servers:
+            servers[0].shutdown()
+        thread.join(10)
+        runtime.use_engine(None)
+
+
+class GatewayClient:
+    """POST /v1/recall over one kept-alive connection; returns the wall time in ms."""
+
+    def __init__(self, host: str, port: int, key: str) -> None:
+        self.connection = http.client.HTTPConnection(host, port, timeout=30)
+        self.headers = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
+
+    def recall(self, body: dict[str, Any]) -> float:
+        started = time.perf_counter()
+        self.connection.request("POST", "/v1/recall", json.dumps(body), self.headers)
+        reply = self.connection.getresponse()
+        reply.read()
+        elapsed = (time.perf_counter() - started) * 1000
+        if reply.status != 200:
+            raise RuntimeError(f"gateway answered {reply.status}")
+        return elapsed
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+def _alternate(
+    engine: Any, host: str, port: int, key: str, rng: random.Random, count: int
+) -> tuple[list[float], list[float]]:
+    from engram.models import RecallRequest
+
+    client = GatewayClient(host, port, key)
+    queries = [" ".join(rng.choice(WORDS) for _ in range(rng.randint(2, 6))) for _ in range(count)]
+    local, remote = [], []
+    for i, query in enumerate([*queries[:20], *queries]):
+        body = {"query": query, "limit": 5, "scopes": ["user:u1"]}
+        started = time.perf_counter()
+        engine.recall("bench", RecallRequest.model_validate(body))
+        in_process = (time.perf_counter() - started) * 1000
+        over_http = client.recall(body)
+        if i >= 20:  # the first 20 warm both paths up
+            local.append(in_process)
+            remote.append(over_http)
+    client.close()
+    return local, remote
+
+
 def run(args: argparse.Namespace) -> int:
     os.environ.setdefault("POWERTOOLS_TRACE_DISABLED", "true")
     os.environ.setdefault("POWERTOOLS_METRICS_DISABLED", "true")
     os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "WARNING")
     from engram.app import Engine
-    from engram.models import RecallRequest, RetainItem, RetainRequest
+    from engram.models import RetainItem, RetainRequest
     from engram.settings import Settings
-    from engram_http import gateway, runtime
 
     rng = random.Random(7)
     with tempfile.TemporaryDirectory() as folder:
@@ -80,41 +150,8 @@ def run(args: argparse.Namespace) -> int:
             engine.retain("bench", RetainRequest(scope="user:u1", items=items, mode="raw"))
         assert engine.keys is not None
         key, _ = engine.keys.create("bench")
-        runtime.use_engine(engine)
-        servers: list[Any] = []
-        ready = threading.Event()
-        thread = threading.Thread(
-            target=gateway.serve,
-            args=("127.0.0.1", 0),
-            kwargs={"ready": ready, "on_start": servers.append},
-            daemon=True,
-        )
-        thread.start()
-        ready.wait(10)
-        host, port = servers[0].server_address[:2]
-        conn = http.client.HTTPConnection(host, port, timeout=30)
-        headers = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
-        queries = [" ".join(rng.choice(WORDS) for _ in range(rng.randint(2, 6))) for _ in range(args.queries)]
-        local, remote = [], []
-        for i, query in enumerate([*queries[:20], *queries]):
-            body = {"query": query, "limit": 5, "scopes": ["user:u1"]}
-            started = time.perf_counter()
-            engine.recall("bench", RecallRequest.model_validate(body))
-            in_process = (time.perf_counter() - started) * 1000
-            started = time.perf_counter()
-            conn.request("POST", "/v1/recall", json.dumps(body), headers)
-            reply = conn.getresponse()
-            reply.read()
-            over_http = (time.perf_counter() - started) * 1000
-            if reply.status != 200:
-                raise RuntimeError(f"gateway answered {reply.status}")
-            if i >= 20:  # the first 20 warm both paths up
-                local.append(in_process)
-                remote.append(over_http)
-        conn.close()
-        servers[0].shutdown()
-        thread.join(10)
-        runtime.use_engine(None)
+        with local_gateway(engine) as (host, port):
+            local, remote = _alternate(engine, host, port, key, rng, args.queries)
         engine.close()
     overhead = [r - loc for r, loc in zip(remote, local, strict=True)]
     rows = [
