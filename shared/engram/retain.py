@@ -18,7 +18,7 @@ import hashlib
 import json
 import logging
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import numpy as np
@@ -269,7 +269,9 @@ def retain(
             scope,
             candidate,
             request=request,
-            now=now,
+            # A microsecond apart: on every backend, creation order is the order the items came in
+            # (listing pages, and a session's neighbours in recall, follow it).
+            now=now + timedelta(microseconds=position),
             embedding_model=embedder.model_id if vector is not None else "",
         )
         if record.content_hash in seen_hashes:

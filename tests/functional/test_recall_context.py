@@ -44,6 +44,9 @@ def test_neighbours_are_the_adjacent_turns_of_the_same_session_in_retained_order
 
     # Then they are the turns around each, in order, from acme's session s1 alone
     assert around == {ids[1]: [ids[0], ids[2]], ids[3]: [ids[2]]}
+    # And creation times follow the order the turns came in (what any backend can sort by)
+    created = [record.created_at for record in map(lambda i: engine.store.get("acme", i), ids) if record]
+    assert created == sorted(created) and len(set(created)) == len(ids)
 
 
 def test_neighbours_meet_the_recall_conditions(engine: Engine) -> None:
