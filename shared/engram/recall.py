@@ -41,7 +41,7 @@ class _Timer:
 
 
 def candidate_pool(limit: int, settings: Settings) -> int:
-    """``max(candidate_pool_min, candidate_pool_factor × limit)``; 20 for the default limit of 5."""
+    """``max(candidate_pool_min, candidate_pool_factor × limit)``; 25 for the default limit of 5."""
     return max(settings.recall.candidate_pool_min, settings.recall.candidate_pool_factor * limit)
 
 

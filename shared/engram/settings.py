@@ -23,7 +23,7 @@ class RecallSettings(_Section):
     """``bm25`` and ``vector`` rank by one channel alone (baselines for evaluation)."""
     # candidate_pool = max(candidate_pool_min, candidate_pool_factor * limit)
     candidate_pool_min: int = Field(default=20, ge=1)
-    candidate_pool_factor: int = Field(default=4, ge=1)
+    candidate_pool_factor: int = Field(default=5, ge=1)
     weight_vector: float = Field(default=0.8, ge=0)
     weight_bm25: float = Field(default=0.2, ge=0)
     rrf_k: int = Field(default=60, ge=1)
