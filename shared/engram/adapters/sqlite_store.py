@@ -31,11 +31,12 @@ from engram.models import (
     DeletionLogEntry,
     HistoryEntry,
     Job,
+    LifecycleReport,
     MemoryRecord,
     StatsResponse,
     Tenant,
 )
-from engram.ports import ALL_SCOPES, Conditions, Page, Vector, WriteBatch
+from engram.ports import ALL_SCOPES, ConditionalUpdate, Conditions, Page, Vector, WriteBatch
 
 logger = logging.getLogger(__name__)
 
@@ -79,6 +80,11 @@ CREATE TABLE IF NOT EXISTS usage (
   tenant_id TEXT NOT NULL, counter TEXT NOT NULL, value INTEGER NOT NULL, PRIMARY KEY (tenant_id, counter)
 );
 CREATE TABLE IF NOT EXISTS index_state (tenant_id TEXT PRIMARY KEY, generation INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS lifecycle_runs (
+  tenant_id TEXT NOT NULL, run_id TEXT NOT NULL, started_at TEXT NOT NULL, doc TEXT NOT NULL,
+  PRIMARY KEY (tenant_id, run_id)
+);
+CREATE INDEX IF NOT EXISTS lifecycle_runs_started ON lifecycle_runs (tenant_id, started_at);
 """
 
 _RECORD_COLUMNS = (
@@ -347,6 +353,7 @@ class SqliteStore:
                 "jobs",
                 "usage",
                 "index_state",
+                "lifecycle_runs",
                 "tenants",
             ):
                 conn.execute(f"DELETE FROM {table} WHERE tenant_id=?", (tenant_id,))
@@ -487,6 +494,68 @@ class SqliteStore:
             if vector is not None or tuple(row[1:]) != searched:
                 self.db.bump_generation(conn, tenant_id)
         return True
+
+    def update_many(
+        self, tenant_id: str, updates: Sequence[ConditionalUpdate], *, report: LifecycleReport | None = None
+    ) -> list[str]:
+        """Every update whose version still matches, and the report, in one transaction."""
+        if any(u.record.tenant_id != tenant_id for u in updates):
+            raise ValidationFailedError("every record must belong to the tenant written to")
+        applied: list[str] = []
+        with self.db.transaction() as conn:
+            fts = self.db.ensure_fts(conn, tenant_id)
+            for update in updates:
+                row = conn.execute(
+                    "SELECT version FROM memories WHERE tenant_id=? AND id=?", (tenant_id, update.record.id)
+                ).fetchone()
+                if row is None or row[0] != update.expected_version:
+                    continue
+                self._put(conn, fts, update.record, None)
+                if update.history is not None:
+                    self._history(conn, tenant_id, [update.history])
+                applied.append(update.record.id)
+            if report is not None:
+                self._put_report(conn, tenant_id, report)
+            if applied:
+                self.db.bump_generation(conn, tenant_id)
+        return applied
+
+    def get_vectors(self, tenant_id: str, memory_ids: Sequence[str]) -> dict[str, Vector]:
+        out: dict[str, Vector] = {}
+        conn = self.db.connection()
+        for start in range(0, len(memory_ids), 500):
+            chunk = list(memory_ids[start : start + 500])
+            marks = ",".join("?" * len(chunk))
+            for memory_id, blob in conn.execute(
+                f"SELECT id, embedding FROM memories WHERE tenant_id=? AND id IN ({marks}) AND embedding IS NOT NULL",
+                (tenant_id, *chunk),
+            ):
+                out[memory_id] = np.frombuffer(blob, dtype=np.float32)
+        return out
+
+    @staticmethod
+    def _put_report(conn: Any, tenant_id: str, report: LifecycleReport) -> None:
+        conn.execute(
+            "INSERT OR REPLACE INTO lifecycle_runs(tenant_id, run_id, started_at, doc) VALUES(?,?,?,?)",
+            (tenant_id, report.run_id, iso(report.started_at), report.model_dump_json()),
+        )
+
+    def put_lifecycle_report(self, tenant_id: str, report: LifecycleReport) -> None:
+        if report.tenant_id != tenant_id:
+            raise ValidationFailedError("the report must belong to the tenant written to")
+        with self.db.transaction() as conn:
+            self._put_report(conn, tenant_id, report)
+
+    def lifecycle_reports(self, tenant_id: str, limit: int = 10) -> list[LifecycleReport]:
+        rows = (
+            self.db.connection()
+            .execute(
+                "SELECT doc FROM lifecycle_runs WHERE tenant_id=? ORDER BY started_at DESC, rowid DESC LIMIT ?",
+                (tenant_id, limit),
+            )
+            .fetchall()
+        )
+        return [LifecycleReport.model_validate_json(r[0]) for r in rows]
 
     def delete(self, tenant_id: str, memory_ids: Sequence[str], log: DeletionLogEntry) -> list[str]:
         deleted: list[str] = []
