@@ -88,7 +88,7 @@ def plot(args: argparse.Namespace) -> int:
                 linewidth=2 if importance == 0.5 else 1,
             )
     left.axhline(settings.archive_max_retention, color="black", linewidth=0.8)
-    left.annotate(f"archive below R = {settings.archive_max_retention}", (DAYS * 0.45, 0.07), fontsize=8)
+    left.annotate(f"archive below R = {settings.archive_max_retention}", (DAYS * 0.62, 0.075), fontsize=8)
     left.set_xlabel("days since last access")
     left.set_ylabel("retention R = exp(−λ·t^β)")
     left.set_title("Weibull retention per tier (λ = ln2 / (30 d · e^(1.5·importance)))")

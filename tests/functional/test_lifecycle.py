@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -442,6 +443,64 @@ def test_the_serve_scheduler_runs_the_job_at_once_and_stops_on_close(
 
     # Then the memory was archived by the scheduled run
     assert timed.get("acme", memory).tier == "archived"
+
+
+class RacingStore:
+    """The engine's store, with a recall landing on the first memory of every page the job reads
+    (between its read and its write): a fake adapter for the race the version check guards."""
+
+    def __init__(self, inner: Any, clock: FixedClock) -> None:
+        self.inner = inner
+        self.clock = clock
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def list_page(self, tenant_id: str, conditions: Any, **kwargs: Any) -> Any:
+        page = self.inner.list_page(tenant_id, conditions, **kwargs)
+        if page.records:
+            self.inner.record_access(tenant_id, [page.records[0].id], self.clock.now())
+        return page
+
+
+def test_a_memory_recalled_while_the_job_runs_keeps_its_access_and_is_counted_as_a_conflict(
+    timed: Engine, clock: FixedClock
+) -> None:
+    # Given two old memories and a recall that lands on the first one while the job looks at it
+    first, second = retain(timed, TEXT), retain(timed, "The car insurance renews in April")
+    clock.set(LATER)
+    timed.store = RacingStore(timed.store, clock)
+
+    # When the job runs
+    report = timed.run_lifecycle("acme")
+
+    # Then the raced memory is not overwritten (its access stays), and is a conflict, not an archival
+    raced = timed.store.get("acme", first)
+    assert raced is not None and (raced.access_count, raced.tier) == (1, "peripheral")
+    assert (report.archived, report.conflicts) == (1, 1)
+    assert timed.get("acme", second).tier == "archived"
+    assert report.by_tier == {"archived": 1, "peripheral": 1}
+    assert [m.id for m in report.top_movers] == [second]
+
+
+def test_the_cli_lists_stored_reports_newest_first(
+    timed: Engine, clock: FixedClock, data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Given two runs of acme
+    import json
+
+    retain(timed, TEXT)
+    first = timed.run_lifecycle("acme")
+    clock.set(LATER)
+    second = timed.run_lifecycle("acme")
+
+    # When `engram lifecycle reports --tenant acme --json` runs
+    code = main(["--data-dir", str(data_dir), "--json", "lifecycle", "reports", "--tenant", "acme"])
+
+    # Then both are listed, newest first
+    assert code == 0
+    reports = json.loads(capsys.readouterr().out)["reports"]
+    assert [r["run_id"] for r in reports] == [second.run_id, first.run_id]
 
 
 # -- the CLI -------------------------------------------------------------------------------------
