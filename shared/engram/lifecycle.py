@@ -96,11 +96,13 @@ def _top(movers: list[TierMove], limit: int) -> list[TierMove]:
 def _resumable(
     store: MemoryStore, tenant_id: str, rules: RuleSet, now: datetime | None
 ) -> LifecycleReport | None:
-    latest = store.lifecycle_reports(tenant_id, 1)
+    """The tenant's latest run of these rules, if it stopped early (at ``now``, when one is given)."""
+    # Decay and tiering are scheduled apart: the latest run of the same rules is the one to resume.
+    latest = [r for r in store.lifecycle_reports(tenant_id, 20) if r.rules == rules][:1]
     if not latest:
         return None
     report = latest[0]
-    if report.status != "running" or report.rules != rules or (now is not None and report.now != now):
+    if report.status != "running" or (now is not None and report.now != now):
         return None
     return report
 

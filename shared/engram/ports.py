@@ -168,7 +168,8 @@ class MemoryStore(Protocol):
         ...
 
     def put_lifecycle_report(self, tenant_id: str, report: LifecycleReport) -> None:
-        """Insert or replace a lifecycle run's report, keyed by ``report.run_id``."""
+        """Insert or replace a lifecycle run's report, keyed by ``report.run_id``. A backend may drop a
+        tenant's reports beyond the latest 100 (SQLite does, when a run completes)."""
         ...
 
     def lifecycle_reports(self, tenant_id: str, limit: int = 10) -> list[LifecycleReport]:

@@ -393,6 +393,17 @@ def test_a_run_on_one_tenant_never_touches_or_counts_another(timed: Engine, cloc
     assert theirs in recalled(timed, "passport number", tenant="globex")
 
 
+def test_only_the_latest_hundred_reports_of_a_tenant_are_kept(timed: Engine) -> None:
+    # Given a tenant whose job has run 103 times
+    runs = [timed.run_lifecycle("acme").run_id for _ in range(103)]
+
+    # When its reports are listed
+    kept = [r.run_id for r in timed.store.lifecycle_reports("acme", 500)]
+
+    # Then the newest 100 remain, newest first
+    assert kept == runs[::-1][:100]
+
+
 def test_erasing_a_tenant_removes_its_lifecycle_reports(timed: Engine) -> None:
     # Given a tenant with a stored report
     retain(timed, TEXT)

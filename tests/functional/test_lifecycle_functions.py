@@ -172,6 +172,23 @@ def test_a_run_short_of_time_stops_after_a_page_and_the_next_invocation_resumes_
     assert (second["expired"], second["archived"]) == (1, 1)
 
 
+def test_an_interrupted_decay_run_resumes_although_a_tiering_run_came_in_between(
+    installed: tuple[Engine, dict[str, str]],
+) -> None:
+    # Given a decay run stopped after one page, then a complete tiering run
+    engine, _ = installed
+    engine.configure_tenant("acme", {"lifecycle": {"job_page_size": 1}})
+    first = invoke("decay", scheduled("lifecycle.decay"), remaining_ms=1_000.0)["reports"][0]
+    invoke("tiering", scheduled("lifecycle.tiering"))
+
+    # When the decay event is delivered again
+    second = invoke("decay", scheduled("lifecycle.decay"))["reports"][0]
+
+    # Then it resumes the same decay run
+    assert first["status"] == "running"
+    assert (second["run_id"], second["status"]) == (first["run_id"], "completed")
+
+
 def test_an_event_with_a_malformed_time_is_refused(installed: tuple[Engine, dict[str, str]]) -> None:
     # Given a decay event whose time is not a timestamp
     event = {**scheduled("lifecycle.decay"), "time": "yesterday"}

@@ -42,6 +42,7 @@ logger = logging.getLogger(__name__)
 
 
 TOKENIZER = "porter unicode61 remove_diacritics 2"
+KEPT_REPORTS = 100  # lifecycle reports kept per tenant, newest first
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tenants (
@@ -539,6 +540,12 @@ class SqliteStore:
             "INSERT OR REPLACE INTO lifecycle_runs(tenant_id, run_id, started_at, doc) VALUES(?,?,?,?)",
             (tenant_id, report.run_id, iso(report.started_at), report.model_dump_json()),
         )
+        if report.status == "completed":  # an hourly job would otherwise pile up reports forever
+            conn.execute(
+                "DELETE FROM lifecycle_runs WHERE tenant_id=? AND run_id NOT IN (SELECT run_id FROM"
+                " lifecycle_runs WHERE tenant_id=? ORDER BY started_at DESC, rowid DESC LIMIT ?)",
+                (tenant_id, tenant_id, KEPT_REPORTS),
+            )
 
     def put_lifecycle_report(self, tenant_id: str, report: LifecycleReport) -> None:
         if report.tenant_id != tenant_id:
