@@ -13,7 +13,9 @@ import pytest
 from engram.adapters.clock import FixedClock
 from engram.app import Engine
 from engram.cli import main
-from engram.models import FeedbackRequest, PatchRequest, RecallRequest, RetainRequest
+from engram.identity import content_hash
+from engram.models import FeedbackRequest, LifecycleReport, PatchRequest, RecallRequest, RetainRequest
+from engram.ports import ConditionalUpdate
 from engram.settings import Settings
 
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
@@ -454,6 +456,54 @@ def test_the_serve_scheduler_runs_the_job_at_once_and_stops_on_close(
 
     # Then the memory was archived by the scheduled run
     assert timed.get("acme", memory).tier == "archived"
+
+
+# -- the store methods the job uses ----------------------------------------------------------------
+
+
+def test_update_many_applies_current_versions_skips_stale_ones_and_stores_the_report(timed: Engine) -> None:
+    # Given two memories, one of which changed since it was read, and one whose text is new
+    same, stale = retain(timed, TEXT), retain(timed, "The car insurance renews in April")
+    records = timed.store.get_many("acme", [same, stale])
+    timed.store.record_access("acme", [stale], T0)
+    report = LifecycleReport(run_id="lc_test", tenant_id="acme", now=T0, started_at=T0)
+    changes = [
+        ConditionalUpdate(records[same].model_copy(update={"tier": "core", "version": 2}), 1),
+        ConditionalUpdate(records[stale].model_copy(update={"tier": "core", "version": 2}), 1),
+    ]
+    renamed = records[same].model_copy(
+        update={
+            "content": "Bicycle lock code 5512",
+            "content_hash": content_hash("Bicycle lock code 5512"),
+            "version": 3,
+        }
+    )
+
+    # When they are applied with a report, then a change of text at the next version
+    applied = timed.store.update_many("acme", changes, report=report)
+    again = timed.store.update_many("acme", [ConditionalUpdate(renamed, 2)])
+
+    # Then only the current one was applied, the report is stored, and the new text is searchable
+    assert applied == [same] and again == [same]
+    left = timed.store.get("acme", stale)
+    assert left is not None and left.tier == "peripheral"
+    assert [r.run_id for r in timed.store.lifecycle_reports("acme")] == ["lc_test"]
+    assert same in recalled(timed, "bicycle lock")
+
+
+def test_get_vectors_returns_stored_vectors_of_this_tenant_only(timed: Engine) -> None:
+    # Given a memory in acme (embedded) and one in globex
+    mine, theirs = retain(timed, TEXT), retain(timed, TEXT, tenant="globex")
+    timed.embed_pending("acme")
+    timed.embed_pending("globex")
+
+    # When acme asks for both ids and an unknown one
+    vectors = timed.store.get_vectors("acme", [mine, theirs, "mem_" + "0" * 32])
+
+    # Then only its own comes back, as a unit vector of the model's dimension
+    assert mine != theirs and list(vectors) == [mine]
+    assert vectors[mine].shape == (timed.embedder.dimension,)
+    assert abs(float((vectors[mine] ** 2).sum()) - 1.0) < 1e-4
 
 
 class RacingStore:

@@ -502,24 +502,49 @@ class SqliteStore:
         """Every update whose version still matches, and the report, in one transaction."""
         if any(u.record.tenant_id != tenant_id for u in updates):
             raise ValidationFailedError("every record must belong to the tenant written to")
-        applied: list[str] = []
+        applied: list[ConditionalUpdate] = []
         with self.db.transaction() as conn:
             fts = self.db.ensure_fts(conn, tenant_id)
             for update in updates:
-                row = conn.execute(
-                    "SELECT version FROM memories WHERE tenant_id=? AND id=?", (tenant_id, update.record.id)
-                ).fetchone()
-                if row is None or row[0] != update.expected_version:
-                    continue
-                self._put(conn, fts, update.record, None)
-                if update.history is not None:
-                    self._history(conn, tenant_id, [update.history])
-                applied.append(update.record.id)
+                record = update.record
+                # The common case in one statement: same text (the text index row stands), same version.
+                cur = conn.execute(
+                    "UPDATE memories SET scope=?, category=?, status=?, tier=?, session_id=?, created_at=?,"
+                    " occurred_at=?, version=?, tags=?, metadata=?, doc=?, embedding_model=?"
+                    " WHERE tenant_id=? AND id=? AND version=? AND content_hash=?",
+                    (
+                        record.scope,
+                        record.category,
+                        record.status,
+                        record.tier,
+                        record.source.session_id,
+                        iso(record.created_at),
+                        iso(record.occurred_at),
+                        record.version,
+                        json.dumps(record.tags),
+                        json.dumps(record.metadata),
+                        record.model_dump_json(),
+                        record.embedding_model,
+                        tenant_id,
+                        record.id,
+                        update.expected_version,
+                        record.content_hash,
+                    ),
+                )
+                if not cur.rowcount:
+                    row = conn.execute(
+                        "SELECT version FROM memories WHERE tenant_id=? AND id=?", (tenant_id, record.id)
+                    ).fetchone()
+                    if row is None or row[0] != update.expected_version:
+                        continue
+                    self._put(conn, fts, record, None)  # a new text: its text index row changes too
+                applied.append(update)
+            self._history(conn, tenant_id, [u.history for u in applied if u.history is not None])
             if report is not None:
                 self._put_report(conn, tenant_id, report)
             if applied:
                 self.db.bump_generation(conn, tenant_id)
-        return applied
+        return [u.record.id for u in applied]
 
     def get_vectors(self, tenant_id: str, memory_ids: Sequence[str]) -> dict[str, Vector]:
         out: dict[str, Vector] = {}
