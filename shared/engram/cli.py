@@ -396,6 +396,10 @@ def cmd_key(args: argparse.Namespace) -> int:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """The local gateway: the Lambda handlers behind a real HTTP server, on the embedded default."""
+    if args.lifecycle_interval is not None and args.lifecycle_interval <= 0:
+        raise ValidationFailedError(
+            "--lifecycle-interval: must be more than 0 seconds (--no-lifecycle turns it off)"
+        )
     # Set before Powertools objects exist: no X-Ray daemon or metric sink on a laptop.
     os.environ.setdefault("POWERTOOLS_TRACE_DISABLED", "true")
     os.environ.setdefault("POWERTOOLS_METRICS_DISABLED", "true")

@@ -601,3 +601,15 @@ def test_the_cli_refuses_a_time_without_a_zone(data_dir: Path, capsys: pytest.Ca
     # Then it is bad input (exit 2) naming --now
     assert code == 2
     assert "--now" in capsys.readouterr().err
+
+
+def test_serve_refuses_a_lifecycle_interval_that_is_not_positive(
+    data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Given an interval of 0 seconds
+    # When the server is asked to run the job that often
+    code = main(["--data-dir", str(data_dir), "serve", "--port", "0", "--lifecycle-interval", "0"])
+
+    # Then it is bad input naming the flag, before anything is served
+    assert code == 2
+    assert "--lifecycle-interval" in capsys.readouterr().err
