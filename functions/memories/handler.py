@@ -1,4 +1,4 @@
-"""Memories one by one and the tenant's views: get, list, patch, delete, stats, jobs, export, import."""
+"""Memories one by one and the tenant's views: get, list, patch, restore, delete, stats, jobs, export, import."""
 
 # No `from __future__ import annotations`: Powertools reads these annotations at run time.
 
@@ -14,6 +14,7 @@ from engram.models import (
     ListResponse,
     MemoryView,
     PatchRequest,
+    RestoreRequest,
     StatsResponse,
     parse,
 )
@@ -56,6 +57,18 @@ def get_memory(id: str, history: Annotated[bool, Query()] = False) -> Response[s
 def patch_memory(id: str, request: Annotated[PatchRequest, Body()]) -> Response[str]:
     who = caller(app, write=True)
     return json_response(engine().patch(who.tenant_id, id, request, allowed_scopes=who.allowed_scopes))
+
+
+@app.post(
+    "/v1/memories/<id>/restore",
+    responses=documented(
+        MemoryView, "the memory, back from the archive", errors=(400, 401, 403, 404, 409, 422, 429)
+    ),
+)
+@tracer.capture_method
+def restore_memory(id: str, request: Annotated[RestoreRequest | None, Body()] = None) -> Response[str]:
+    who = caller(app, write=True)
+    return json_response(engine().restore(who.tenant_id, id, request, allowed_scopes=who.allowed_scopes))
 
 
 @app.delete("/v1/memories/<id>", responses=documented(ForgetResponse, "the deletion receipt"))

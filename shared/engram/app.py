@@ -12,10 +12,12 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from engram import feedback as feedback_service
 from engram import forget as forget_service
+from engram import lifecycle as lifecycle_service
 from engram import memories as memory_service
 from engram import recall as recall_service
 from engram import retain as retain_service
@@ -28,6 +30,7 @@ from engram.models import (
     ForgetResponse,
     Job,
     JobAccepted,
+    LifecycleReport,
     ListRequest,
     ListResponse,
     MemoryView,
@@ -35,6 +38,7 @@ from engram.models import (
     PatchRequest,
     RecallRequest,
     RecallResponse,
+    RestoreRequest,
     RetainRequest,
     RetainResponse,
     StatsResponse,
@@ -66,6 +70,8 @@ class Engine:
     _embedder_thread: threading.Thread | None = field(default=None, repr=False)
     _wake: threading.Event = field(default_factory=threading.Event, repr=False)
     _stopping: threading.Event = field(default_factory=threading.Event, repr=False)
+    _lifecycle_thread: threading.Thread | None = field(default=None, repr=False)
+    _lifecycle_stop: threading.Event = field(default_factory=threading.Event, repr=False)
 
     @classmethod
     def local(cls, settings: Settings) -> Engine:
@@ -282,8 +288,74 @@ class Engine:
             )
         self.store.put_job(tenant_id, done)
 
+    # -- lifecycle ---------------------------------------------------------------------------------
+
+    def run_lifecycle(
+        self,
+        tenant_id: str,
+        *,
+        now: datetime | None = None,
+        dry_run: bool = False,
+        rules: lifecycle_service.RuleSet = "all",
+        should_stop: Callable[[], bool] | None = None,
+    ) -> LifecycleReport:
+        """Run (or resume) the lifecycle job on one tenant, with the tenant's lifecycle settings."""
+        settings = self._settings(tenant_id)
+        return lifecycle_service.run(
+            tenant_id,
+            store=self.store,
+            index=self.index,
+            clock=self.clock,
+            settings=settings,
+            now=now,
+            dry_run=dry_run,
+            rules=rules,
+            should_stop=should_stop,
+        )
+
+    def run_lifecycle_all(
+        self,
+        *,
+        now: datetime | None = None,
+        dry_run: bool = False,
+        rules: lifecycle_service.RuleSet = "all",
+        should_stop: Callable[[], bool] | None = None,
+    ) -> list[LifecycleReport]:
+        """The job on every tenant in turn (one tenant's failure is logged and the others still run)."""
+        reports: list[LifecycleReport] = []
+        for tenant in self.store.list_tenants():
+            if reports and should_stop is not None and should_stop():  # each call does at least a page
+                break
+            try:
+                reports.append(
+                    self.run_lifecycle(
+                        tenant.tenant_id, now=now, dry_run=dry_run, rules=rules, should_stop=should_stop
+                    )
+                )
+            except Exception:  # keep going: every tenant gets its run
+                logger.exception("lifecycle run failed for a tenant")
+        return reports
+
+    def start_lifecycle(self, interval_s: float) -> None:
+        """Run the job over every tenant now and then every ``interval_s`` seconds, on a background thread."""
+        if self._lifecycle_thread is not None:
+            return
+        self._lifecycle_stop.clear()
+
+        def loop() -> None:
+            while not self._lifecycle_stop.is_set():
+                self.run_lifecycle_all(should_stop=self._lifecycle_stop.is_set)
+                self._lifecycle_stop.wait(interval_s)
+
+        self._lifecycle_thread = threading.Thread(target=loop, name="engram-lifecycle", daemon=True)
+        self._lifecycle_thread.start()
+
     def close(self) -> None:
         """Finish queued jobs, stop the workers and embed whatever is still pending."""
+        if self._lifecycle_thread is not None:
+            self._lifecycle_stop.set()  # a run stops after its current page and resumes next time
+            self._lifecycle_thread.join()
+            self._lifecycle_thread = None
         if self._jobs is not None:
             self._jobs.shutdown(wait=True)
             self._jobs = None
@@ -357,6 +429,7 @@ class Engine:
             clock=self.clock,
             settings=settings,
             scopes=allowed_scopes,
+            index=self.index,
         )
 
     def get(
@@ -367,9 +440,15 @@ class Engine:
         allowed_scopes: Sequence[str] | None = None,
         with_history: bool = False,
     ) -> MemoryView:
-        self._settings(tenant_id)
+        settings = self._settings(tenant_id)
         return memory_service.get(
-            tenant_id, memory_id, store=self.store, scopes=allowed_scopes, with_history=with_history
+            tenant_id,
+            memory_id,
+            store=self.store,
+            scopes=allowed_scopes,
+            with_history=with_history,
+            clock=self.clock,
+            settings=settings,
         )
 
     def list_memories(
@@ -399,6 +478,26 @@ class Engine:
             scopes=allowed_scopes,
         )
 
+    def restore(
+        self,
+        tenant_id: str,
+        memory_id: str,
+        request: RestoreRequest | None = None,
+        *,
+        allowed_scopes: Sequence[str] | None = None,
+    ) -> MemoryView:
+        self._settings(tenant_id)
+        return memory_service.restore(
+            tenant_id,
+            memory_id,
+            request or RestoreRequest(),
+            store=self.store,
+            index=self.index,
+            embedder=self.embedder,
+            clock=self.clock,
+            scopes=allowed_scopes,
+        )
+
     def delete(
         self, tenant_id: str, memory_id: str, *, allowed_scopes: Sequence[str] | None = None
     ) -> ForgetResponse:
@@ -406,7 +505,10 @@ class Engine:
 
     def stats(self, tenant_id: str) -> StatsResponse:
         self._settings(tenant_id)
-        return self.store.stats(tenant_id)
+        stats = self.store.stats(tenant_id)
+        last = self.store.lifecycle_reports(tenant_id, 1)
+        stats.last_lifecycle_run = last[0] if last else None
+        return stats
 
     def export_lines(self, tenant_id: str) -> Iterator[str]:
         self._settings(tenant_id)

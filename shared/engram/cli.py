@@ -288,6 +288,66 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def _report_line(report: Any) -> str:
+    tiers = ", ".join(f"{k} {v}" for k, v in sorted(report.by_tier.items()))
+    return (
+        f"{report.tenant_id}: {report.status}{' (dry run)' if report.dry_run else ''} at {report.now.isoformat()}"
+        f" — promoted {report.promoted}, demoted {report.demoted}, archived {report.archived},"
+        f" expired {report.expired}, conflicts {report.conflicts}; scanned {report.scanned} in"
+        f" {report.duration_s:.2f} s; tiers: {tiers or '(none)'}"
+    )
+
+
+def cmd_lifecycle(args: argparse.Namespace) -> int:
+    if args.action == "plot":
+        from engram.lifecycle_bench import plot
+
+        return plot(args)
+    if args.action == "bench":
+        from engram.lifecycle_bench import bench
+
+        return bench(args)
+    engine = _engine(args)
+    if args.action == "reports":
+        if not args.tenant:
+            raise ValidationFailedError("--tenant: required for reports")
+        engine.stats(args.tenant)  # 404 for an unknown tenant
+        reports = engine.store.lifecycle_reports(args.tenant, args.limit)
+        _out(
+            args,
+            {"reports": [dump(r) for r in reports]},
+            "\n".join(map(_report_line, reports)) or "(no runs)",
+        )
+        return 0
+    now = None
+    if args.now:
+        from pydantic import AwareDatetime, TypeAdapter, ValidationError
+
+        try:
+            now = TypeAdapter(AwareDatetime).validate_python(args.now)
+        except ValidationError:
+            raise ValidationFailedError(
+                "--now: an ISO-8601 time with a time zone, e.g. 2026-06-01T00:00:00Z"
+            ) from None
+    if args.tenant:
+        reports = [engine.run_lifecycle(args.tenant, now=now, dry_run=args.dry_run, rules=args.rules)]
+    else:
+        reports = engine.run_lifecycle_all(now=now, dry_run=args.dry_run, rules=args.rules)
+    engine.close()
+    data: Any = dump(reports[0]) if args.tenant else {"reports": [dump(r) for r in reports]}
+    _out(args, data, "\n".join(map(_report_line, reports)) or "(no tenants)")
+    return 0
+
+
+def cmd_restore(args: argparse.Namespace) -> int:
+    from engram.models import RestoreRequest
+
+    engine = _engine(args)
+    view = engine.restore(args.tenant, args.id, parse(RestoreRequest, {"tier": args.tier}))
+    _out(args, dump(view), f"{view.id} is {view.tier}")
+    return 0
+
+
 def cmd_key(args: argparse.Namespace) -> int:
     engine = _engine(args)
     if engine.keys is None:  # pragma: no cover - the local engine always has keys
@@ -336,6 +396,10 @@ def cmd_key(args: argparse.Namespace) -> int:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """The local gateway: the Lambda handlers behind a real HTTP server, on the embedded default."""
+    if args.lifecycle_interval is not None and args.lifecycle_interval <= 0:
+        raise ValidationFailedError(
+            "--lifecycle-interval: must be more than 0 seconds (--no-lifecycle turns it off)"
+        )
     # Set before Powertools objects exist: no X-Ray daemon or metric sink on a laptop.
     os.environ.setdefault("POWERTOOLS_TRACE_DISABLED", "true")
     os.environ.setdefault("POWERTOOLS_METRICS_DISABLED", "true")
@@ -349,6 +413,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     engine.embedder.embed(["warm up"])  # load the model before the first request
     runtime.use_engine(engine)
     resumed = engine.resume_jobs()
+    if not args.no_lifecycle:
+        engine.start_lifecycle(args.lifecycle_interval or engine.settings.lifecycle_interval_s)
 
     def announce(server: Any) -> None:
         host, port = server.server_address[:2]
@@ -494,6 +560,33 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8080)
     p.add_argument("--verbose", action="store_true", help="log every request")
+    p.add_argument(
+        "--lifecycle-interval",
+        type=float,
+        metavar="SECONDS",
+        help="run the lifecycle job over every tenant this often (default: setting lifecycle_interval_s, 3600)",
+    )
+    p.add_argument("--no-lifecycle", action="store_true", help="do not run the lifecycle job in this server")
+
+    p = command(
+        "lifecycle",
+        cmd_lifecycle,
+        "run the lifecycle job (decay, tiers, archival, expiry), show its reports, plot or benchmark it",
+    )
+    p.add_argument("action", choices=["run", "reports", "plot", "bench"])
+    p.add_argument("--tenant", help="run/reports: one tenant (run default: every tenant)")
+    p.add_argument("--dry-run", action="store_true", help="run: report what would change, change nothing")
+    p.add_argument("--now", help="run: the instant to evaluate at (ISO-8601 with zone; default now)")
+    p.add_argument("--rules", choices=["all", "decay", "tiering"], default="all")
+    p.add_argument("--limit", type=int, default=10, help="reports: how many, newest first")
+    p.add_argument("--out", help="plot: PNG path (docs/lifecycle.png); bench: output folder (bench-out)")
+    p.add_argument("--days", type=int, default=180, help="plot: simulated days")
+    p.add_argument("--n", type=int, default=100_000, help="bench: memories in the tenant")
+
+    p = command("restore", cmd_restore, "bring an archived memory back into the search index")
+    p.add_argument("--tenant", required=True)
+    p.add_argument("--id", required=True)
+    p.add_argument("--tier", choices=["peripheral", "working", "core"], default="peripheral")
 
     p = command("bench-gateway", cmd_bench_gateway, "recall latency in-process vs through the local gateway")
     p.add_argument("--memories", type=int, default=1000)
@@ -533,6 +626,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.json = getattr(args, "json", False)
     if args.command == "tenant" and args.action in ("create", "erase", "configure") and not args.name:
         parser.error(f"tenant {args.action} needs a NAME")
+    if args.command == "lifecycle" and args.out is None:
+        args.out = "docs/lifecycle.png" if args.action == "plot" else "bench-out"
     try:
         return int(args.func(args))
     except EngramError as exc:

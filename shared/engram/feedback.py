@@ -1,15 +1,17 @@
-"""Feedback (DESIGN §7): an EMA of how useful a memory was, updated with optimistic concurrency."""
+"""Feedback (DESIGN §7): an EMA of how useful a memory was, updated with optimistic concurrency;
+negative signals can demote a memory at once."""
 
 from __future__ import annotations
 
 import random
 import time
 from collections.abc import Sequence
+from typing import Any
 
 from engram.errors import ConflictError, NotFoundError
 from engram.models import FeedbackRequest, FeedbackResponse, HistoryEntry
-from engram.ports import Clock, MemoryStore
-from engram.scoring.lifecycle import feedback_ema
+from engram.ports import Clock, MemoryStore, SearchIndex
+from engram.scoring.lifecycle import demotion_on_feedback, feedback_ema
 from engram.settings import Settings
 
 MAX_ATTEMPTS = 64
@@ -24,26 +26,46 @@ def feedback(
     clock: Clock,
     settings: Settings,
     scopes: Sequence[str] | None = None,
+    index: SearchIndex | None = None,
 ) -> FeedbackResponse:
-    """Apply one signal: read, compute, write only if nobody wrote in between; else retry with jitter."""
+    """Apply one signal: read, compute, write only if nobody wrote in between; else retry with jitter.
+
+    ``corrected`` demotes the memory one tier at once; ``ignored``/``negative`` do when the weight
+    falls below ``lifecycle.feedback_demote_below`` (pinned memories never move down).
+    """
     for attempt in range(MAX_ATTEMPTS):
         record = store.get(tenant_id, memory_id)
         if record is None or (scopes is not None and record.scope not in scopes):
             raise NotFoundError(f"memory '{memory_id}' not found")
         weight = feedback_ema(record.feedback_weight, request.signal, alpha=settings.lifecycle.feedback_alpha)
         now = clock.now()
-        updated = record.model_copy(
-            update={"feedback_weight": weight, "version": record.version + 1, "updated_at": now}
+        tier = demotion_on_feedback(
+            record.tier, request.signal, weight, pinned=record.pinned, settings=settings.lifecycle
         )
+        changes = {"feedback_weight": weight, "version": record.version + 1, "updated_at": now}
+        detail: dict[str, Any] = {"signal": request.signal, "feedback_weight": weight}
+        if tier is not None:
+            changes["tier"] = tier
+            reason = (
+                "corrected by the user"
+                if request.signal == "corrected"
+                else f"{request.signal}: feedback weight {weight:.3f} < {settings.lifecycle.feedback_demote_below}"
+            )
+            detail.update(from_tier=record.tier, to_tier=tier, by="feedback", reason=reason)
+        updated = record.model_copy(update=changes)
         entry = HistoryEntry(
             memory_id=memory_id,
             version=updated.version,
             event="feedback",
             at=now,
             content=record.content,
-            detail={"signal": request.signal, "feedback_weight": weight},
+            detail=detail,
         )
         if store.update(tenant_id, updated, expected_version=record.version, history=entry):
+            if tier is not None and index is not None:  # the index filters on the tier
+                vectors = store.get_vectors(tenant_id, [memory_id])
+                if memory_id in vectors:
+                    index.upsert(tenant_id, [updated], [vectors[memory_id]])
             return FeedbackResponse(id=memory_id, feedback_weight=round(weight, 6))
         time.sleep(random.uniform(0, 0.002 * min(attempt + 1, 10)))
     raise ConflictError("the memory is being changed too often; retry")

@@ -1,4 +1,4 @@
-"""Single-memory operations and tenant-wide views: get, list, patch, stats, export, import."""
+"""Single-memory operations and tenant-wide views: get, list, patch, restore, export, import."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 from pydantic import ValidationError
 
+from engram import lifecycle
 from engram.errors import ConflictError, NotFoundError, ValidationFailedError
 from engram.identity import content_hash
 from engram.models import (
@@ -19,8 +20,10 @@ from engram.models import (
     MemoryRecord,
     MemoryView,
     PatchRequest,
+    RestoreRequest,
 )
 from engram.ports import Clock, Conditions, Embedder, MemoryStore, SearchIndex, Vector, WriteBatch
+from engram.settings import Settings
 
 EXPORT_FORMAT = "engram.export.v1"
 
@@ -32,11 +35,18 @@ def get(
     store: MemoryStore,
     scopes: Sequence[str] | None = None,
     with_history: bool = False,
+    clock: Clock | None = None,
+    settings: Settings | None = None,
 ) -> MemoryView:
+    """One memory; with a clock and settings, its lifecycle now (R, C, tier and why)."""
     record = store.get(tenant_id, memory_id)
     if record is None or (scopes is not None and record.scope not in scopes):
         raise NotFoundError(f"memory '{memory_id}' not found")
-    return MemoryView.of(record, store.history(tenant_id, memory_id) if with_history else None)
+    history = store.history(tenant_id, memory_id) if with_history or clock is not None else []
+    view = MemoryView.of(record, history if with_history else None)
+    if clock is not None and settings is not None:
+        view.lifecycle = lifecycle.describe(record, history, now=clock.now(), settings=settings)
+    return view
 
 
 def list_memories(
@@ -63,13 +73,25 @@ def patch(
     embedder: Embedder,
     clock: Clock,
     scopes: Sequence[str] | None = None,
+    reason: str = "set by PATCH",
 ) -> MemoryView:
-    """Change content (re-embedded), tags, metadata or pin; one version and history entry per change."""
+    """Change content (re-embedded), tags, metadata, pin, tier or expiry; one version and history
+    entry per patch. Moving a memory out of ``archived`` restores it to the search index and
+    restarts its decay clock (``last_accessed_at`` = now), so the next job run does not archive
+    it again at once; moving it into ``archived`` takes it out of the index."""
     record = store.get(tenant_id, memory_id)
     if record is None or (scopes is not None and record.scope not in scopes):
         raise NotFoundError(f"memory '{memory_id}' not found")
     now = clock.now()
     changes: dict[str, Any] = {"version": record.version + 1, "updated_at": now}
+    detail: dict[str, Any] = {"fields": sorted(request.model_fields_set)}
+    if "expires_at" in request.model_fields_set:
+        changes["expires_at"] = request.expires_at  # null clears it
+    if request.tier is not None and request.tier != record.tier:
+        changes["tier"] = request.tier
+        if record.tier == "archived":
+            changes["last_accessed_at"] = now
+        detail.update(from_tier=record.tier, to_tier=request.tier, by="request", reason=reason)
     vector = None
     if request.content is not None and request.content != record.content:
         changes.update(
@@ -86,16 +108,51 @@ def patch(
     entry = HistoryEntry(
         memory_id=memory_id,
         version=updated.version,
-        event="updated",
+        event="tier" if "to_tier" in detail and request.content is None else "updated",
         at=now,
         content=updated.content,
-        detail={"fields": sorted(request.model_fields_set)},
+        detail=detail,
     )
     if not store.update(tenant_id, updated, expected_version=record.version, history=entry, vector=vector):
         raise ConflictError("the memory changed while it was being patched; retry")
-    if vector is not None:
-        index.upsert(tenant_id, [updated], [vector])
+    if updated.tier == "archived":
+        index.remove(tenant_id, [memory_id])
+    elif vector is not None or updated.tier != record.tier:
+        vectors = {memory_id: vector} if vector is not None else store.get_vectors(tenant_id, [memory_id])
+        if memory_id in vectors:
+            index.upsert(tenant_id, [updated], [vectors[memory_id]])
     return MemoryView.of(updated)
+
+
+def restore(
+    tenant_id: str,
+    memory_id: str,
+    request: RestoreRequest,
+    *,
+    store: MemoryStore,
+    index: SearchIndex,
+    embedder: Embedder,
+    clock: Clock,
+    scopes: Sequence[str] | None = None,
+) -> MemoryView:
+    """Bring an archived memory back into ``request.tier`` (a memory that is not archived is
+    returned unchanged, so a retried restore is harmless)."""
+    record = store.get(tenant_id, memory_id)
+    if record is None or (scopes is not None and record.scope not in scopes):
+        raise NotFoundError(f"memory '{memory_id}' not found")
+    if record.tier != "archived":
+        return MemoryView.of(record)
+    return patch(
+        tenant_id,
+        memory_id,
+        PatchRequest(tier=request.tier),
+        store=store,
+        index=index,
+        embedder=embedder,
+        clock=clock,
+        scopes=scopes,
+        reason="restored",
+    )
 
 
 def export_lines(tenant_id: str, *, store: MemoryStore) -> Iterator[str]:

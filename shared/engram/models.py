@@ -188,6 +188,8 @@ class RetainRequest(Request):
     tags: list[Tag] = Field(default_factory=list, max_length=32)
     occurred_at: AwareDatetime | None = None
     session_id: str | None = Field(default=None, min_length=1, max_length=128)
+    expires_at: AwareDatetime | None = None
+    """When the lifecycle job deletes the memories kept by this request (unless pinned)."""
     async_: bool = Field(default=False, alias="async")
     idempotency_key: str | None = Field(default=None, min_length=1, max_length=256)
 
@@ -273,10 +275,21 @@ class FeedbackRequest(Request):
 
 
 class PatchRequest(Request):
+    """``PATCH /v1/memories/{id}``. ``tier`` moves a memory by hand (out of ``archived``: a restore);
+    ``expires_at: null`` clears an expiry."""
+
     content: Text | None = None
     tags: list[Tag] | None = Field(default=None, max_length=32)
     metadata: Metadata | None = None
     pinned: bool | None = None
+    tier: Tier | None = None
+    expires_at: AwareDatetime | None = None
+
+
+class RestoreRequest(Request):
+    """``POST /v1/memories/{id}/restore``: bring an archived memory back (default tier peripheral)."""
+
+    tier: Literal["peripheral", "working", "core"] = "peripheral"
 
 
 class ListRequest(Request):
@@ -326,6 +339,8 @@ class MemoryView(BaseModel):
     pinned: bool
     expires_at: datetime | None
     history: list[HistoryEntry] | None = None
+    lifecycle: dict[str, Any] | None = None
+    """On ``GET``: R, F, I, C and the multiplier now, why the memory is in its tier, what the job would do."""
 
     @classmethod
     def of(cls, record: MemoryRecord, history: list[HistoryEntry] | None = None) -> MemoryView:
@@ -382,6 +397,44 @@ class ListResponse(BaseModel):
     next_cursor: str | None
 
 
+class TierMove(BaseModel):
+    """One memory the lifecycle job moved: from and to which tier, by which rules."""
+
+    id: str
+    from_tier: Tier
+    to_tier: Tier
+    composite: float
+    reason: str
+
+
+class LifecycleReport(BaseModel):
+    """What one run of the lifecycle job did to one tenant (stored, and returned by the CLI and the
+    scheduled functions). ``cursor`` is where a run that stopped early resumes."""
+
+    run_id: str
+    tenant_id: str
+    now: datetime
+    rules: Literal["all", "decay", "tiering"] = "all"
+    dry_run: bool = False
+    status: Literal["running", "completed"] = "running"
+    started_at: datetime
+    finished_at: datetime | None = None
+    cursor: str | None = None
+    pages: int = 0
+    scanned: int = 0
+    promoted: int = 0
+    demoted: int = 0
+    archived: int = 0
+    expired: int = 0
+    conflicts: int = 0
+    """Memories changed by someone else while the job looked at them; the next run sees them."""
+    pending_expired: list[str] = Field(default_factory=list)
+    """Expired ids found but not yet deleted (deletion is batched); empty once a run completes."""
+    by_tier: dict[str, int] = Field(default_factory=dict)
+    top_movers: list[TierMove] = Field(default_factory=list)
+    duration_s: float = 0.0
+
+
 class StatsResponse(BaseModel):
     tenant_id: str
     total: int
@@ -391,6 +444,7 @@ class StatsResponse(BaseModel):
     by_status: dict[str, int]
     storage_bytes: int
     usage: dict[str, int]
+    last_lifecycle_run: LifecycleReport | None = None
 
 
 class Job(BaseModel):

@@ -20,6 +20,7 @@ from engram.models import (
     ExtractedMemory,
     HistoryEntry,
     Job,
+    LifecycleReport,
     MemoryRecord,
     Message,
     StatsResponse,
@@ -72,6 +73,15 @@ class WriteBatch:
     history: list[HistoryEntry] = field(default_factory=list)
     idempotency: tuple[str, str, list[dict[str, Any]]] | None = None
     """(key, request fingerprint, content-free results) for a retain with an idempotency key."""
+
+
+@dataclass(frozen=True)
+class ConditionalUpdate:
+    """Replace ``record`` only if the stored version is still ``expected_version`` (with its history)."""
+
+    record: MemoryRecord
+    expected_version: int
+    history: HistoryEntry | None = None
 
 
 @dataclass(frozen=True)
@@ -146,6 +156,32 @@ class MemoryStore(Protocol):
         vector: Vector | None = None,
     ) -> bool:
         """Replace a record only if its stored version is ``expected_version``; False if not."""
+        ...
+
+    def update_many(
+        self, tenant_id: str, updates: Sequence[ConditionalUpdate], *, report: LifecycleReport | None = None
+    ) -> list[str]:
+        """Apply each update whose record is still at its expected version (stored vectors are kept),
+        skip the others, and return the ids applied. ``report``, if given, is stored after them
+        (``put_lifecycle_report``), in the same transaction where the backend has one, so a resumed
+        run never counts a change twice. Each update on its own is atomic; the batch need not be.
+        """
+        ...
+
+    def get_vectors(self, tenant_id: str, memory_ids: Sequence[str]) -> dict[str, Vector]:
+        """The stored vector of each listed memory of this tenant (unembedded or missing ids are left out).
+
+        The index drops archived memories; this is where their vectors come back from on a restore.
+        """
+        ...
+
+    def put_lifecycle_report(self, tenant_id: str, report: LifecycleReport) -> None:
+        """Insert or replace a lifecycle run's report, keyed by ``report.run_id``. A backend may drop a
+        tenant's reports beyond the latest 100 (SQLite does, when a run completes)."""
+        ...
+
+    def lifecycle_reports(self, tenant_id: str, limit: int = 10) -> list[LifecycleReport]:
+        """The tenant's lifecycle reports, most recently started first."""
         ...
 
     def delete(self, tenant_id: str, memory_ids: Sequence[str], log: DeletionLogEntry) -> list[str]:

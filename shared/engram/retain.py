@@ -174,6 +174,7 @@ def _record(
         valid_from=candidate.occurred_at or now,
         source=Source(session_id=request.session_id, message_refs=memory.message_refs, role=memory.role),
         trust=memory.trust,
+        expires_at=request.expires_at,
         content_hash=content_hash(memory.content),
         embedding_model=embedding_model,
     )

@@ -73,6 +73,27 @@ class LifecycleSettings(_Section):
     floor_peripheral: float = 0.5
     feedback_alpha: float = Field(default=0.3, gt=0, le=1)
     feedback_default: float = Field(default=0.5, ge=0, le=1)
+    # Tier rules (DESIGN §7), applied by the lifecycle job.
+    working_min_access: int = Field(default=3, ge=0)
+    working_min_composite: float = Field(default=0.4, ge=0)
+    core_min_access: int = Field(default=10, ge=0)
+    core_min_composite: float = Field(default=0.7, ge=0)
+    core_min_importance: float = Field(default=0.8, ge=0, le=1)
+    demote_max_composite: float = Field(default=0.15, ge=0)
+    """working -> peripheral and core -> working when C is below this."""
+    demote_min_age_days: float = Field(default=60.0, ge=0)
+    """working -> peripheral also when older than this and accessed fewer than ``demote_max_access``."""
+    demote_max_access: int = Field(default=3, ge=0)
+    archive_max_retention: float = Field(default=0.05, ge=0, le=1)
+    archive_min_idle_days: float = Field(default=30.0, ge=0)
+    feedback_demote_below: float = Field(default=0.2, ge=0, le=1)
+    """A negative signal that leaves the feedback weight below this demotes one tier (``corrected``
+    always does)."""
+    promote_min_feedback: float = Field(default=0.5, ge=0, le=1)
+    """The job promotes only memories whose feedback weight is at least this (neutral by default),
+    so a corrected or ignored memory is not promoted again until a positive signal lifts it."""
+    job_page_size: int = Field(default=1_000, ge=1, le=10_000)
+    top_movers: int = Field(default=10, ge=0, le=1_000)
 
 
 class RetainSettings(_Section):
@@ -94,6 +115,8 @@ class Settings(_Section):
     blas_threads: int | None = Field(default=1, ge=1)
     """Threads numpy's BLAS may use in this process (None leaves it alone). Recall's products are
     small and memory-bound; extra BLAS threads only spin against the embedding model's threads."""
+    lifecycle_interval_s: float = Field(default=3_600.0, gt=0)
+    """How often ``engram serve`` runs the lifecycle job over every tenant (``--no-lifecycle`` turns it off)."""
     operator_token: SecretStr | None = None
     """The admin routes' credential (env ENGRAM_OPERATOR_TOKEN); locally a generated file by default."""
     recall: RecallSettings = RecallSettings()
@@ -110,6 +133,8 @@ class Settings(_Section):
             values["data_dir"] = Path(environ["ENGRAM_DATA_DIR"]).expanduser()
         if environ.get("ENGRAM_OPERATOR_TOKEN"):
             values["operator_token"] = environ["ENGRAM_OPERATOR_TOKEN"]
+        if "ENGRAM_LIFECYCLE_INTERVAL_S" in environ:
+            values["lifecycle_interval_s"] = environ["ENGRAM_LIFECYCLE_INTERVAL_S"]
         if "ENGRAM_FUSION" in environ:
             values["recall"] = {"fusion": environ["ENGRAM_FUSION"]}
         values.update({k: v for k, v in overrides.items() if v is not None})

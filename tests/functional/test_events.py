@@ -24,7 +24,7 @@ import pytest
 
 from engram.app import Engine
 from engram.identity import memory_id
-from engram.models import RetainRequest
+from engram.models import PatchRequest, RetainRequest
 from engram_http.loader import load_handler
 from engram_http.routes import ROUTES
 
@@ -217,7 +217,7 @@ def test_the_authorizer_sample_has_exactly_the_top_level_keys_of_an_authorizer_e
 
 def test_memory_samples_name_the_deterministic_id_of_the_seeded_text() -> None:
     # Given the samples that address one memory
-    names = ["feedback.post", "memories.get", "memories.patch", "memories.delete"]
+    names = ["feedback.post", "memories.get", "memories.patch", "memories.delete", "memories.restore"]
 
     # When their path parameters are read
     ids = {name: load_event(name)["pathParameters"]["id"] for name in names}
@@ -355,6 +355,33 @@ def test_the_get_sample_returns_the_memory_with_its_history(seeded: Engine) -> N
     assert [h["event"] for h in body(response)["history"]] == ["created"]
 
 
+def test_the_get_sample_shows_retention_composite_tier_and_why(seeded: Engine) -> None:
+    # Given acme with the memory the sample names, just retained
+    event = load_event("memories.get")
+
+    # When the memories handler gets the sample
+    lifecycle = body(invoke("memories", event))["lifecycle"]
+
+    # Then its lifecycle is shown: full retention now, its tier, why, and what the job would do
+    assert lifecycle["retention"] == pytest.approx(1.0, abs=1e-4)
+    assert 0.0 < lifecycle["composite"] <= 1.0
+    assert lifecycle["tier"] == "peripheral"
+    assert lifecycle["why"] == "peripheral since it was stored (no tier change yet)"
+    assert lifecycle["next"] == "stays"
+
+
+def test_the_stats_sample_shows_the_tier_distribution_and_the_last_lifecycle_run(seeded: Engine) -> None:
+    # Given acme after a lifecycle run
+    report = seeded.run_lifecycle(TENANT)
+
+    # When the memories handler gets the stats sample
+    stats = body(invoke("memories", load_event("memories.stats")))
+
+    # Then the tiers are counted and the run is there
+    assert stats["by_tier"] == {"peripheral": 1, "working": 0, "core": 0, "archived": 0}
+    assert stats["last_lifecycle_run"]["run_id"] == report.run_id
+
+
 def test_the_patch_sample_tags_and_pins_the_memory(seeded: Engine) -> None:
     # Given acme with the memory the sample names
     event = load_event("memories.patch")
@@ -366,6 +393,44 @@ def test_the_patch_sample_tags_and_pins_the_memory(seeded: Engine) -> None:
     assert response["statusCode"] == 200
     assert body(response)["tags"] == ["ui", "theme"]
     assert body(response)["pinned"] is True
+
+
+def test_the_restore_sample_brings_the_archived_memory_back_into_working(seeded: Engine) -> None:
+    # Given acme with the memory the sample names, archived
+    seeded.patch(TENANT, MEMORY_ID, PatchRequest(tier="archived"))
+
+    # When the memories handler gets the sample ({"tier": "working"})
+    response = invoke("memories", load_event("memories.restore"))
+
+    # Then the memory is in working again and recall finds it
+    assert response["statusCode"] == 200
+    assert body(response)["tier"] == "working"
+    assert MEMORY_ID in [m["id"] for m in body(invoke("recall", load_event("recall.post")))["memories"]]
+
+
+def test_a_restore_without_a_body_restores_to_peripheral(seeded: Engine) -> None:
+    # Given the archived memory and the restore sample without its body
+    seeded.patch(TENANT, MEMORY_ID, PatchRequest(tier="archived"))
+    event = {**load_event("memories.restore"), "body": None}
+
+    # When the memories handler gets it
+    response = invoke("memories", event)
+
+    # Then the memory is back in the default tier
+    assert response["statusCode"] == 200
+    assert body(response)["tier"] == "peripheral"
+
+
+def test_a_restore_into_archived_is_refused_naming_the_field(seeded: Engine) -> None:
+    # Given the restore sample asking for the archived tier
+    event = {**load_event("memories.restore"), "body": json.dumps({"tier": "archived"})}
+
+    # When the memories handler gets it
+    response = invoke("memories", event)
+
+    # Then it is a 400 that names "tier"
+    assert response["statusCode"] == 400
+    assert "tier" in body(response)["error"]["message"]
 
 
 def test_the_delete_sample_deletes_the_memory(seeded: Engine) -> None:

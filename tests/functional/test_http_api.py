@@ -130,6 +130,7 @@ def test_health_openapi_and_docs_are_public_and_offline(server: Server) -> None:
         "/v1/recall",
         "/v1/forget",
         "/v1/memories/{id}/feedback",
+        "/v1/memories/{id}/restore",
         "/v1/memories/{id}",
         "/v1/stats",
         "/v1/jobs/{id}",
@@ -197,6 +198,49 @@ def test_an_async_retain_returns_a_job_that_succeeds(server: Server, tenant_key:
         time.sleep(0.05)
     assert job.body["status"] == "succeeded"
     assert job.body["results"][0]["action"] == "created"
+
+
+def test_an_archived_memory_leaves_recall_and_comes_back_with_restore(
+    server: Server, tenant_key: tuple[str, str]
+) -> None:
+    # Given a memory that recall finds, archived with PATCH
+    _, key = tenant_key
+    memory_id = _retain(server, key, "My locker at the gym is number 318")
+    patched = call(server, "PATCH", f"/v1/memories/{memory_id}", {"tier": "archived"}, key=key)
+    query = {"query": "which locker at the gym", "min_score": 0.0}
+
+    # When it is recalled, read, restored, and recalled again
+    while_archived = call(server, "POST", "/v1/recall", query, key=key)
+    read = call(server, "GET", f"/v1/memories/{memory_id}", key=key)
+    restored = call(server, "POST", f"/v1/memories/{memory_id}/restore", {"tier": "working"}, key=key)
+    after = call(server, "POST", "/v1/recall", query, key=key)
+
+    # Then recall missed it only while it was archived; GET showed it, with its tier and why
+    assert patched.status == 200 and patched.body["tier"] == "archived"
+    assert memory_id not in [m["id"] for m in while_archived.body["memories"]]
+    assert read.status == 200 and read.body["lifecycle"]["tier"] == "archived"
+    assert "set by PATCH" in read.body["lifecycle"]["why"]
+    assert restored.status == 200 and restored.body["tier"] == "working"
+    assert memory_id in [m["id"] for m in after.body["memories"]]
+
+
+def test_restore_is_refused_to_read_only_keys_and_other_tenants(
+    server: Server, tenant_key: tuple[str, str]
+) -> None:
+    # Given an archived memory of one tenant, a read-only key of it, and another tenant's key
+    tenant, key = tenant_key
+    memory_id = _retain(server, key, "The router admin password is on the fridge")
+    call(server, "PATCH", f"/v1/memories/{memory_id}", {"tier": "archived"}, key=key)
+    reader = _key(server, tenant, read_only=True)
+    stranger = _key(server, _tenant(server))
+
+    # When each asks to restore it
+    by_reader = call(server, "POST", f"/v1/memories/{memory_id}/restore", key=reader)
+    by_stranger = call(server, "POST", f"/v1/memories/{memory_id}/restore", key=stranger)
+
+    # Then 403 and 404, and it is still archived
+    assert (by_reader.status, by_stranger.status) == (403, 404)
+    assert call(server, "GET", f"/v1/memories/{memory_id}", key=key).body["tier"] == "archived"
 
 
 def test_the_idempotency_key_header_makes_a_replay_return_the_first_outcome(

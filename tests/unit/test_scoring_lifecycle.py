@@ -8,13 +8,22 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from engram.scoring.lifecycle import (
+    Move,
+    archives,
     composite,
+    demotes_core,
+    demotes_working,
+    demotion_on_feedback,
     explain,
     feedback_ema,
     frequency,
     importance_score,
+    is_expired,
     multiplier,
+    promotes_to_core,
+    promotes_to_working,
     retention,
+    settle,
 )
 from engram.settings import LifecycleSettings
 
@@ -428,3 +437,240 @@ def test_explain_composite_and_multiplier_agree_with_the_functions(tier: str) ->
     assert out["multiplier"] == pytest.approx(multiplier(c, tier, settings))
     assert out["importance"] == pytest.approx(importance_score(0.6, 0.9, 0.65))
     assert out["frequency"] == pytest.approx(frequency(3))
+
+
+# --- tier rules -------------------------------------------------------------------------------
+
+
+def _settle(**overrides: object) -> list[Move]:
+    """``settle`` for a memory created 400 days before NOW, never accessed, importance 0."""
+    kwargs: dict[str, object] = {
+        "importance": 0.0,
+        "confidence": 1.0,
+        "feedback_weight": 0.5,
+        "access_count": 0,
+        "tier": "core",
+        "pinned": False,
+        "created_at": NOW - timedelta(days=400),
+        "last_accessed_at": None,
+        "now": NOW,
+        "settings": SETTINGS,
+    }
+    kwargs.update(overrides)
+    return settle(**kwargs)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("access", "c", "expected"),
+    [(3, 0.4, True), (2, 0.9, False), (3, 0.3999, False), (50, 1.0, True)],
+)
+def test_peripheral_is_promoted_to_working_at_three_accesses_and_composite_point_four(
+    access: int, c: float, expected: bool
+) -> None:
+    # Given an access count and a composite around the thresholds (access ≥ 3 and C ≥ 0.4)
+    # When the promotion rule is asked
+    # Then it holds exactly at and above both thresholds
+    assert promotes_to_working(access, c, SETTINGS) is expected
+
+
+@pytest.mark.parametrize(
+    ("access", "c", "importance", "expected"),
+    [(10, 0.7, 0.8, True), (9, 0.9, 1.0, False), (10, 0.69, 1.0, False), (10, 0.9, 0.79, False)],
+)
+def test_working_is_promoted_to_core_only_when_used_strong_and_important(
+    access: int, c: float, importance: float, expected: bool
+) -> None:
+    # Given access, composite and importance around access ≥ 10, C ≥ 0.7, importance ≥ 0.8
+    # When the promotion rule is asked
+    # Then all three must hold
+    assert promotes_to_core(access, c, importance, SETTINGS) is expected
+
+
+@pytest.mark.parametrize(
+    ("c", "age", "access", "expected"),
+    [
+        (0.149, 1.0, 50, True),  # C < 0.15 whatever the use
+        (0.15, 1.0, 0, False),  # C = 0.15 is not below
+        (0.5, 60.01, 2, True),  # older than 60 d and fewer than 3 accesses
+        (0.5, 60.0, 2, False),  # exactly 60 d is not older
+        (0.5, 300.0, 3, False),  # old but used three times
+    ],
+)
+def test_working_is_demoted_when_weak_or_old_and_unused(
+    c: float, age: float, access: int, expected: bool
+) -> None:
+    # Given composite, age and access around C < 0.15 or (age > 60 d and access < 3)
+    # When the demotion rule is asked
+    # Then either branch demotes
+    assert demotes_working(c, age, access, SETTINGS) is expected
+
+
+@pytest.mark.parametrize(("c", "access", "expected"), [(0.14, 2, True), (0.14, 3, False), (0.15, 0, False)])
+def test_core_is_demoted_only_when_weak_and_unused(c: float, access: int, expected: bool) -> None:
+    # Given composite and access around C < 0.15 and access < 3
+    # When the demotion rule is asked
+    # Then both must hold
+    assert demotes_core(c, access, SETTINGS) is expected
+
+
+def test_an_untouched_peripheral_memory_of_importance_zero_is_archived_after_sixty_days() -> None:
+    # Given importance 0, β = 1.3, never accessed, 60 days old:
+    #   60^1.3 = e^(1.3·4.094345) = e^5.322648 = 204.9258; λ·t^β = 0.0231049·204.9258 = 4.734791
+    #   R = e^-4.734791 = 0.008784
+    r = retention(60.0, 0.0, 1.3)
+    assert r == pytest.approx(0.008784, abs=1e-6)
+
+    # When the archival rule is asked at 60 idle days, and with the same R at 29 idle days
+    # Then R < 0.05 archives only once 30 days have passed without access
+    assert archives(r, 60.0, SETTINGS) is True
+    assert archives(r, 29.0, SETTINGS) is False
+
+
+def test_at_importance_one_a_peripheral_memory_is_still_kept_after_one_hundred_days() -> None:
+    # Given importance 1 (λ = ln2/134.450672 = 0.00515540), β = 1.3, 100 idle days:
+    #   100^1.3 = 10^2.6 = 398.1072; λ·t^β = 2.052402; R = e^-2.052402 = 0.128426
+    r = retention(100.0, 1.0, 1.3)
+
+    # When the archival rule is asked
+    # Then R is above 0.05 and the memory stays
+    assert r == pytest.approx(0.128426, abs=1e-6)
+    assert archives(r, 100.0, SETTINGS) is False
+
+
+def test_expiry_needs_a_due_time_and_no_pin() -> None:
+    # Given an expiry one second ago, exactly now, tomorrow and none
+    past, tomorrow = NOW - timedelta(seconds=1), NOW + timedelta(days=1)
+
+    # When expiry is asked
+    # Then due and unpinned expire; a pin, a future time or no time keep the memory
+    assert is_expired(past, NOW, pinned=False) is True
+    assert is_expired(NOW, NOW, pinned=False) is True
+    assert is_expired(past, NOW, pinned=True) is False
+    assert is_expired(tomorrow, NOW, pinned=False) is False
+    assert is_expired(None, NOW, pinned=False) is False
+
+
+def test_settle_takes_a_forgotten_core_memory_all_the_way_to_the_archive() -> None:
+    # Given a core memory of importance 0, never accessed, 400 days old:
+    #   core: 400^0.8 = 120.6835, R = e^(-0.0231049·120.6835) = e^-2.788382 = 0.061521;
+    #         F = 0, I = 0 → C = 0.4·0.061521 = 0.024608 < 0.15 and access 0 < 3 → working
+    #   working: R = e^(-0.0231049·400) = e^-9.24196 ≈ 0.000097 → C < 0.15 → peripheral
+    #   peripheral: R ≈ 0 < 0.05 and 400 idle days ≥ 30 → archived
+    moves = _settle()
+
+    # When it is settled at NOW
+    # Then it moves down one tier at a time to archived, each move with its rule
+    assert [(m.source, m.target, m.rule) for m in moves] == [
+        ("core", "working", "demote"),
+        ("working", "peripheral", "demote"),
+        ("peripheral", "archived", "archive"),
+    ]
+    assert "C 0.025 < 0.15" in moves[0].reason
+
+
+def test_settle_of_a_settled_memory_moves_nothing() -> None:
+    # Given the archived end state of the memory above, and a memory already where it belongs
+    # When each is settled again at the same time
+    # Then nothing moves (the job is idempotent)
+    assert _settle(tier="archived") == []
+    assert _settle(tier="working", importance=1.0, access_count=5, last_accessed_at=NOW) == []
+
+
+def test_settle_promotes_a_used_important_memory_through_working_to_core() -> None:
+    # Given a peripheral memory of importance 0.9, accessed 12 times, last access now:
+    #   R = 1, F = 1 - e^(-12/5) = 0.909282, I = min(1, 0.9·1·2·0.5) = 0.9
+    #   C = 0.4 + 0.272785 + 0.27 = 0.942785 ≥ 0.7, access 12 ≥ 10, importance 0.9 ≥ 0.8
+    moves = _settle(tier="peripheral", importance=0.9, access_count=12, last_accessed_at=NOW)
+
+    # When it is settled
+    # Then it goes peripheral -> working -> core
+    assert [(m.source, m.target) for m in moves] == [("peripheral", "working"), ("working", "core")]
+
+
+def test_a_pinned_memory_never_decays_moves_down_or_archives() -> None:
+    # Given the forgotten core memory of importance 0, 400 days old, but pinned (R = 1, C = 0.4)
+    # When it is settled
+    moves = _settle(pinned=True)
+
+    # Then it stays in core
+    assert moves == []
+
+
+def test_a_pinned_memory_may_still_be_promoted() -> None:
+    # Given a pinned peripheral memory used 12 times and important
+    # When it is settled
+    moves = _settle(tier="peripheral", pinned=True, importance=0.9, access_count=12, last_accessed_at=NOW)
+
+    # Then pins protect from moving down, not up
+    assert [m.target for m in moves] == ["working", "core"]
+
+
+def test_a_memory_with_feedback_below_neutral_is_not_promoted() -> None:
+    # Given the used, important peripheral memory, but with feedback weight 0.49 (< 0.5):
+    #   I = 0.9·2·0.49 = 0.882, still C ≥ 0.4 and access ≥ 3
+    moves = _settle(
+        tier="peripheral", importance=0.9, access_count=12, last_accessed_at=NOW, feedback_weight=0.49
+    )
+
+    # When it is settled
+    # Then it is not promoted
+    assert moves == []
+
+
+def test_decay_rules_archive_but_never_promote_and_tiering_rules_the_reverse() -> None:
+    # Given a promotable memory and an archivable one
+    promotable = {"tier": "peripheral", "importance": 0.9, "access_count": 12, "last_accessed_at": NOW}
+    archivable = {"tier": "peripheral"}
+
+    # When each is settled under the decay rules and under the tiering rules
+    decay, tiering = frozenset({"archive"}), frozenset({"promote", "demote"})
+
+    # Then decay only archives and tiering only promotes or demotes
+    assert _settle(**promotable, allowed=decay) == []
+    assert [m.target for m in _settle(**archivable, allowed=decay)] == ["archived"]
+    assert [m.target for m in _settle(**promotable, allowed=tiering)] == ["working", "core"]
+    assert _settle(**archivable, allowed=tiering) == []
+
+
+@pytest.mark.parametrize(
+    ("tier", "signal", "weight", "pinned", "expected"),
+    [
+        ("core", "corrected", 0.65, False, "working"),  # corrected demotes at once, whatever the weight
+        ("working", "corrected", 0.35, False, "peripheral"),
+        ("peripheral", "corrected", 0.35, False, None),  # feedback never archives
+        ("working", "ignored", 0.245, False, None),  # two ignores from 0.5: 0.245 ≥ 0.2
+        ("working", "ignored", 0.1715, False, "peripheral"),  # the third: 0.1715 < 0.2
+        ("core", "negative", 0.1715, False, "working"),
+        ("core", "used", 0.1, False, None),  # a positive signal never demotes
+        ("core", "corrected", 0.35, True, None),  # pinned memories never move down
+    ],
+)
+def test_feedback_demotes_on_a_correction_or_repeated_ignoring(
+    tier: str, signal: str, weight: float, pinned: bool, expected: str | None
+) -> None:
+    # Given a tier, a signal and the weight it leaves
+    # When the feedback demotion rule is asked
+    # Then corrections demote at once and ignores once the weight falls under 0.2
+    assert demotion_on_feedback(tier, signal, weight, pinned=pinned, settings=SETTINGS) == expected
+
+
+def test_three_ignores_from_neutral_cross_the_demotion_threshold() -> None:
+    # Given a neutral weight 0.5
+    # When three ignores arrive: 0.35, 0.245, 0.1715
+    weights = [feedback_ema(0.5, "ignored")]
+    weights.append(feedback_ema(weights[-1], "ignored"))
+    weights.append(feedback_ema(weights[-1], "ignored"))
+
+    # Then only the third is below feedback_demote_below (0.2)
+    assert weights == pytest.approx([0.35, 0.245, 0.1715])
+    assert [w < SETTINGS.feedback_demote_below for w in weights] == [False, False, True]
+
+
+def test_tier_constants_can_be_overridden() -> None:
+    # Given settings where two accesses and C ≥ 0.3 promote to working
+    settings = LifecycleSettings(working_min_access=2, working_min_composite=0.3)
+
+    # When the promotion rule is asked for 2 accesses and C = 0.3
+    # Then it promotes, where the defaults would not
+    assert promotes_to_working(2, 0.3, settings) is True
+    assert promotes_to_working(2, 0.3, SETTINGS) is False

@@ -7,7 +7,8 @@ matrix-vector product and one scatter-add over the rows that pass the conditions
 before ranking, never after). A replaced memory gets a new row and its old row dies. The
 cache is checked against the tenant's generation in ``index_state`` on every query, so writes by
 another process (the CLI beside a running server) are seen; writes through this process are
-applied incrementally.
+applied incrementally. Archived memories are not loaded (they leave the hot index; the store
+keeps them and their vectors).
 """
 
 from __future__ import annotations
@@ -175,7 +176,7 @@ class SqliteIndex:
         try:
             rows = conn.execute(
                 "SELECT rowid, id, scope, status, tier, category, created_at, occurred_at, embedding FROM memories "
-                "WHERE tenant_id=? AND embedding IS NOT NULL ORDER BY rowid",
+                "WHERE tenant_id=? AND embedding IS NOT NULL AND tier != 'archived' ORDER BY rowid",
                 (tenant_id,),
             ).fetchall()
             cache._grow(len(rows))
@@ -215,6 +216,9 @@ class SqliteIndex:
                 return
             terms = self.tokenizer.tokens([r.content for r in records])
             for record, vector, words in zip(records, vectors, terms, strict=True):
+                if record.tier == "archived":  # archived memories leave the hot index
+                    cache.remove(record.id)
+                    continue
                 cache.put(
                     record.id,
                     vector,

@@ -31,16 +31,18 @@ from engram.models import (
     DeletionLogEntry,
     HistoryEntry,
     Job,
+    LifecycleReport,
     MemoryRecord,
     StatsResponse,
     Tenant,
 )
-from engram.ports import ALL_SCOPES, Conditions, Page, Vector, WriteBatch
+from engram.ports import ALL_SCOPES, ConditionalUpdate, Conditions, Page, Vector, WriteBatch
 
 logger = logging.getLogger(__name__)
 
 
 TOKENIZER = "porter unicode61 remove_diacritics 2"
+KEPT_REPORTS = 100  # lifecycle reports kept per tenant, newest first
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tenants (
@@ -80,6 +82,11 @@ CREATE TABLE IF NOT EXISTS usage (
   tenant_id TEXT NOT NULL, counter TEXT NOT NULL, value INTEGER NOT NULL, PRIMARY KEY (tenant_id, counter)
 );
 CREATE TABLE IF NOT EXISTS index_state (tenant_id TEXT PRIMARY KEY, generation INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS lifecycle_runs (
+  tenant_id TEXT NOT NULL, run_id TEXT NOT NULL, started_at TEXT NOT NULL, doc TEXT NOT NULL,
+  PRIMARY KEY (tenant_id, run_id)
+);
+CREATE INDEX IF NOT EXISTS lifecycle_runs_started ON lifecycle_runs (tenant_id, started_at);
 """
 
 _RECORD_COLUMNS = (
@@ -348,6 +355,7 @@ class SqliteStore:
                 "jobs",
                 "usage",
                 "index_state",
+                "lifecycle_runs",
                 "tenants",
             ):
                 conn.execute(f"DELETE FROM {table} WHERE tenant_id=?", (tenant_id,))
@@ -515,6 +523,99 @@ class SqliteStore:
             if vector is not None or tuple(row[1:]) != searched:
                 self.db.bump_generation(conn, tenant_id)
         return True
+
+    def update_many(
+        self, tenant_id: str, updates: Sequence[ConditionalUpdate], *, report: LifecycleReport | None = None
+    ) -> list[str]:
+        """Every update whose version still matches, and the report, in one transaction."""
+        if any(u.record.tenant_id != tenant_id for u in updates):
+            raise ValidationFailedError("every record must belong to the tenant written to")
+        applied: list[ConditionalUpdate] = []
+        with self.db.transaction() as conn:
+            fts = self.db.ensure_fts(conn, tenant_id)
+            for update in updates:
+                record = update.record
+                # The common case in one statement: same text (the text index row stands), same version.
+                cur = conn.execute(
+                    "UPDATE memories SET scope=?, category=?, status=?, tier=?, session_id=?, created_at=?,"
+                    " occurred_at=?, version=?, tags=?, metadata=?, doc=?, embedding_model=?"
+                    " WHERE tenant_id=? AND id=? AND version=? AND content_hash=?",
+                    (
+                        record.scope,
+                        record.category,
+                        record.status,
+                        record.tier,
+                        record.source.session_id,
+                        iso(record.created_at),
+                        iso(record.occurred_at),
+                        record.version,
+                        json.dumps(record.tags),
+                        json.dumps(record.metadata),
+                        record.model_dump_json(),
+                        record.embedding_model,
+                        tenant_id,
+                        record.id,
+                        update.expected_version,
+                        record.content_hash,
+                    ),
+                )
+                if not cur.rowcount:
+                    row = conn.execute(
+                        "SELECT version FROM memories WHERE tenant_id=? AND id=?", (tenant_id, record.id)
+                    ).fetchone()
+                    if row is None or row[0] != update.expected_version:
+                        continue
+                    self._put(conn, fts, record, None)  # a new text: its text index row changes too
+                applied.append(update)
+            self._history(conn, tenant_id, [u.history for u in applied if u.history is not None])
+            if report is not None:
+                self._put_report(conn, tenant_id, report)
+            if applied:
+                self.db.bump_generation(conn, tenant_id)
+        return [u.record.id for u in applied]
+
+    def get_vectors(self, tenant_id: str, memory_ids: Sequence[str]) -> dict[str, Vector]:
+        out: dict[str, Vector] = {}
+        conn = self.db.connection()
+        for start in range(0, len(memory_ids), 500):
+            chunk = list(memory_ids[start : start + 500])
+            marks = ",".join("?" * len(chunk))
+            for memory_id, blob in conn.execute(
+                f"SELECT id, embedding FROM memories WHERE tenant_id=? AND id IN ({marks}) AND embedding IS NOT NULL",
+                (tenant_id, *chunk),
+            ):
+                out[memory_id] = np.frombuffer(blob, dtype=np.float32)
+        return out
+
+    @staticmethod
+    def _put_report(conn: Any, tenant_id: str, report: LifecycleReport) -> None:
+        conn.execute(
+            "INSERT OR REPLACE INTO lifecycle_runs(tenant_id, run_id, started_at, doc) VALUES(?,?,?,?)",
+            (tenant_id, report.run_id, iso(report.started_at), report.model_dump_json()),
+        )
+        if report.status == "completed":  # an hourly job would otherwise pile up reports forever
+            conn.execute(
+                "DELETE FROM lifecycle_runs WHERE tenant_id=? AND run_id NOT IN (SELECT run_id FROM"
+                " lifecycle_runs WHERE tenant_id=? ORDER BY started_at DESC, rowid DESC LIMIT ?)",
+                (tenant_id, tenant_id, KEPT_REPORTS),
+            )
+
+    def put_lifecycle_report(self, tenant_id: str, report: LifecycleReport) -> None:
+        if report.tenant_id != tenant_id:
+            raise ValidationFailedError("the report must belong to the tenant written to")
+        with self.db.transaction() as conn:
+            self._put_report(conn, tenant_id, report)
+
+    def lifecycle_reports(self, tenant_id: str, limit: int = 10) -> list[LifecycleReport]:
+        rows = (
+            self.db.connection()
+            .execute(
+                "SELECT doc FROM lifecycle_runs WHERE tenant_id=? ORDER BY started_at DESC, rowid DESC LIMIT ?",
+                (tenant_id, limit),
+            )
+            .fetchall()
+        )
+        return [LifecycleReport.model_validate_json(r[0]) for r in rows]
 
     def delete(self, tenant_id: str, memory_ids: Sequence[str], log: DeletionLogEntry) -> list[str]:
         deleted: list[str] = []

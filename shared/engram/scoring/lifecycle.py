@@ -1,12 +1,15 @@
-"""Lifecycle math (DESIGN §7): Weibull retention, frequency, importance, composite, multiplier.
+"""Lifecycle math (DESIGN §7): Weibull retention, frequency, importance, composite, multiplier,
+and the tier rules the lifecycle job applies.
 
 All functions are pure; constants come from ``LifecycleSettings`` and may be overridden per
-tenant. ``explain`` returns every intermediate value for debug traces and ``GET`` views.
+tenant. ``explain`` returns every intermediate value for debug traces and ``GET`` views;
+``settle`` returns the tier moves a memory makes at a given time, each with its reason.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -139,3 +142,205 @@ def explain(
         "composite": c,
         "multiplier": multiplier(c, tier, settings),
     }
+
+
+# --- tier rules -----------------------------------------------------------------------------------
+
+TIER_ORDER = ("archived", "peripheral", "working", "core")
+ALL_RULES = frozenset({"promote", "demote", "archive"})
+"""Tiers from lowest to highest; a promotion moves right, a demotion or archival moves left."""
+
+
+def tier_rank(tier: str) -> int:
+    """Position in ``TIER_ORDER`` (archived 0 … core 3)."""
+    return TIER_ORDER.index(tier)
+
+
+def promotes_to_working(access_count: int, c: float, settings: LifecycleSettings) -> bool:
+    """peripheral -> working when ``access ≥ 3`` and ``C ≥ 0.4``.
+
+    >>> promotes_to_working(3, 0.4, LifecycleSettings()), promotes_to_working(2, 0.9, LifecycleSettings())
+    (True, False)
+    """
+    return access_count >= settings.working_min_access and c >= settings.working_min_composite
+
+
+def promotes_to_core(access_count: int, c: float, importance: float, settings: LifecycleSettings) -> bool:
+    """working -> core when ``access ≥ 10``, ``C ≥ 0.7`` and ``importance ≥ 0.8`` (the stored importance).
+
+    >>> promotes_to_core(10, 0.7, 0.8, LifecycleSettings()), promotes_to_core(10, 0.7, 0.79, LifecycleSettings())
+    (True, False)
+    """
+    return (
+        access_count >= settings.core_min_access
+        and c >= settings.core_min_composite
+        and importance >= settings.core_min_importance
+    )
+
+
+def demotes_working(c: float, age_days: float, access_count: int, settings: LifecycleSettings) -> bool:
+    """working -> peripheral when ``C < 0.15`` or (``age > 60 d`` and ``access < 3``); age counts from creation.
+
+    >>> demotes_working(0.5, 61.0, 2, LifecycleSettings()), demotes_working(0.5, 61.0, 3, LifecycleSettings())
+    (True, False)
+    """
+    old_and_unused = age_days > settings.demote_min_age_days and access_count < settings.demote_max_access
+    return c < settings.demote_max_composite or old_and_unused
+
+
+def demotes_core(c: float, access_count: int, settings: LifecycleSettings) -> bool:
+    """core -> working when ``C < 0.15`` and ``access < 3``.
+
+    >>> demotes_core(0.14, 2, LifecycleSettings()), demotes_core(0.14, 3, LifecycleSettings())
+    (True, False)
+    """
+    return c < settings.demote_max_composite and access_count < settings.demote_max_access
+
+
+def archives(r: float, idle_days: float, settings: LifecycleSettings) -> bool:
+    """peripheral -> archived when ``R < 0.05`` and no access for 30 days (idle counts from creation if never accessed).
+
+    >>> archives(0.049, 30.0, LifecycleSettings()), archives(0.049, 29.9, LifecycleSettings())
+    (True, False)
+    """
+    return r < settings.archive_max_retention and idle_days >= settings.archive_min_idle_days
+
+
+def is_expired(expires_at: datetime | None, now: datetime, *, pinned: bool) -> bool:
+    """Due for deletion: ``expires_at`` is set, not in the future, and the memory is not pinned."""
+    return expires_at is not None and expires_at <= now and not pinned
+
+
+def demotion_on_feedback(
+    tier: str, signal: str, weight: float, *, pinned: bool, settings: LifecycleSettings
+) -> str | None:
+    """The tier a feedback signal moves a memory to at once, or None.
+
+    ``corrected`` demotes one tier; ``ignored`` or ``negative`` demote one tier when they leave the
+    weight below ``feedback_demote_below`` (three in a row from the neutral 0.5: 0.35, 0.245, 0.1715).
+    Feedback never archives, and a pinned memory never moves down.
+
+    >>> demotion_on_feedback("core", "corrected", 0.35, pinned=False, settings=LifecycleSettings())
+    'working'
+    >>> demotion_on_feedback("working", "ignored", 0.245, pinned=False, settings=LifecycleSettings()) is None
+    True
+    """
+    if pinned or tier not in ("core", "working"):
+        return None
+    negative = signal in ("ignored", "negative") and weight < settings.feedback_demote_below
+    if signal == "corrected" or negative:
+        return TIER_ORDER[tier_rank(tier) - 1]
+    return None
+
+
+@dataclass(frozen=True)
+class Move:
+    """One tier move: from, to, the rule that fired and its numbers."""
+
+    source: str
+    target: str
+    rule: str
+    reason: str
+
+
+def next_move(
+    tier: str,
+    *,
+    values: dict[str, Any],
+    importance: float,
+    access_count: int,
+    age_days: float,
+    feedback_weight: float,
+    pinned: bool,
+    settings: LifecycleSettings,
+    allowed: frozenset[str] = ALL_RULES,
+) -> Move | None:
+    """The one rule that fires for a memory in ``tier`` with ``values`` (from ``explain``), or None.
+
+    Archived memories never move by themselves (``PATCH tier`` or restore bring them back); pinned
+    memories may be promoted but never demoted or archived; a memory whose feedback weight is below
+    ``promote_min_feedback`` (neutral, 0.5) is not promoted. ``allowed`` limits the kinds of rule that may fire
+    (``promote``, ``demote``, ``archive``).
+    """
+    c, r, idle = values["composite"], values["retention"], values["days_since_access"]
+    may_promote = "promote" in allowed and feedback_weight >= settings.promote_min_feedback
+    may_demote = "demote" in allowed and not pinned
+    may_archive = "archive" in allowed and not pinned
+    if tier == "peripheral":
+        if may_promote and promotes_to_working(access_count, c, settings):
+            reason = f"access {access_count} ≥ {settings.working_min_access} and C {c:.3f} ≥ {settings.working_min_composite}"
+            return Move(tier, "working", "promote", reason)
+        if may_archive and archives(r, idle, settings):
+            reason = f"R {r:.4f} < {settings.archive_max_retention} and no access for {idle:.1f} d"
+            return Move(tier, "archived", "archive", reason)
+    elif tier == "working":
+        if may_promote and promotes_to_core(access_count, c, importance, settings):
+            reason = (
+                f"access {access_count} ≥ {settings.core_min_access}, C {c:.3f} ≥ {settings.core_min_composite}"
+                f" and importance {importance:.2f} ≥ {settings.core_min_importance}"
+            )
+            return Move(tier, "core", "promote", reason)
+        if may_demote and demotes_working(c, age_days, access_count, settings):
+            if c < settings.demote_max_composite:
+                reason = f"C {c:.3f} < {settings.demote_max_composite}"
+            else:
+                reason = f"age {age_days:.1f} d > {settings.demote_min_age_days} d and access {access_count} < {settings.demote_max_access}"
+            return Move(tier, "peripheral", "demote", reason)
+    elif tier == "core" and may_demote and demotes_core(c, access_count, settings):
+        reason = f"C {c:.3f} < {settings.demote_max_composite} and access {access_count} < {settings.demote_max_access}"
+        return Move(tier, "working", "demote", reason)
+    return None
+
+
+def settle(
+    *,
+    importance: float,
+    confidence: float,
+    feedback_weight: float,
+    access_count: int,
+    tier: str,
+    pinned: bool,
+    created_at: datetime,
+    last_accessed_at: datetime | None,
+    now: datetime,
+    settings: LifecycleSettings,
+    allowed: frozenset[str] = ALL_RULES,
+) -> list[Move]:
+    """Every move a memory makes at ``now``, applying the rules until none fires (R and C are
+    recomputed in each new tier, since β depends on it).
+
+    Promotions need more accesses than demotions allow, so a memory only goes up or only goes down
+    and the result is a fixed point: settling again at the same time moves nothing, which is what
+    makes the job idempotent.
+    """
+    moves: list[Move] = []
+    age = days_between(created_at, now)
+    for _ in range(len(TIER_ORDER)):
+        values = explain(
+            importance=importance,
+            confidence=confidence,
+            feedback_weight=feedback_weight,
+            access_count=access_count,
+            tier=tier,
+            pinned=pinned,
+            created_at=created_at,
+            last_accessed_at=last_accessed_at,
+            now=now,
+            settings=settings,
+        )
+        move = next_move(
+            tier,
+            values=values,
+            importance=importance,
+            access_count=access_count,
+            age_days=age,
+            feedback_weight=feedback_weight,
+            pinned=pinned,
+            settings=settings,
+            allowed=allowed,
+        )
+        if move is None:
+            break
+        moves.append(move)
+        tier = move.target
+    return moves

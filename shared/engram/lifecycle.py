@@ -1,0 +1,300 @@
+"""The lifecycle job (DESIGN §7): per tenant, page by page, memories decay, move between tiers,
+leave the hot index when archived, and are deleted when their ``expires_at`` is due.
+
+A run looks at every memory of one tenant at one instant ``now`` and moves each to the fixed
+point of the tier rules (``scoring.lifecycle.settle``), so running it again for the same ``now``
+changes nothing. It works only through the store and index ports, so any backend runs it. Each
+page is committed with the run's report (cursor and counts); a run that stops early (a time
+budget, a crash) is resumed by the next call for the same tenant and rules. ``rules`` selects
+what a run may do: ``decay`` (expiry and archival), ``tiering`` (promotions and demotions) or
+``all`` — the cloud schedules the first two as separate functions, the CLI and ``engram serve``
+run ``all``.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any, Literal
+
+from engram.identity import receipt_id
+from engram.models import (
+    DeletionLogEntry,
+    HistoryEntry,
+    LifecycleReport,
+    MemoryRecord,
+    TierMove,
+)
+from engram.ports import ALL_SCOPES, Clock, ConditionalUpdate, Conditions, MemoryStore, SearchIndex
+from engram.scoring import lifecycle as rules_math
+from engram.settings import Settings
+
+RuleSet = Literal["all", "decay", "tiering"]
+ALLOWED: dict[str, frozenset[str]] = {
+    "all": frozenset({"expire", "archive", "promote", "demote"}),
+    "decay": frozenset({"expire", "archive"}),
+    "tiering": frozenset({"promote", "demote"}),
+}
+EVERYTHING = Conditions(scopes=ALL_SCOPES, statuses=(), exclude_tiers=())
+EXPIRE_BATCH = 5_000
+
+
+def run_id() -> str:
+    return "lc_" + uuid.uuid4().hex
+
+
+def _settle(record: MemoryRecord, now: datetime, settings: Settings, allowed: frozenset[str]) -> list[Any]:
+    return rules_math.settle(
+        importance=record.importance,
+        confidence=record.confidence,
+        feedback_weight=record.feedback_weight,
+        access_count=record.access_count,
+        tier=record.tier,
+        pinned=record.pinned,
+        created_at=record.created_at,
+        last_accessed_at=record.last_accessed_at,
+        now=now,
+        settings=settings.lifecycle,
+        allowed=allowed,
+    )
+
+
+def _composite(record: MemoryRecord, tier: str, now: datetime, settings: Settings) -> float:
+    values = rules_math.explain(
+        importance=record.importance,
+        confidence=record.confidence,
+        feedback_weight=record.feedback_weight,
+        access_count=record.access_count,
+        tier=tier,
+        pinned=record.pinned,
+        created_at=record.created_at,
+        last_accessed_at=record.last_accessed_at,
+        now=now,
+        settings=settings.lifecycle,
+    )
+    return float(values["composite"])
+
+
+def _kind(source: str, target: str) -> str:
+    if target == "archived":
+        return "archived"
+    return "promoted" if rules_math.tier_rank(target) > rules_math.tier_rank(source) else "demoted"
+
+
+def _top(movers: list[TierMove], limit: int) -> list[TierMove]:
+    """The biggest moves first (most tiers crossed), then the clearest (C furthest in their direction)."""
+
+    def key(m: TierMove) -> tuple[int, float, str]:
+        steps = rules_math.tier_rank(m.to_tier) - rules_math.tier_rank(m.from_tier)
+        return (-abs(steps), -m.composite if steps > 0 else m.composite, m.id)
+
+    return sorted(movers, key=key)[:limit]
+
+
+def _resumable(
+    store: MemoryStore, tenant_id: str, rules: RuleSet, now: datetime | None
+) -> LifecycleReport | None:
+    """The tenant's latest run of these rules, if it stopped early (at ``now``, when one is given)."""
+    # Decay and tiering are scheduled apart: the latest run of the same rules is the one to resume.
+    latest = [r for r in store.lifecycle_reports(tenant_id, 20) if r.rules == rules][:1]
+    if not latest:
+        return None
+    report = latest[0]
+    if report.status != "running" or (now is not None and report.now != now):
+        return None
+    return report
+
+
+def run(
+    tenant_id: str,
+    *,
+    store: MemoryStore,
+    index: SearchIndex,
+    clock: Clock,
+    settings: Settings,
+    now: datetime | None = None,
+    dry_run: bool = False,
+    rules: RuleSet = "all",
+    should_stop: Callable[[], bool] | None = None,
+) -> LifecycleReport:
+    """Run (or resume) the lifecycle job on one tenant at ``now`` (default: the clock's time).
+
+    ``should_stop`` is asked after every page; when it says yes, the run returns a ``running``
+    report whose cursor the next call resumes from. A dry run writes nothing and stores no report.
+    Example: ``engram lifecycle run --tenant acme --now 2026-06-01T00:00:00Z --json`` calls this.
+    """
+    began = time.perf_counter()
+    allowed = ALLOWED[rules]
+    life = settings.lifecycle
+    report = None if dry_run else _resumable(store, tenant_id, rules, now)
+    if report is None:
+        at = now or clock.now()
+        report = LifecycleReport(
+            run_id=run_id(), tenant_id=tenant_id, now=at, rules=rules, dry_run=dry_run, started_at=clock.now()
+        )
+    at = report.now
+    while True:
+        page = store.list_page(tenant_id, EVERYTHING, cursor=report.cursor, limit=life.job_page_size)
+        expired: list[str] = []
+        updates: list[ConditionalUpdate] = []
+        movers: dict[str, TierMove] = {}
+        tiers: dict[str, int] = {}
+        for record in page.records:
+            if "expire" in allowed and rules_math.is_expired(record.expires_at, at, pinned=record.pinned):
+                expired.append(record.id)
+                continue
+            tier = record.tier
+            moves = _settle(record, at, settings, allowed) if record.status == "active" else []
+            if moves:
+                tier = moves[-1].target
+                reason = "; ".join(f"{m.source} → {m.target}: {m.reason}" for m in moves)
+                movers[record.id] = TierMove(
+                    id=record.id,
+                    from_tier=record.tier,
+                    to_tier=tier,
+                    composite=round(_composite(record, tier, at, settings), 6),
+                    reason=reason,
+                )
+                updated = record.model_copy(update={"tier": tier, "version": record.version + 1})
+                entry = HistoryEntry(
+                    memory_id=record.id,
+                    version=updated.version,
+                    event="tier",
+                    at=at,
+                    content=record.content,
+                    detail={
+                        "from_tier": record.tier,
+                        "to_tier": tier,
+                        "by": "lifecycle",
+                        "run_id": report.run_id,
+                        "reason": reason,
+                    },
+                )
+                updates.append(ConditionalUpdate(updated, record.version, entry))
+            tiers[tier] = tiers.get(tier, 0) + 1
+
+        counted = report.model_copy(deep=True)
+        counted.pages += 1
+        counted.scanned += len(page.records)
+        if dry_run:
+            counted.expired += len(expired)
+        else:  # deleted in batches: each delete rewrites the tenant's text index
+            counted.pending_expired += expired
+        for move in movers.values():
+            kind = _kind(move.from_tier, move.to_tier)
+            setattr(counted, kind, getattr(counted, kind) + 1)
+        for name, n in tiers.items():
+            counted.by_tier[name] = counted.by_tier.get(name, 0) + n
+        counted.top_movers = _top([*counted.top_movers, *movers.values()], life.top_movers)
+        counted.cursor = page.next_cursor
+        counted.duration_s = round(report.duration_s + time.perf_counter() - began, 3)
+        began = time.perf_counter()
+        if page.next_cursor is None:
+            counted.status = "completed"
+            counted.finished_at = clock.now()
+        if dry_run:
+            report = counted
+        else:
+            applied = set(store.update_many(tenant_id, updates, report=counted))
+            report = counted
+            missed = [u.record.id for u in updates if u.record.id not in applied]
+            if missed:  # changed meanwhile (an access, a feedback): the next run looks again
+                report = _uncount(report, [movers[i] for i in missed], life.top_movers)
+                store.put_lifecycle_report(tenant_id, report)
+            _reindex(
+                tenant_id, [u.record for u in updates if u.record.id in applied], store=store, index=index
+            )
+        stop = report.status == "completed" or (should_stop is not None and should_stop())
+        if report.pending_expired and (stop or len(report.pending_expired) >= EXPIRE_BATCH):
+            report = _expire(tenant_id, report, store=store, index=index)
+        if stop:
+            return report
+
+
+def _expire(
+    tenant_id: str, report: LifecycleReport, *, store: MemoryStore, index: SearchIndex
+) -> LifecycleReport:
+    """Delete the expired memories the run has collected (one deletion-log entry), then store the report."""
+    log = DeletionLogEntry(
+        receipt_id=receipt_id(),
+        tenant_id=tenant_id,
+        at=report.now,
+        ids=report.pending_expired,
+        reason="expired",
+    )
+    deleted = store.delete(tenant_id, report.pending_expired, log)
+    index.remove(tenant_id, deleted)
+    done = report.model_copy(update={"pending_expired": [], "expired": report.expired + len(deleted)})
+    store.put_lifecycle_report(tenant_id, done)
+    return done
+
+
+def _uncount(report: LifecycleReport, missed: list[TierMove], top: int) -> LifecycleReport:
+    """The report without moves that were not applied, each counted as a conflict instead."""
+    fixed = report.model_copy(deep=True)
+    gone = {m.id for m in missed}
+    for move in missed:
+        kind = _kind(move.from_tier, move.to_tier)
+        setattr(fixed, kind, getattr(fixed, kind) - 1)
+        fixed.by_tier[move.to_tier] -= 1
+        fixed.by_tier[move.from_tier] = fixed.by_tier.get(move.from_tier, 0) + 1
+        fixed.conflicts += 1
+    fixed.top_movers = [m for m in fixed.top_movers if m.id not in gone][:top]
+    return fixed
+
+
+def _reindex(tenant_id: str, records: list[MemoryRecord], *, store: MemoryStore, index: SearchIndex) -> None:
+    """Archived memories leave the index; the others get their new tier (the index filters on it)."""
+    if not records:
+        return
+    archived = [r.id for r in records if r.tier == "archived"]
+    if archived:
+        index.remove(tenant_id, archived)
+    moved = [r for r in records if r.tier != "archived"]
+    if moved:
+        vectors = store.get_vectors(tenant_id, [r.id for r in moved])
+        embedded = [r for r in moved if r.id in vectors]
+        index.upsert(tenant_id, embedded, [vectors[r.id] for r in embedded])
+
+
+def describe(
+    record: MemoryRecord, history: list[HistoryEntry], *, now: datetime, settings: Settings
+) -> dict[str, Any]:
+    """What ``GET /v1/memories/{id}`` shows of a memory's lifecycle: its values now, why it is in its
+    tier (the last tier change, or its initial tier), and what the job would do at ``now``."""
+    values = rules_math.explain(
+        importance=record.importance,
+        confidence=record.confidence,
+        feedback_weight=record.feedback_weight,
+        access_count=record.access_count,
+        tier=record.tier,
+        pinned=record.pinned,
+        created_at=record.created_at,
+        last_accessed_at=record.last_accessed_at,
+        now=now,
+        settings=settings.lifecycle,
+    )
+    out: dict[str, Any] = {k: round(v, 6) if isinstance(v, float) else v for k, v in values.items()}
+    out["tier"] = record.tier
+    out["pinned"] = record.pinned
+    changes = [h for h in history if "to_tier" in h.detail]
+    if changes:
+        last = changes[-1]
+        out["why"] = (
+            f"{last.detail.get('from_tier')} → {last.detail['to_tier']} on {last.at.isoformat()}"
+            f" by {last.detail.get('by', 'request')}: {last.detail.get('reason', '')}"
+        )
+    else:
+        out["why"] = f"{record.tier} since it was stored (no tier change yet)"
+    if record.pinned:
+        out["why"] += "; pinned: never decays, moves down, archives or expires"
+    if rules_math.is_expired(record.expires_at, now, pinned=record.pinned):
+        out["next"] = "expires: deleted by the next lifecycle run"
+    elif record.status != "active":
+        out["next"] = None
+    else:
+        moves = _settle(record, now, settings, ALLOWED["all"])
+        out["next"] = "; ".join(f"{m.source} → {m.target}: {m.reason}" for m in moves) if moves else "stays"
+    return out
