@@ -11,7 +11,7 @@ import os
 import re
 from typing import Any
 
-from aws_cdk import App, Aws, Duration, Environment, Stack, Validations
+from aws_cdk import App, Aws, CfnOutput, Duration, Environment, Stack, Validations
 from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
@@ -175,7 +175,26 @@ class EngramStack(Stack):
             domain=self.search.domain,
             alarm_email=config.alarm_email,
         )
+        self._outputs()
         acknowledge(self)
+
+    def _outputs(self) -> None:
+        outputs = {
+            "ApiUrl": (self.api.rest_api.url, "base URL of the API (append v1/...)"),
+            "OperatorTokenSecret": (
+                self.data.operator_token.secret_name,
+                "Secrets Manager name of the admin credential",
+            ),
+            "SearchEndpoint": (self.search.endpoint, "OpenSearch endpoint the functions use"),
+            "AlarmTopic": (self.observability.topic.topic_arn, "SNS topic of every alarm"),
+        }
+        if self.search.domain is not None:
+            outputs["SearchAdminRole"] = (
+                self.search.admin_role.role_arn,
+                "fine-grained access control master role",
+            )
+        for name, (value, description) in outputs.items():
+            CfnOutput(self, name, value=value, description=description)
 
     def _environment(self) -> dict[str, str]:
         c = self.config
