@@ -90,6 +90,9 @@ class Functions(Construct):
         security_group: ec2.ISecurityGroup | None = None,
     ) -> None:
         super().__init__(scope, construct_id)
+        unknown = sorted(set(reserved_concurrency) - {s.name for s in specs})
+        if unknown:
+            raise ValueError(f"reserved_concurrency: no function named {', '.join(unknown)}")
         missing = missing_handlers(specs)
         if missing and require_handlers:
             raise ValueError(

@@ -98,9 +98,10 @@ def build_layer(
         shutil.rmtree(out, ignore_errors=True)
         site.mkdir(parents=True)
         _install_dependencies(site, wanted, python_version)
-        # Compiled bytecode of this machine's Python is useless to the Lambda runtime.
+        # Bytecode of this machine's Python and console scripts pointing at it are useless there.
         for cache in list(site.rglob("__pycache__")):
             shutil.rmtree(cache, ignore_errors=True)
+        shutil.rmtree(site / "bin", ignore_errors=True)
         stamp.write_text(json.dumps({"fingerprint": fingerprint, "requirements": wanted}, indent=2))
     for name, source in SOURCES.items():
         shutil.rmtree(site / name, ignore_errors=True)

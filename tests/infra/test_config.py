@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import tempfile
 
 import pytest
 from aws_cdk import App
-from engram_infra.config import Config
-from engram_infra.functions import API_FUNCTIONS, missing_handlers, worker_functions
+from engram_infra.config import CDK_JSON, INFRA_DIR, Config
+from engram_infra.functions import API_FUNCTIONS, FunctionSpec, missing_handlers, worker_functions
 from engram_infra.stack import build_app
 
 
@@ -41,6 +42,26 @@ def test_cli_strings_are_parsed_as_json_where_the_default_is_not_a_string() -> N
     app = App(context={"waf": "true", "opensearch_instance_count": "2", "stage": "prod"})
     config = Config.from_scope(app)
     assert (config.waf, config.opensearch_instance_count, config.stage) == (True, 2, "prod")
+
+
+def test_a_function_without_handler_code_is_reported_by_its_path() -> None:
+    specs = (*API_FUNCTIONS, FunctionSpec("ghost", "ghost"))
+    assert missing_handlers(specs) == ["functions/ghost/handler.py"]
+    assert missing_handlers(API_FUNCTIONS) == []
+
+
+def test_reserved_concurrency_for_an_unknown_function_is_refused() -> None:
+    with pytest.raises(ValueError, match="reserved_concurrency: no function named recal"):
+        build_app(
+            {"require_handlers": False, "reserved_concurrency": {"recal": 5}, "layer_dir": tempfile.mkdtemp()}
+        )
+
+
+def test_the_cdk_cli_runs_the_app_with_the_projects_venv() -> None:
+    command = json.loads(CDK_JSON.read_text())["app"].split()
+    assert command == ["../.venv/bin/python", "app.py"]
+    assert (INFRA_DIR / command[1]).is_file()
+    assert (INFRA_DIR / command[0]).exists()  # make install creates it
 
 
 def test_synth_refuses_to_deploy_functions_whose_handler_code_does_not_exist() -> None:
