@@ -298,6 +298,9 @@ def test_the_indexer_reads_the_memories_stream_with_partial_failures_and_an_on_f
     assert indexer["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
     assert indexer["BisectBatchOnFunctionError"] is True
     assert "OnFailure" in indexer["DestinationConfig"]
+    assert indexer["MaximumRetryAttempts"] == 5
+    assert indexer["StartingPosition"] == "TRIM_HORIZON"
+    assert by_function["extract_worker"]["BatchSize"] == 5
     assert by_function["extract_worker"]["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
 
 
@@ -368,7 +371,11 @@ def test_schedules_run_decay_and_tiering_with_retries_and_a_dlq(synth: Synth) ->
     assert set(targets) == {"decay", "tiering"}
     assert targets["decay"][0] == CONFIG.decay_schedule
     assert targets["tiering"][0] == CONFIG.tiering_schedule
-    for _, target in targets.values():
+    for job, (_, target) in targets.items():
+        # the job learns its name and scheduled time, so a retried delivery is the same run
+        transformer = target["InputTransformer"]
+        assert f'"job":"{job}"' in transformer["InputTemplate"].replace(" ", "")
+        assert transformer["InputPathsMap"] == {"time": "$.time"}
         assert "Arn" in target["DeadLetterConfig"]
         assert target["RetryPolicy"]["MaximumRetryAttempts"] > 0
     invoke_configs = synth.resources("AWS::Lambda::EventInvokeConfig")

@@ -59,7 +59,7 @@ def test_serverless_backend_is_a_vectorsearch_collection_with_its_three_policies
     assert env["ENGRAM_SEARCH_SERVICE"] == "aoss"
 
 
-def test_domain_in_a_vpc_behind_waf_with_cors_keeps_functions_private_and_nag_clean(
+def test_domain_in_a_vpc_behind_waf_with_cors_and_reserved_concurrency_is_nag_clean(
     layer: LayerBuild, tmp_path: Path
 ) -> None:
     # Given a two-node domain in a VPC, a web ACL and one allowed origin
@@ -70,6 +70,7 @@ def test_domain_in_a_vpc_behind_waf_with_cors_keeps_functions_private_and_nag_cl
         opensearch_instance_count=2,
         waf=True,
         cors_origins=["https://app.example.com"],
+        reserved_concurrency={"extract_worker": 10},
     )
     # Then cdk-nag passes
     assert _violations(synth) == []
@@ -85,6 +86,12 @@ def test_domain_in_a_vpc_behind_waf_with_cors_keeps_functions_private_and_nag_cl
         if "VpcConfig" in f["Properties"]
     }
     assert in_vpc == VPC_FUNCTIONS
+    reserved = {
+        f["Properties"]["FunctionName"]: f["Properties"]["ReservedConcurrentExecutions"]
+        for f in synth.resources("AWS::Lambda::Function").values()
+        if "ReservedConcurrentExecutions" in f["Properties"]
+    }
+    assert reserved == {"engram-dev-extract-worker": 10}
     # And they reach AWS services through endpoints, not a NAT gateway
     assert not synth.resources("AWS::EC2::NatGateway")
     services = {
