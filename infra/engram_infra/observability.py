@@ -1,0 +1,156 @@
+"""Observability: alarms on what needs a human, and one dashboard.
+
+Alarms: API 5xx, throttles of every function, errors of the workers, messages in any dead-letter
+queue, the stream indexer falling behind (iterator age), and the search domain's health. Each
+alarm notifies one encrypted SNS topic (an e-mail subscription when ``alarm_email`` is set).
+"""
+
+from __future__ import annotations
+
+from aws_cdk import Duration
+from aws_cdk import aws_apigateway as apigw
+from aws_cdk import aws_cloudwatch as cw
+from aws_cdk import aws_cloudwatch_actions as cw_actions
+from aws_cdk import aws_kms as kms
+from aws_cdk import aws_lambda as lambda_
+from aws_cdk import aws_opensearchservice as opensearch
+from aws_cdk import aws_sns as sns
+from aws_cdk import aws_sns_subscriptions as subscriptions
+from aws_cdk import aws_sqs as sqs
+from constructs import Construct
+
+FIVE_MINUTES = Duration.minutes(5)
+INDEXER_LAG_MS = 60_000
+
+
+class Observability(Construct):
+    def __init__(
+        self,
+        scope: Construct,
+        construct_id: str,
+        *,
+        prefix: str,
+        key: kms.IKey,
+        api: apigw.RestApi,
+        functions: dict[str, lambda_.Function],
+        workers: tuple[str, ...],
+        indexer: lambda_.Function,
+        dead_letter_queues: dict[str, sqs.IQueue],
+        domain: opensearch.Domain | None,
+        alarm_email: str | None,
+    ) -> None:
+        super().__init__(scope, construct_id)
+        self.topic = sns.Topic(
+            self, "Alarms", topic_name=f"{prefix}-alarms", master_key=key, enforce_ssl=True
+        )
+        if alarm_email:
+            self.topic.add_subscription(subscriptions.EmailSubscription(alarm_email))
+        action = cw_actions.SnsAction(self.topic)
+        self.alarms: list[cw.Alarm] = []
+
+        def alarm(name: str, metric: cw.Metric, threshold: float, description: str) -> cw.Alarm:
+            made = metric.create_alarm(
+                self,
+                name,
+                alarm_name=f"{prefix}-{name}",
+                alarm_description=description,
+                threshold=threshold,
+                evaluation_periods=1,
+                comparison_operator=cw.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+                treat_missing_data=cw.TreatMissingData.NOT_BREACHING,
+            )
+            made.add_alarm_action(action)
+            self.alarms.append(made)
+            return made
+
+        alarm("api-5xx", api.metric_server_error(period=FIVE_MINUTES, statistic="Sum"), 5, "API answered 5xx")
+        for name, fn in functions.items():
+            slug = name.replace("_", "-")
+            alarm(
+                f"{slug}-throttles",
+                fn.metric_throttles(period=FIVE_MINUTES, statistic="Sum"),
+                1,
+                f"{name} throttled",
+            )
+            if name in workers:
+                alarm(
+                    f"{slug}-errors",
+                    fn.metric_errors(period=FIVE_MINUTES, statistic="Sum"),
+                    1,
+                    f"{name} failed",
+                )
+        for name, queue in dead_letter_queues.items():
+            alarm(
+                f"{name}-dlq-depth",
+                queue.metric_approximate_number_of_messages_visible(period=FIVE_MINUTES, statistic="Maximum"),
+                1,
+                f"messages parked in the {name} dead-letter queue",
+            )
+        lag = cw.Metric(
+            namespace="AWS/Lambda",
+            metric_name="IteratorAge",
+            dimensions_map={"FunctionName": indexer.function_name},
+            period=FIVE_MINUTES,
+            statistic="Maximum",
+        )
+        alarm("indexer-lag", lag, INDEXER_LAG_MS, "the search index is more than a minute behind DynamoDB")
+        widgets: list[cw.IWidget] = [
+            cw.GraphWidget(
+                title="API requests and errors",
+                left=[api.metric_count(period=FIVE_MINUTES)],
+                right=[
+                    api.metric_client_error(period=FIVE_MINUTES),
+                    api.metric_server_error(period=FIVE_MINUTES),
+                ],
+            ),
+            cw.GraphWidget(
+                title="API latency p50 / p95 (ms)",
+                left=[
+                    api.metric_latency(period=FIVE_MINUTES, statistic="p50"),
+                    api.metric_latency(period=FIVE_MINUTES, statistic="p95"),
+                ],
+            ),
+            cw.GraphWidget(
+                title="Function duration p95 (ms)",
+                left=[fn.metric_duration(period=FIVE_MINUTES, statistic="p95") for fn in functions.values()],
+            ),
+            cw.GraphWidget(
+                title="Function errors and throttles",
+                left=[fn.metric_errors(period=FIVE_MINUTES) for fn in functions.values()],
+                right=[fn.metric_throttles(period=FIVE_MINUTES) for fn in functions.values()],
+            ),
+            cw.GraphWidget(title="Indexer lag (ms)", left=[lag]),
+            cw.GraphWidget(
+                title="Dead-letter queues",
+                left=[
+                    q.metric_approximate_number_of_messages_visible(period=FIVE_MINUTES)
+                    for q in dead_letter_queues.values()
+                ],
+            ),
+        ]
+        if domain is not None:
+            alarm(
+                "search-red",
+                domain.metric_cluster_status_red(period=Duration.minutes(1)),
+                1,
+                "search cluster red",
+            )
+            alarm(
+                "search-blocked-writes",
+                domain.metric_cluster_index_writes_blocked(period=FIVE_MINUTES),
+                1,
+                "search cluster blocks writes",
+            )
+            widgets.append(
+                cw.GraphWidget(
+                    title="Search",
+                    left=[
+                        domain.metric_search_latency(period=FIVE_MINUTES),
+                        domain.metric_indexing_latency(period=FIVE_MINUTES),
+                    ],
+                    right=[domain.metric_jvm_memory_pressure(period=FIVE_MINUTES)],
+                )
+            )
+        self.dashboard = cw.Dashboard(self, "Dashboard", dashboard_name=prefix)
+        for i in range(0, len(widgets), 2):
+            self.dashboard.add_widgets(*widgets[i : i + 2])

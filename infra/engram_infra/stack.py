@@ -1,0 +1,337 @@
+"""The Engram stack: one construct per concern, composed here, with every grant wired here.
+
+Reading the grants below tells what each function may touch; nothing is granted inside the
+constructs. Functions learn where things are from ``ENGRAM_*`` environment variables (the
+README's "Configuration of the functions" lists them).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Any
+
+from aws_cdk import App, Aws, CfnOutput, Duration, Environment, Stack, Validations
+from aws_cdk import aws_dynamodb as dynamodb
+from aws_cdk import aws_iam as iam
+from aws_cdk import aws_lambda as lambda_
+from aws_cdk import aws_lambda_event_sources as sources
+from aws_cdk import aws_logs as logs
+from aws_cdk import aws_sqs as sqs
+from cdk_nag import AwsSolutionsChecks, ServerlessChecks
+from constructs import Construct
+
+from engram_infra.api import Api
+from engram_infra.config import Config
+from engram_infra.data import TABLES, Data
+from engram_infra.extraction import Extraction
+from engram_infra.functions import API_FUNCTIONS, Functions, worker_functions
+from engram_infra.nag import acknowledge
+from engram_infra.observability import Observability
+from engram_infra.schedules import Schedules
+from engram_infra.search import Search
+
+WORKERS = ("indexer", "extract_worker", "decay", "tiering")
+# Cross-region inference profile ids start with a geography; their calls land in several regions.
+_PROFILE = re.compile(r"^(us|eu|apac|global|ca|jp|au|us-gov)\.(.+)$")
+
+# What each function's code reads (R) or writes (W) in each table.
+TABLE_ACCESS: dict[str, dict[str, str]] = {
+    "authorizer": {"tenants": "R", "keys": "W"},
+    "retain": {
+        "memories": "W",
+        "history": "W",
+        "idempotency": "W",
+        "jobs": "W",
+        "tenants": "R",
+        "deletions": "R",
+    },
+    "recall": {"memories": "W", "tenants": "R"},
+    "forget": {"memories": "W", "history": "W", "deletions": "W", "idempotency": "W", "tenants": "R"},
+    "feedback": {"memories": "W", "history": "W", "tenants": "R"},
+    "memories": {
+        "memories": "W",
+        "history": "W",
+        "deletions": "W",
+        "jobs": "R",
+        "idempotency": "W",
+        "tenants": "R",
+    },
+    "admin": {spec.name: "W" for spec in TABLES},
+    "docs": {},
+    "indexer": {"memories": "W"},
+    "extract_worker": {"memories": "W", "history": "W", "jobs": "W", "idempotency": "W", "tenants": "R"},
+    "decay": {"memories": "W", "history": "W", "jobs": "W", "deletions": "W", "tenants": "R"},
+    "tiering": {"memories": "W", "history": "W", "jobs": "W", "deletions": "W", "tenants": "R"},
+}
+# Who searches (R) or also indexes and deletes (W) in the search index.
+SEARCH_ACCESS: dict[str, str] = {
+    "recall": "R",
+    "extract_worker": "R",
+    "forget": "W",
+    "memories": "W",
+    "admin": "W",
+    "indexer": "W",
+    "decay": "W",
+    "tiering": "W",
+}
+# Who calls the embedding model (queries, deferred embeddings) and the extraction LLM.
+EMBEDS = ("retain", "recall", "forget", "memories", "indexer", "extract_worker")
+EXTRACTS = ("retain", "extract_worker")  # retain: mode auto uses the LLM inline when configured
+
+
+class EngramStack(Stack):
+    def __init__(self, scope: Construct, construct_id: str, *, config: Config, **kwargs: Any) -> None:
+        super().__init__(scope, construct_id, description=f"Engram memory service ({config.stage})", **kwargs)
+        self.config = config
+        retention = _retention(config.log_retention_days)
+        worker_timeout = Duration.seconds(config.extract_worker_timeout_seconds)
+
+        self.data = Data(self, "Data", prefix=config.prefix, retain=config.retain_data)
+        self.search = Search(
+            self,
+            "Search",
+            prefix=config.prefix,
+            backend=config.backend,
+            key=self.data.key,
+            version=config.opensearch_version,
+            instance_type=config.opensearch_instance_type,
+            instance_count=config.opensearch_instance_count,
+            volume_gb=config.opensearch_volume_gb,
+            in_vpc=config.opensearch_vpc,
+            log_retention=retention,
+            retain=config.retain_data,
+        )
+        self.extraction = Extraction(
+            self, "Extraction", prefix=config.prefix, key=self.data.key, worker_timeout=worker_timeout
+        )
+        self.functions = Functions(
+            self,
+            "Functions",
+            prefix=config.prefix,
+            specs=(
+                *API_FUNCTIONS,
+                *worker_functions(extract_timeout_s=config.extract_worker_timeout_seconds),
+            ),
+            layer_path=config.layer_path,
+            runtime=_runtime(config.python_version),
+            environment=self._environment(),
+            log_retention=retention,
+            reserved_concurrency=config.reserved_concurrency,
+            require_handlers=config.require_handlers,
+            vpc=self.search.vpc,
+            security_group=self.search.client_security_group,
+        )
+        fns = self.functions.functions
+        self.api = Api(
+            self,
+            "Api",
+            prefix=config.prefix,
+            stage=config.stage,
+            handlers={s.name: fns[s.name] for s in API_FUNCTIONS if s.name != "authorizer"},
+            authorizer_function=fns["authorizer"],
+            key_header=config.key_header,
+            cache_ttl_seconds=config.authorizer_cache_ttl_seconds,
+            throttle=config.api_throttle,
+            usage_plans=config.usage_plans,
+            cors_origins=config.cors_origins,
+            waf=config.waf,
+            log_retention=retention,
+        )
+        self.indexer_dead_letters = sqs.Queue(
+            self,
+            "IndexerDeadLetters",
+            queue_name=f"{config.prefix}-indexer-dlq",
+            encryption=sqs.QueueEncryption.KMS,
+            encryption_master_key=self.data.key,
+            enforce_ssl=True,
+            retention_period=Duration.days(14),
+        )
+        self.schedules = Schedules(
+            self,
+            "Schedules",
+            prefix=config.prefix,
+            jobs={
+                "decay": (config.decay_schedule, fns["decay"]),
+                "tiering": (config.tiering_schedule, fns["tiering"]),
+            },
+        )
+        self._event_sources()
+        self._grants()
+        self.observability = Observability(
+            self,
+            "Observability",
+            prefix=config.prefix,
+            key=self.data.key,
+            api=self.api.rest_api,
+            functions=fns,
+            workers=WORKERS,
+            indexer=fns["indexer"],
+            dead_letter_queues={
+                "extract": self.extraction.dead_letters,
+                "indexer": self.indexer_dead_letters,
+                "schedules": self.schedules.dead_letters,
+            },
+            domain=self.search.domain,
+            alarm_email=config.alarm_email,
+        )
+        self._outputs()
+        acknowledge(self)
+
+    def _outputs(self) -> None:
+        outputs = {
+            "ApiUrl": (self.api.rest_api.url, "base URL of the API (append v1/...)"),
+            "OperatorTokenSecret": (
+                self.data.operator_token.secret_name,
+                "Secrets Manager name of the admin credential",
+            ),
+            "SearchEndpoint": (self.search.endpoint, "OpenSearch endpoint the functions use"),
+            "AlarmTopic": (self.observability.topic.topic_arn, "SNS topic of every alarm"),
+        }
+        if self.search.domain is not None:
+            outputs["SearchAdminRole"] = (
+                self.search.admin_role.role_arn,
+                "fine-grained access control master role",
+            )
+        for name, (value, description) in outputs.items():
+            CfnOutput(self, name, value=value, description=description)
+
+    def _environment(self) -> dict[str, str]:
+        c = self.config
+        env = {
+            "ENGRAM_BACKEND": "aws",
+            "ENGRAM_STAGE": c.stage,
+            "ENGRAM_SEARCH_ENDPOINT": self.search.endpoint,
+            "ENGRAM_SEARCH_SERVICE": self.search.service,
+            "ENGRAM_EMBEDDING_PROVIDER": "bedrock",
+            "ENGRAM_EMBEDDING_MODEL": c.embedding_model_id,
+            "ENGRAM_EMBEDDING_DIMENSIONS": str(c.embedding_dimensions),
+            "ENGRAM_LLM_PROVIDER": "bedrock",
+            "ENGRAM_LLM_MODEL": c.llm_model_id,
+            "ENGRAM_EXTRACT_QUEUE_URL": self.extraction.queue.queue_url,
+            "ENGRAM_OPERATOR_TOKEN_SECRET_ARN": self.data.operator_token.secret_arn,
+            "ENGRAM_PEPPER_SECRET_ARN": self.data.pepper.secret_arn,
+            # The admin function finds each tier's usage plan by name: "<prefix>-<tier>".
+            "ENGRAM_USAGE_PLAN_PREFIX": f"{c.prefix}-",
+            "ENGRAM_TIERS": ",".join(c.usage_plans),
+            "POWERTOOLS_METRICS_NAMESPACE": "Engram",
+            "POWERTOOLS_LOG_LEVEL": "INFO",
+        }
+        for spec in TABLES:
+            env[f"ENGRAM_TABLE_{spec.name.upper()}"] = self.data.table(spec.name).table_name
+        return env
+
+    def _event_sources(self) -> None:
+        fns = self.functions.functions
+        fns["indexer"].add_event_source(
+            sources.DynamoEventSource(
+                self.data.table("memories"),
+                starting_position=lambda_.StartingPosition.TRIM_HORIZON,
+                batch_size=100,
+                max_batching_window=Duration.seconds(1),
+                bisect_batch_on_error=True,
+                retry_attempts=5,
+                max_record_age=Duration.days(1),
+                report_batch_item_failures=True,
+                on_failure=sources.SqsDlq(self.indexer_dead_letters),
+            )
+        )
+        fns["extract_worker"].add_event_source(
+            sources.SqsEventSource(
+                self.extraction.queue,
+                batch_size=5,
+                report_batch_item_failures=True,
+                max_concurrency=max(2, self.config.extract_worker_max_concurrency),
+            )
+        )
+
+    def _grants(self) -> None:
+        c = self.config
+        fns, roles = self.functions.functions, self.functions.roles
+        for name, tables in TABLE_ACCESS.items():
+            for table_name, mode in tables.items():
+                table: dynamodb.Table = self.data.table(table_name)
+                if mode == "W":
+                    table.grant_read_write_data(fns[name])
+                else:
+                    table.grant_read_data(fns[name])
+        for name, mode in SEARCH_ACCESS.items():
+            self.search.grant(roles[name], write=mode == "W")
+        embedding = _model_arns(c.embedding_model_id)
+        llm = _model_arns(c.llm_model_id)
+        for name in EMBEDS:
+            roles[name].add_to_policy(
+                iam.PolicyStatement(actions=["bedrock:InvokeModel"], resources=embedding)
+            )
+        for name in EXTRACTS:
+            roles[name].add_to_policy(iam.PolicyStatement(actions=["bedrock:InvokeModel"], resources=llm))
+        self.extraction.queue.grant_send_messages(fns["retain"])
+        self.data.operator_token.grant_read(fns["authorizer"])
+        self.data.pepper.grant_read(fns["authorizer"])
+        self.data.pepper.grant_read(fns["admin"])
+        # The admin function gives each new tenant an API Gateway key (the authorizer's
+        # usageIdentifierKey) in its tier's usage plan, and deletes it on erasure.
+        apigw_arn = f"arn:{Aws.PARTITION}:apigateway:{Aws.REGION}::"
+        roles["admin"].add_to_policy(
+            iam.PolicyStatement(
+                actions=["apigateway:GET", "apigateway:POST", "apigateway:DELETE"],
+                resources=[
+                    f"{apigw_arn}/apikeys",
+                    f"{apigw_arn}/apikeys/*",
+                    f"{apigw_arn}/usageplans",
+                    f"{apigw_arn}/usageplans/*/keys",
+                    f"{apigw_arn}/usageplans/*/keys/*",
+                ],
+            )
+        )
+
+
+def _model_arns(model_id: str) -> list[str]:
+    """What ``bedrock:InvokeModel`` needs for a model id or a cross-region inference profile id."""
+    profile = _PROFILE.match(model_id)
+    if profile is None:
+        return [f"arn:{Aws.PARTITION}:bedrock:{Aws.REGION}::foundation-model/{model_id}"]
+    return [
+        f"arn:{Aws.PARTITION}:bedrock:{Aws.REGION}:{Aws.ACCOUNT_ID}:inference-profile/{model_id}",
+        f"arn:{Aws.PARTITION}:bedrock:*::foundation-model/{profile.group(2)}",
+    ]
+
+
+def _runtime(version: str) -> lambda_.Runtime:
+    runtime = getattr(lambda_.Runtime, f"PYTHON_{version.replace('.', '_')}", None)
+    if not isinstance(runtime, lambda_.Runtime):
+        raise ValueError(f"python_version: this aws-cdk-lib has no Lambda runtime python{version}")
+    return runtime
+
+
+_RETENTIONS = {
+    1: logs.RetentionDays.ONE_DAY,
+    3: logs.RetentionDays.THREE_DAYS,
+    5: logs.RetentionDays.FIVE_DAYS,
+    7: logs.RetentionDays.ONE_WEEK,
+    14: logs.RetentionDays.TWO_WEEKS,
+    30: logs.RetentionDays.ONE_MONTH,
+    60: logs.RetentionDays.TWO_MONTHS,
+    90: logs.RetentionDays.THREE_MONTHS,
+    180: logs.RetentionDays.SIX_MONTHS,
+    365: logs.RetentionDays.ONE_YEAR,
+    731: logs.RetentionDays.TWO_YEARS,
+}
+
+
+def _retention(days: int) -> logs.RetentionDays:
+    if days not in _RETENTIONS:
+        raise ValueError(f"log_retention_days: {days} is not one of {sorted(_RETENTIONS)}")
+    return _RETENTIONS[days]
+
+
+def build_app(context: dict[str, Any] | None = None, *, outdir: str | None = None) -> tuple[App, EngramStack]:
+    """The CDK app with the Engram stack and both cdk-nag packs (AwsSolutions, Serverless)."""
+    app = App(context=context or {}, outdir=outdir)
+    config = Config.from_scope(app)
+    env = Environment(
+        account=os.environ.get("CDK_DEFAULT_ACCOUNT"), region=os.environ.get("CDK_DEFAULT_REGION")
+    )
+    stack = EngramStack(app, f"Engram-{config.stage}", config=config, env=env)
+    Validations.of(app).add_plugins(AwsSolutionsChecks(app), ServerlessChecks(app))
+    return app, stack

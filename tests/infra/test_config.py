@@ -1,0 +1,73 @@
+"""Deployment settings: cdk.json holds every default, and a bad or unknown key is refused by name."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import tempfile
+
+import pytest
+from aws_cdk import App
+from engram_infra.config import CDK_JSON, INFRA_DIR, Config
+from engram_infra.functions import API_FUNCTIONS, FunctionSpec, missing_handlers, worker_functions
+from engram_infra.stack import build_app
+
+
+def test_every_setting_has_a_default_in_cdk_json_and_nothing_else_is_there() -> None:
+    assert set(Config.defaults()) == {f.name for f in dataclasses.fields(Config)}
+    assert Config.from_values({}).stage == "dev"
+
+
+def test_an_unknown_context_key_is_refused_by_name() -> None:
+    with pytest.raises(ValueError, match="unknown context key\\(s\\): stgae"):
+        Config.from_values({"stgae": "prod"})
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("stage", "Prod!"),
+        ("backend", "elasticsearch"),
+        ("python_version", "3.9"),
+        ("decay_schedule", "every day"),
+        ("authorizer_cache_ttl_seconds", 7200),
+    ],
+)
+def test_a_bad_value_is_refused_naming_its_key(key: str, value: object) -> None:
+    with pytest.raises(ValueError, match=key):
+        Config.from_values({key: value})
+
+
+def test_cli_strings_are_parsed_as_json_where_the_default_is_not_a_string() -> None:
+    app = App(context={"waf": "true", "opensearch_instance_count": "2", "stage": "prod"})
+    config = Config.from_scope(app)
+    assert (config.waf, config.opensearch_instance_count, config.stage) == (True, 2, "prod")
+
+
+def test_a_function_without_handler_code_is_reported_by_its_path() -> None:
+    specs = (*API_FUNCTIONS, FunctionSpec("ghost", "ghost"))
+    assert missing_handlers(specs) == ["functions/ghost/handler.py"]
+    assert missing_handlers(API_FUNCTIONS) == []
+
+
+def test_reserved_concurrency_for_an_unknown_function_is_refused() -> None:
+    with pytest.raises(ValueError, match="reserved_concurrency: no function named recal"):
+        build_app(
+            {"require_handlers": False, "reserved_concurrency": {"recal": 5}, "layer_dir": tempfile.mkdtemp()}
+        )
+
+
+def test_the_cdk_cli_runs_the_app_with_the_projects_venv() -> None:
+    command = json.loads(CDK_JSON.read_text())["app"].split()
+    assert command == ["../.venv/bin/python", "app.py"]
+    assert (INFRA_DIR / command[1]).is_file()
+    assert (INFRA_DIR / command[0]).exists()  # make install creates it
+
+
+def test_synth_refuses_to_deploy_functions_whose_handler_code_does_not_exist() -> None:
+    specs = (*API_FUNCTIONS, *worker_functions(extract_timeout_s=120))
+    missing = missing_handlers(specs)
+    if not missing:
+        pytest.skip("every handler exists")
+    with pytest.raises(ValueError, match="handler code does not exist yet: " + missing[0]):
+        build_app({"require_handlers": True, "layer_dir": tempfile.mkdtemp()})

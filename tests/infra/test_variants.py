@@ -1,0 +1,113 @@
+"""Other deployments of the same app: OpenSearch Serverless, and a domain in a VPC behind WAF with CORS.
+
+Each is one more synth (asset staging off: the main synth covers the assets), with cdk-nag on.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engram_infra.layer import LayerBuild
+from infra_support import Synth, synthesise
+from infra_support import refs as _refs
+
+VPC_FUNCTIONS = {"recall", "forget", "memories", "admin", "indexer", "decay", "tiering"}
+
+
+def _variant(layer: LayerBuild, tmp_path: Path, **context: object) -> Synth:
+    base = {"require_handlers": False, "layer_dir": str(layer.path), "aws:cdk:disable-asset-staging": True}
+    return synthesise({**base, **context}, tmp_path)
+
+
+def _violations(synth: Synth) -> list[str]:
+    report = synth.validation_report() or {}
+    return [
+        f"{v['ruleName']} at {c['constructPath']}"
+        for plugin in report.get("pluginReports", [])
+        for v in plugin["violations"]
+        for c in v["violatingConstructs"]
+    ]
+
+
+def test_serverless_backend_is_a_vectorsearch_collection_with_its_three_policies(
+    layer: LayerBuild, tmp_path: Path
+) -> None:
+    # Given the app synthesised for OpenSearch Serverless (asset staging off: the main synth covers it)
+    synth = _variant(layer, tmp_path, backend="opensearch-serverless")
+    # Then cdk-nag passes and the collection is encrypted with the key and readable by recall
+    assert _violations(synth) == []
+    assert synth.error is None
+    [collection] = synth.resources("AWS::OpenSearchServerless::Collection").values()
+    assert collection["Properties"]["Type"] == "VECTORSEARCH"
+    policies = {
+        p["Properties"]["Type"]: p["Properties"]
+        for p in synth.resources("AWS::OpenSearchServerless::SecurityPolicy").values()
+    }
+    assert set(policies) == {"encryption", "network"}
+    [access] = synth.resources("AWS::OpenSearchServerless::AccessPolicy").values()
+    assert access["Properties"]["Type"] == "data"
+    recall = next(
+        f
+        for f in synth.resources("AWS::Lambda::Function").values()
+        if f["Properties"]["FunctionName"].endswith("-recall")
+    )
+    assert _refs(recall["Properties"]["Role"]) <= _refs(access["Properties"]["Policy"])
+    assert not synth.resources("AWS::OpenSearchService::Domain")
+    env = next(iter(synth.resources("AWS::Lambda::Function").values()))["Properties"]["Environment"][
+        "Variables"
+    ]
+    assert env["ENGRAM_SEARCH_SERVICE"] == "aoss"
+
+
+def test_domain_in_a_vpc_behind_waf_with_cors_and_reserved_concurrency_is_nag_clean(
+    layer: LayerBuild, tmp_path: Path
+) -> None:
+    # Given a two-node domain in a VPC, a web ACL and one allowed origin
+    synth = _variant(
+        layer,
+        tmp_path,
+        opensearch_vpc=True,
+        opensearch_instance_count=2,
+        waf=True,
+        cors_origins=["https://app.example.com"],
+        reserved_concurrency={"extract_worker": 10},
+    )
+    # Then cdk-nag passes
+    assert _violations(synth) == []
+    assert synth.error is None
+    # And the domain sits in the VPC, zone-aware
+    [domain] = synth.resources("AWS::OpenSearchService::Domain").values()
+    assert domain["Properties"]["VPCOptions"]["SubnetIds"]
+    assert domain["Properties"]["ClusterConfig"]["ZoneAwarenessEnabled"] is True
+    # And exactly the functions that reach the domain run in the VPC
+    in_vpc = {
+        f["Properties"]["FunctionName"].split("-", 2)[2].replace("-", "_")
+        for f in synth.resources("AWS::Lambda::Function").values()
+        if "VpcConfig" in f["Properties"]
+    }
+    assert in_vpc == VPC_FUNCTIONS
+    reserved = {
+        f["Properties"]["FunctionName"]: f["Properties"]["ReservedConcurrentExecutions"]
+        for f in synth.resources("AWS::Lambda::Function").values()
+        if "ReservedConcurrentExecutions" in f["Properties"]
+    }
+    assert reserved == {"engram-dev-extract-worker": 10}
+    # And they reach AWS services through endpoints, not a NAT gateway
+    assert not synth.resources("AWS::EC2::NatGateway")
+    services = {
+        str(e["Properties"]["ServiceName"]) for e in synth.resources("AWS::EC2::VPCEndpoint").values()
+    }
+    assert any("bedrock-runtime" in s for s in services)
+    assert any("dynamodb" in s for s in services)
+    assert synth.resources("AWS::EC2::FlowLog")
+    # And the web ACL guards the stage, and CORS answers preflights for the allowed origin only
+    [acl] = synth.resources("AWS::WAFv2::WebACL")
+    [association] = synth.resources("AWS::WAFv2::WebACLAssociation").values()
+    assert _refs(association["Properties"]["WebACLArn"]) == {acl}
+    options = [
+        m
+        for m in synth.resources("AWS::ApiGateway::Method").values()
+        if m["Properties"]["HttpMethod"] == "OPTIONS"
+    ]
+    assert options
+    assert "https://app.example.com" in str(options[0]["Properties"]["Integration"])
