@@ -13,7 +13,7 @@ from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from engram.auth import extract_key, verify_operator
+from engram.auth import extract_key, usage_key, verify_operator
 from engram.errors import UnauthorizedError
 from engram_http.runtime import engine, logger
 
@@ -61,5 +61,5 @@ def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, A
         },
     )
     # The usage plan of the tenant throttles this caller (an API Gateway key named after the tenant).
-    policy["usageIdentifierKey"] = f"engram-tenant-{who.tenant_id}"
+    policy["usageIdentifierKey"] = usage_key(who.tenant_id)
     return policy

@@ -95,6 +95,19 @@ def _checksum(body: str) -> str:
     return _base62(zlib.crc32(body.encode("ascii")), CHECKSUM_CHARS)
 
 
+USAGE_KEY_PREFIX = "engram-usage-plan-key-"
+
+
+def usage_key(tenant_id: str) -> str:
+    """The value of the tenant's API Gateway usage-plan key, which the authorizer returns as
+    ``usageIdentifierKey``. API Gateway wants 20–128 characters: the prefix alone is 22.
+
+    >>> usage_key("abc")
+    'engram-usage-plan-key-abc'
+    """
+    return USAGE_KEY_PREFIX + tenant_id
+
+
 def display_prefix(key_id: str) -> str:
     """The non-secret prefix shown in listings; it ends with the separator.
 

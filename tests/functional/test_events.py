@@ -243,6 +243,7 @@ def test_the_authorizer_allows_a_valid_key_with_its_tenant_in_the_context(seeded
     assert policy["principalId"] == record.key_id
     assert policy["context"]["tenant_id"] == TENANT
     assert policy["context"]["permission"] == "read-write"
+    assert policy["usageIdentifierKey"] == f"engram-usage-plan-key-{TENANT}"
 
 
 def test_the_authorizer_rejects_a_garbage_key_as_unauthorized(seeded: Engine) -> None:

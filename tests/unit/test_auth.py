@@ -222,3 +222,14 @@ def test_load_or_create_secret_reads_an_existing_file(tmp_path: Path) -> None:
     # When it is loaded
     # Then its content is returned without surrounding whitespace
     assert load_or_create_secret(path) == b"my-operator-token"
+
+
+def test_the_usage_plan_key_value_fits_api_gateway_for_the_shortest_tenant_id() -> None:
+    # Given the shortest and longest canonical tenant ids (3 and 63 characters)
+    from engram.auth import usage_key
+
+    shortest, longest = usage_key("abc"), usage_key("a" * 63)
+
+    # Then the usage-plan key value is within API Gateway's 20-128 characters, and names the tenant
+    assert 20 <= len(shortest) <= 128 and 20 <= len(longest) <= 128
+    assert shortest.endswith("-abc")
