@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from engram.models import MemoryRecord, RecalledMemory, RecallRequest, RecallResponse
-from engram.ports import Clock, Conditions, Embedder, MemoryStore, Reranker, SearchIndex
+from engram.ports import CandidateSearch, Clock, Conditions, Embedder, MemoryStore, Reranker, SearchIndex
 from engram.query import recall_conditions
 from engram.scoring import fusion, lifecycle, shaping
 from engram.settings import Settings
@@ -150,6 +150,8 @@ def recall(
     pool = candidate_pool(request.limit, settings)
 
     def candidates() -> tuple[list[tuple[str, float]], list[tuple[str, float]], dict[str, float]]:
+        if isinstance(index, CandidateSearch):  # both lists in one round trip (OpenSearch _msearch)
+            return index.candidates(tenant_id, query_vector, request.query, pool, conditions)
         knn = index.knn(tenant_id, query_vector, pool, conditions)
         bm25 = index.bm25(tenant_id, request.query, pool, conditions)
         cos = dict(knn)

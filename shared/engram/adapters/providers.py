@@ -1,0 +1,16 @@
+"""Embedding providers for the AWS backend, chosen by ``settings.embedder``."""
+
+from __future__ import annotations
+
+from engram.errors import ValidationFailedError
+from engram.ports import Embedder
+from engram.settings import Settings
+
+
+def build_embedder(settings: Settings) -> Embedder:
+    """The configured embedder: ``local`` (the bundled model, also usable inside Lambda)."""
+    if settings.embedder == "local":
+        from engram.adapters.local_embedder import shared_embedder
+
+        return shared_embedder()
+    raise ValidationFailedError(f"embedder '{settings.embedder}' is not available in this build")
