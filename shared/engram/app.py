@@ -50,6 +50,27 @@ from engram.settings import Settings
 logger = logging.getLogger(__name__)
 
 
+def build_search_index(settings: Settings, *, client: Any = None) -> SearchIndex:
+    """The OpenSearch index ``settings.aws`` names (the stream indexer and ``Engine.aws`` use it)."""
+    from engram.adapters.opensearch_index import OpenSearchIndex, opensearch_client
+    from engram.adapters.providers import embedding_spec
+
+    aws = settings.aws
+    if client is None:
+        if not aws.opensearch_endpoint:
+            raise ValidationFailedError("ENGRAM_OPENSEARCH_ENDPOINT is required for the aws backend")
+        client = opensearch_client(aws.opensearch_endpoint, aws.region, aws.opensearch_service)
+    model_id, dimension = embedding_spec(settings)
+    return OpenSearchIndex(
+        client,
+        aws.opensearch_index,
+        dimension=dimension,
+        model_id=model_id,
+        serverless=aws.opensearch_service == "aoss",
+        hybrid_pipeline=aws.hybrid_pipeline,
+    )
+
+
 @dataclass
 class Engine:
     settings: Settings
@@ -140,24 +161,11 @@ class Engine:
 
                 index = InMemoryIndex(store, dimension=embedder.dimension)
             else:
-                from engram.adapters.opensearch_index import OpenSearchIndex, opensearch_client
+                from engram.adapters.opensearch_index import OpenSearchIndex, StreamBackedIndex
 
-                if opensearch is None:
-                    if not aws.opensearch_endpoint:
-                        raise ValidationFailedError(
-                            "ENGRAM_OPENSEARCH_ENDPOINT is required for the aws backend"
-                        )
-                    opensearch = opensearch_client(
-                        aws.opensearch_endpoint, aws.region, aws.opensearch_service
-                    )
-                index = OpenSearchIndex(
-                    opensearch,
-                    aws.opensearch_index,
-                    dimension=embedder.dimension,
-                    model_id=embedder.model_id,
-                    serverless=aws.opensearch_service == "aoss",
-                    hybrid_pipeline=aws.hybrid_pipeline,
-                )
+                built = build_search_index(settings, client=opensearch)
+                assert isinstance(built, OpenSearchIndex)
+                index = StreamBackedIndex(built)
         keys = None
         if aws.key_pepper is not None:
             keys = KeyService(
@@ -174,6 +182,23 @@ class Engine:
             embedder=embedder,
             extractor=RuleExtractor(),
             clock=SystemClock(),
+        )
+
+    def reindex(
+        self, tenant_ids: Sequence[str], *, clean: bool = False, progress: Callable[[int], None] | None = None
+    ) -> dict[str, int]:
+        """Rebuild the search index of these tenants from the system of record (``engram reindex``)."""
+        from engram.indexer import reindex
+
+        for tenant_id in tenant_ids:
+            self._settings(tenant_id)
+            self.embed_pending(tenant_id)
+        return reindex(
+            tenant_ids,
+            records=self.store.iter_records,
+            index=self.index,
+            clean=clean,
+            progress=progress,
         )
 
     # -- tenants ---------------------------------------------------------------------------------

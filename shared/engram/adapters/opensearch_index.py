@@ -146,6 +146,21 @@ class OpenSearchIndex:
         self.shards = shards
         self.replicas = replicas
 
+    def _send(self, operation: str, **kwargs: Any) -> Any:
+        """One client call; transport failures (429, 5xx, timeouts, refused connections) become
+        a ``ProviderError`` that says the search index is unavailable, never a silent empty result."""
+        target: Any = self.client
+        for part in operation.split("."):
+            target = getattr(target, part)
+        try:
+            return target(**kwargs)
+        except Exception as exc:
+            if not type(exc).__module__.startswith("opensearchpy"):
+                raise
+            status = getattr(exc, "status_code", None)
+            detail = f"HTTP {status}" if isinstance(status, int) else type(exc).__name__
+            raise ProviderError(f"the search index is unavailable ({detail}); retry") from exc
+
     # -- setup -----------------------------------------------------------------------------------
 
     def template_body(self) -> dict[str, Any]:
@@ -210,11 +225,11 @@ class OpenSearchIndex:
 
     def ensure(self) -> None:
         """Put the index template, create the index if missing and put the search pipeline."""
-        self.client.indices.put_index_template(name=self.index, body=self.template_body())
-        if not self.client.indices.exists(index=self.index):
-            self.client.indices.create(index=self.index)
+        self._send("indices.put_index_template", name=self.index, body=self.template_body())
+        if not self._send("indices.exists", index=self.index):
+            self._send("indices.create", index=self.index)
         if self.hybrid_pipeline:
-            self.client.search_pipeline.put(id=self.hybrid_pipeline, body=self.pipeline_body())
+            self._send("search_pipeline.put", id=self.hybrid_pipeline, body=self.pipeline_body())
 
     # -- documents -------------------------------------------------------------------------------
 
@@ -278,12 +293,23 @@ class OpenSearchIndex:
         success (the index already holds that version or a newer one), anything else fails."""
         pending = body
         for attempt in range(BULK_RETRIES + 1):
-            response = self.client.bulk(body=pending)
+            try:
+                response = self._send("bulk", body=pending)
+            except ProviderError as exc:  # the whole request refused with 429: back off, resend
+                if getattr(exc.__cause__, "status_code", None) != TOO_MANY or attempt == BULK_RETRIES:
+                    raise
+                time.sleep(random.uniform(0, min(2.0, 0.05 * 2**attempt)))
+                continue
             if not response.get("errors"):
                 return
             retry: list[dict[str, Any]] = []
             failed: list[str] = []
             position = 0
+            actions = sum(
+                1 for line in pending if next(iter(line)) in ("index", "create", "update", "delete")
+            )
+            if len(response.get("items", [])) != actions:
+                raise ProviderError("the search index answered a bulk request with a different item count")
             for item in response["items"]:
                 action = pending[position]
                 op = next(iter(action))
@@ -327,8 +353,11 @@ class OpenSearchIndex:
         params: dict[str, Any] = {"conflicts": "proceed", "slices": "auto"}
         if not self.serverless:
             params["routing"] = tenant_id
-        response = self.client.delete_by_query(
-            index=self.index, body=self.delete_by_query_body(tenant_id, scope), params=params
+        response = self._send(
+            "delete_by_query",
+            index=self.index,
+            body=self.delete_by_query_body(tenant_id, scope),
+            params=params,
         )
         if response.get("failures"):
             raise ProviderError(f"delete_by_query left {len(response['failures'])} documents; retry")
@@ -394,7 +423,9 @@ class OpenSearchIndex:
         return body
 
     def _msearch(self, tenant_id: str, searches: Sequence[dict[str, Any]]) -> list[list[dict[str, Any]]]:
-        response = self.client.msearch(body=self.msearch_body(tenant_id, searches))
+        response = self._send("msearch", body=self.msearch_body(tenant_id, searches))
+        if len(response.get("responses", [])) != len(searches):
+            raise ProviderError("the search index answered a multi-search with a different count")
         out: list[list[dict[str, Any]]] = []
         for answer in response["responses"]:
             if "error" in answer:
@@ -429,7 +460,8 @@ class OpenSearchIndex:
             params: dict[str, Any] = {"search_pipeline": self.hybrid_pipeline}
             if not self.serverless:
                 params["routing"] = tenant_id
-            response = self.client.search(
+            response = self._send(
+                "search",
                 index=self.index,
                 body=self.hybrid_body(tenant_id, vector, query, k, conditions),
                 params=params,
@@ -490,3 +522,52 @@ class OpenSearchIndex:
     def cosines(self, tenant_id: str, vector: Vector, memory_ids: Sequence[str]) -> dict[str, float]:
         query = np.asarray(vector, dtype=np.float32)
         return {i: float(v @ query) for i, v in self.vectors(tenant_id, memory_ids).items()}
+
+
+class StreamBackedIndex:
+    """The index as the request path sees it on AWS, where the stream indexer owns its writes.
+
+    Reads go to OpenSearch and fail loudly (``ProviderError``); ``upsert`` and ``remove`` are a
+    best-effort head start for read-your-writes: when they fail the write is already durable in
+    DynamoDB and the stream indexer applies it once OpenSearch is back, so the request succeeds.
+    """
+
+    def __init__(self, inner: OpenSearchIndex) -> None:
+        self.inner = inner
+
+    def upsert(self, tenant_id: str, records: Sequence[MemoryRecord], vectors: Sequence[Vector]) -> None:
+        try:
+            self.inner.upsert(tenant_id, records, vectors)
+        except ProviderError:
+            logger.warning("index write deferred to the stream indexer", exc_info=True)
+
+    def remove(self, tenant_id: str, memory_ids: Sequence[str]) -> None:
+        try:
+            self.inner.remove(tenant_id, memory_ids)
+        except ProviderError:
+            logger.warning("index delete deferred to the stream indexer", exc_info=True)
+
+    def forget_tenant(self, tenant_id: str) -> int:
+        return self.inner.forget_tenant(tenant_id)
+
+    def candidates(
+        self, tenant_id: str, vector: Vector, query: str, k: int, conditions: Conditions
+    ) -> tuple[list[tuple[str, float]], list[tuple[str, float]], dict[str, float]]:
+        return self.inner.candidates(tenant_id, vector, query, k, conditions)
+
+    def knn(self, tenant_id: str, vector: Vector, k: int, conditions: Conditions) -> list[tuple[str, float]]:
+        return self.inner.knn(tenant_id, vector, k, conditions)
+
+    def knn_many(
+        self, tenant_id: str, vectors: Vector, k: int, conditions: Conditions
+    ) -> list[list[tuple[str, float]]]:
+        return self.inner.knn_many(tenant_id, vectors, k, conditions)
+
+    def bm25(self, tenant_id: str, query: str, k: int, conditions: Conditions) -> list[tuple[str, float]]:
+        return self.inner.bm25(tenant_id, query, k, conditions)
+
+    def cosines(self, tenant_id: str, vector: Vector, memory_ids: Sequence[str]) -> dict[str, float]:
+        return self.inner.cosines(tenant_id, vector, memory_ids)
+
+    def vectors(self, tenant_id: str, memory_ids: Sequence[str]) -> dict[str, Vector]:
+        return self.inner.vectors(tenant_id, memory_ids)

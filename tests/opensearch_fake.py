@@ -1,0 +1,97 @@
+"""A scripted OpenSearch endpoint over real HTTP for the adapter's contract tests.
+
+It records every request (method, path, query, JSON or NDJSON body) and answers each with the
+next scripted response (status, body); with none scripted it answers 200 ``{}``. The adapter
+talks to it through the real opensearch-py client, so what is recorded is exactly what would be
+sent to a domain.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import urllib.parse
+from collections import deque
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+@dataclass
+class Recorded:
+    method: str
+    path: str
+    query: dict[str, str]
+    body: Any
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"method": self.method, "path": self.path, "query": self.query, "body": self.body}
+
+
+@dataclass
+class FakeOpenSearch:
+    server: ThreadingHTTPServer
+    requests: list[Recorded] = field(default_factory=list)
+    script: deque[tuple[int, Any]] = field(default_factory=deque)
+    delay_s: float = 0.0
+
+    @property
+    def url(self) -> str:
+        host, port = self.server.server_address[:2]
+        return f"http://{host!s}:{port}"
+
+    def answer(self, *responses: tuple[int, Any]) -> None:
+        self.script.extend(responses)
+
+    def client(self, **kwargs: Any) -> Any:
+        from opensearchpy import OpenSearch
+
+        options: dict[str, Any] = {"timeout": 2, "max_retries": 0} | kwargs
+        return OpenSearch(hosts=[self.url], use_ssl=False, **options)
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def _parse(path: str, raw: bytes) -> Any:
+    if not raw:
+        return None
+    text = raw.decode()
+    if path.endswith(("/_bulk", "/_msearch")):
+        return [json.loads(line) for line in text.splitlines() if line.strip()]
+    return json.loads(text)
+
+
+def start() -> FakeOpenSearch:
+    fake: FakeOpenSearch
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args: Any) -> None:
+            return
+
+        def _serve(self) -> None:
+            parsed = urllib.parse.urlsplit(self.path)
+            length = int(self.headers.get("Content-Length") or 0)
+            body = _parse(parsed.path, self.rfile.read(length) if length else b"")
+            query = dict(urllib.parse.parse_qsl(parsed.query))
+            fake.requests.append(Recorded(self.command, parsed.path, query, body))
+            if fake.delay_s:
+                threading.Event().wait(fake.delay_s)
+            status, answer = fake.script.popleft() if fake.script else (200, {})
+            payload = json.dumps(answer).encode() if self.command != "HEAD" else b""
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(payload)))
+            self.end_headers()
+            if payload:
+                self.wfile.write(payload)
+
+        do_GET = do_POST = do_PUT = do_DELETE = do_HEAD = _serve
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    fake = FakeOpenSearch(server=server)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return fake
