@@ -34,6 +34,8 @@ class FakeOpenSearch:
     requests: list[Recorded] = field(default_factory=list)
     script: deque[tuple[int, Any]] = field(default_factory=deque)
     delay_s: float = 0.0
+    fail_with: tuple[int, Any] | None = None
+    """While set, every request gets this answer (an outage), scripted answers wait."""
 
     @property
     def url(self) -> str:
@@ -80,7 +82,10 @@ def start() -> FakeOpenSearch:
             fake.requests.append(Recorded(self.command, parsed.path, query, body))
             if fake.delay_s:
                 threading.Event().wait(fake.delay_s)
-            status, answer = fake.script.popleft() if fake.script else (200, {})
+            if fake.fail_with is not None:
+                status, answer = fake.fail_with
+            else:
+                status, answer = fake.script.popleft() if fake.script else (200, {})
             payload = json.dumps(answer).encode() if self.command != "HEAD" else b""
             self.send_response(status)
             self.send_header("Content-Type", "application/json")

@@ -196,7 +196,7 @@ class Engine:
         return reindex(
             tenant_ids,
             records=self.store.iter_records,
-            index=self.index,
+            index=getattr(self.index, "inner", self.index),  # failures must show, not be deferred
             clean=clean,
             progress=progress,
         )

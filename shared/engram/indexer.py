@@ -10,6 +10,7 @@ retries from there (``ReportBatchItemFailures``) and the DLQ receives what keeps
 
 from __future__ import annotations
 
+import base64
 import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -52,13 +53,25 @@ def _change(raw: Mapping[str, Any]) -> _Change | None:
     pk = keys["pk"]["S"]  # TENANT#<tenant>#MEM#<id>
     tenant_id, memory_id = pk.removeprefix("TENANT#").split("#MEM#", 1)
     change = _Change(sequence=str(data["SequenceNumber"]), tenant_id=tenant_id, memory_id=memory_id)
-    image = data.get("NewImage")
+    image = _binary_decoded(data.get("NewImage"))
     if raw["eventName"] != "REMOVE" and image is not None:
         record = DynamoStore._record(image)
         vector = DynamoStore._vector(image)
         if record.tenant_id == tenant_id and record.status == "active" and vector is not None:
             change.record, change.vector = record, vector
     return change
+
+
+def _binary_decoded(image: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """A stream image with its binary attributes as bytes (a Lambda event carries base64 text)."""
+    if image is None:
+        return None
+    out = dict(image)
+    for name, value in image.items():
+        blob = value.get("B") if isinstance(value, Mapping) else None
+        if isinstance(blob, str):
+            out[name] = {"B": base64.b64decode(blob)}
+    return out
 
 
 def apply_stream(records: Sequence[Mapping[str, Any]], index: SearchIndex) -> StreamResult:
