@@ -1,4 +1,5 @@
-"""A scripted OpenSearch endpoint over real HTTP for the adapter's contract tests.
+"""A scripted JSON endpoint over real HTTP: OpenSearch for the adapter's contract tests, and
+the OpenAI-compatible embeddings endpoint for the provider tests.
 
 It records every request (method, path, query, JSON or NDJSON body) and answers each with the
 next scripted response (status, body); with none scripted it answers 200 ``{}``. The adapter
@@ -23,6 +24,7 @@ class Recorded:
     path: str
     query: dict[str, str]
     body: Any
+    headers: dict[str, str] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         return {"method": self.method, "path": self.path, "query": self.query, "body": self.body}
@@ -32,7 +34,7 @@ class Recorded:
 class FakeOpenSearch:
     server: ThreadingHTTPServer
     requests: list[Recorded] = field(default_factory=list)
-    script: deque[tuple[int, Any]] = field(default_factory=deque)
+    script: deque[tuple[Any, ...]] = field(default_factory=deque)
     delay_s: float = 0.0
     fail_with: tuple[int, Any] | None = None
     """While set, every request gets this answer (an outage), scripted answers wait."""
@@ -42,7 +44,8 @@ class FakeOpenSearch:
         host, port = self.server.server_address[:2]
         return f"http://{host!s}:{port}"
 
-    def answer(self, *responses: tuple[int, Any]) -> None:
+    def answer(self, *responses: tuple[Any, ...]) -> None:
+        """Queue answers: (status, JSON body) or (status, JSON body, extra headers)."""
         self.script.extend(responses)
 
     def client(self, **kwargs: Any) -> Any:
@@ -79,17 +82,23 @@ def start() -> FakeOpenSearch:
             length = int(self.headers.get("Content-Length") or 0)
             body = _parse(parsed.path, self.rfile.read(length) if length else b"")
             query = dict(urllib.parse.parse_qsl(parsed.query))
-            fake.requests.append(Recorded(self.command, parsed.path, query, body))
+            headers = {k.lower(): v for k, v in self.headers.items()}
+            fake.requests.append(Recorded(self.command, parsed.path, query, body, headers))
             if fake.delay_s:
                 threading.Event().wait(fake.delay_s)
+            scripted: tuple[Any, ...] = (200, {})
             if fake.fail_with is not None:
-                status, answer = fake.fail_with
-            else:
-                status, answer = fake.script.popleft() if fake.script else (200, {})
+                scripted = fake.fail_with
+            elif fake.script:
+                scripted = fake.script.popleft()
+            status, answer = scripted[0], scripted[1]
+            extra: dict[str, str] = scripted[2] if len(scripted) > 2 else {}
             payload = json.dumps(answer).encode() if self.command != "HEAD" else b""
             self.send_response(status)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(payload)))
+            for name, value in extra.items():
+                self.send_header(name, value)
             self.end_headers()
             if payload:
                 self.wfile.write(payload)
