@@ -1,6 +1,8 @@
 """DynamoDB Streams -> search index, and the rebuild of a tenant's index from the store.
 
-The stream carries every change of the table; only memory items (``sk = MEM``) matter here. An
+The stream carries every change of the table; only memory items (``sk = MEM``) matter here, and
+of their modifications only those that change what the index holds (recall's access counts
+do not). An
 active memory with a vector is upserted (external version = the record's version, so a replayed
 or late event never rolls the index back); anything else (removed, superseded, archived, still
 unembedded) is removed from the index. Records are applied in stream order, grouped per tenant
@@ -53,6 +55,8 @@ def _change(raw: Mapping[str, Any]) -> _Change | None:
     pk = keys["pk"]["S"]  # TENANT#<tenant>#MEM#<id>
     tenant_id, memory_id = pk.removeprefix("TENANT#").split("#MEM#", 1)
     change = _Change(sequence=str(data["SequenceNumber"]), tenant_id=tenant_id, memory_id=memory_id)
+    if raw["eventName"] == "MODIFY" and _same_for_the_index(data.get("OldImage"), data.get("NewImage")):
+        return None  # access counts and versions only (every recall makes these): nothing to index
     image = _binary_decoded(data.get("NewImage"))
     if raw["eventName"] != "REMOVE" and image is not None:
         record = DynamoStore._record(image)
@@ -60,6 +64,16 @@ def _change(raw: Mapping[str, Any]) -> _Change | None:
         if record.tenant_id == tenant_id and record.status == "active" and vector is not None:
             change.record, change.vector = record, vector
     return change
+
+
+INDEXED = ("doc", "embedding", "status", "scope", "tier", "category", "content_hash")
+"""What the index holds is derived from these attributes alone (``doc`` carries the rest)."""
+
+
+def _same_for_the_index(old: Mapping[str, Any] | None, new: Mapping[str, Any] | None) -> bool:
+    if old is None or new is None:
+        return False
+    return all(old.get(name) == new.get(name) for name in INDEXED)
 
 
 def _binary_decoded(image: Mapping[str, Any] | None) -> dict[str, Any] | None:

@@ -87,7 +87,8 @@ class AwsSettings(_Section):
     """Name of a search pipeline with a normalization processor: recall then asks OpenSearch
     (>= 2.19) for one server-side ``hybrid`` query instead of two candidate lists."""
     bedrock_model: str = "amazon.titan-embed-text-v2:0"
-    embedding_dimensions: Literal[256, 512, 1024] = 1024
+    embedding_dimensions: int = Field(default=1024, ge=1, le=8192)
+    """Titan V2 offers 256, 512 or 1024; an OpenAI-compatible model, what it supports."""
     openai_base_url: str | None = None
     openai_model: str = "text-embedding-3-small"
     openai_api_key: SecretStr | None = None
@@ -147,6 +148,8 @@ class Settings(_Section):
             values["operator_token"] = environ["ENGRAM_OPERATOR_TOKEN"]
         if "ENGRAM_FUSION" in environ:
             values["recall"] = {"fusion": environ["ENGRAM_FUSION"]}
+        if "ENGRAM_DEFER_EMBEDDING" in environ:
+            values["retain"] = {"defer_embedding": environ["ENGRAM_DEFER_EMBEDDING"]}
         if "ENGRAM_EMBEDDER" in environ:
             values["embedder"] = environ["ENGRAM_EMBEDDER"]
         aws = {name: environ[var] for var, name in _AWS_ENV.items() if environ.get(var)}

@@ -230,3 +230,19 @@ def test_reindex_rebuilds_a_tenant_from_the_store(engine: Engine, fake: Any) -> 
     assert clean.path == "/engram-memories/_delete_by_query" and clean.query["routing"] == "acme"
     assert len(bulk_ids(fake)) == 5 and all(i.startswith("acme:") for i in bulk_ids(fake))
     assert progress == [5]
+
+
+def test_access_counting_by_recall_sends_nothing_to_the_index(
+    engine: Engine, fake: Any, dynamodb_local: Any
+) -> None:
+    fake.fail_with = OUTAGE
+    kept = engine.retain("acme", RetainRequest(scope="user:alice", text="I prefer dark mode", mode="raw"))
+    store: Any = engine.store
+    store.record_access("acme", [kept.results[0].id], store.get("acme", kept.results[0].id).created_at)
+    fake.fail_with = None
+    fake.requests.clear()
+    fake.answer((200, {"errors": False, "items": [{"index": {"status": 201}}]}))
+    records = [r for r in stream_records(engine, dynamodb_local) if r["dynamodb"]["Keys"]["sk"]["S"] == "MEM"]
+    assert [r["eventName"] for r in records] == ["INSERT", "MODIFY"]
+    outcome = apply_stream(records, opensearch_index_of(engine))
+    assert (outcome.upserted, outcome.skipped, len(fake.requests)) == (1, 1, 1)

@@ -672,7 +672,8 @@ class DynamoStore:
         if history is not None:
             actions.append(self._history_put(tenant_id, history))
         try:
-            self._transact(actions)
+            # No retry here: a conflict means another writer moved first, and the caller re-reads.
+            self.client.transact_write_items(TransactItems=actions)
         except self.client.exceptions.TransactionCanceledException as exc:
             codes = _cancellation_codes(exc)
             if "ConditionalCheckFailed" in codes or "TransactionConflict" in codes:
