@@ -413,3 +413,37 @@ def test_api_keys_are_found_by_id_listed_per_tenant_revoked_and_touched(
     assert touched is not None and touched.last_used_at == T0 + timedelta(hours=2)
     assert keys.delete_tenant_keys("acme") == 2
     assert keys.list_keys("acme") == [] and keys.get_key("cccccccccccc") is not None
+
+
+# -- jobs and client configuration ------------------------------------------------------------------
+
+
+def test_open_jobs_are_listed_for_the_scheduler_and_finished_ones_expire(
+    store: DynamoStore, client: Any
+) -> None:
+    from engram.models import Job
+
+    queued = Job(job_id="job_1", status="queued", created_at=T0, updated_at=T0, request={"scope": "global"})
+    store.put_job("acme", queued)
+    store.put_job("globex", queued.model_copy(update={"job_id": "job_2", "status": "running"}))
+    assert [(t, j.job_id, j.request) for t, j in store.pending_jobs()] == [
+        ("acme", "job_1", {"scope": "global"}),
+        ("globex", "job_2", {"scope": "global"}),
+    ]
+    store.put_job("acme", queued.model_copy(update={"status": "succeeded", "request": None}))
+    assert [j.job_id for _, j in store.pending_jobs()] == ["job_2"]
+    done = store.get_job("acme", "job_1")
+    assert done is not None and done.status == "succeeded"
+    assert store.get_job("globex", "job_1") is None
+    item = client.get_item(
+        TableName=store.table, Key={"pk": {"S": "TENANT#acme#JOB#job_1"}, "sk": {"S": "JOB"}}
+    )
+    assert int(item["Item"]["ttl"]["N"]) > time.time() + 29 * 24 * 3600
+
+
+def test_the_client_uses_the_standard_retry_mode_with_bounded_attempts(dynamodb_local: Any) -> None:
+    client = dynamodb_local.client(max_attempts=3)
+    # botocore keeps total_max_attempts (first call included) and derives max_attempts (retries)
+    assert client.meta.config.retries["mode"] == "standard"
+    assert client.meta.config.retries["total_max_attempts"] == 3
+    assert (client.meta.config.connect_timeout, client.meta.config.read_timeout) == (2, 5)

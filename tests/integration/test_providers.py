@@ -233,3 +233,23 @@ def test_a_fallback_of_another_model_is_refused(endpoint: Any) -> None:
     other = OpenAIEmbedder(endpoint.url, model="other", dimension=2)
     with pytest.raises(ValidationFailedError, match="same model"):
         FallbackEmbedder(openai(endpoint), other)
+
+
+def test_settings_select_the_provider_and_its_tag(monkeypatch: pytest.MonkeyPatch) -> None:
+    from engram.adapters.providers import build_embedder, embedding_spec
+    from engram.settings import AwsSettings, Settings
+
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "x")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "x")
+    settings = Settings(embedder="bedrock", aws=AwsSettings(region="eu-west-1", embedding_dimensions=512))
+    embedder = build_embedder(settings)
+    assert isinstance(embedder, BedrockTitanEmbedder)
+    assert (
+        (embedder.model_id, embedder.dimension)
+        == embedding_spec(settings)
+        == ("amazon.titan-embed-text-v2:0@512", 512)
+    )
+    # botocore makes one attempt; the Retrier owns retries so they stay within the deadline
+    assert embedder.client.meta.config.retries["total_max_attempts"] == 1
+    with pytest.raises(ValidationFailedError, match="ENGRAM_OPENAI_BASE_URL"):
+        build_embedder(Settings(embedder="openai"))

@@ -138,7 +138,7 @@ def dynamodb_client(
     from botocore.config import Config
 
     config = Config(
-        retries={"mode": "standard", "max_attempts": max_attempts},
+        retries={"mode": "standard", "total_max_attempts": max_attempts},
         connect_timeout=2,
         read_timeout=5,
         tcp_keepalive=True,

@@ -115,7 +115,7 @@ def bedrock_client(region: str | None, *, timeout_s: float = 5.0) -> Any:
     from botocore.config import Config
 
     config = Config(
-        retries={"mode": "standard", "max_attempts": 1},
+        retries={"mode": "standard", "total_max_attempts": 1},
         connect_timeout=2,
         read_timeout=timeout_s,
         max_pool_connections=16,
