@@ -107,5 +107,5 @@ def start() -> FakeOpenSearch:
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     fake = FakeOpenSearch(server=server)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
     return fake

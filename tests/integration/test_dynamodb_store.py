@@ -289,10 +289,13 @@ class _Unprocessing:
 def test_erasing_a_tenant_batches_by_25_and_retries_unprocessed_items(
     store: DynamoStore, client: Any
 ) -> None:
-    # Given 60 memories of acme (120 items with their history) and one of globex
+    # Given 60 memories of acme (120 items with their history), an API key, and one of globex
     put(store, *[record("acme", f"fact number {i}", minute=i) for i in range(60)])
     put(store, record("globex", "globex keeps this"))
     store.bump_usage("acme", "retain_calls", 3)
+    keys = DynamoKeyStore(client, store.table)
+    keys.put_key(key_record("aaaaaaaaaaaa", "acme"))
+    keys.put_key(key_record("bbbbbbbbbbbb", "globex"))
     wrapped = DynamoStore(_Unprocessing(client), store.table)
     # When acme is erased through a client that leaves a third of every batch unprocessed
     assert wrapped.erase_tenant("acme") == 60
@@ -301,8 +304,8 @@ def test_erasing_a_tenant_batches_by_25_and_retries_unprocessed_items(
     assert max(calls) <= 25 and len(calls) > 120 / 25
     left = client.scan(TableName=store.table)["Items"]
     assert not [i for i in left if i["pk"]["S"].startswith("TENANT#acme")]
-    assert store.get_tenant("acme") is None
-    assert store.stats("globex").total == 1
+    assert store.get_tenant("acme") is None and keys.get_key("aaaaaaaaaaaa") is None
+    assert store.stats("globex").total == 1 and keys.get_key("bbbbbbbbbbbb") is not None
 
 
 # -- deferred embedding -----------------------------------------------------------------------------
@@ -323,6 +326,12 @@ def test_pending_embeddings_are_listed_oldest_first_and_guarded_by_hash(store: D
     assert store.pending_embedding("acme", 10) == [(b.id, b.content, b.content_hash)]
     store.set_embeddings("acme", [(b.id, b.content_hash, vector(2))], "m")
     assert store.tenants_with_pending() == []
+    # the record now names the model of its vector, and a later update does not forget it
+    stored = store.get("acme", a.id)
+    assert stored is not None and stored.embedding_model == "m"
+    assert store.update("acme", a.model_copy(update={"version": 2, "tags": ["x"]}), expected_version=1)
+    again = store.get("acme", a.id)
+    assert again is not None and again.embedding_model == "m" and again.tags == ["x"]
 
 
 # -- tenant isolation -------------------------------------------------------------------------------

@@ -63,6 +63,7 @@ TRANSACTION_LIMIT = 100
 TRANSACTION_BYTES = 3_500_000  # below the 4 MB request limit, leaving room for the envelope
 IDEMPOTENCY_TTL_SECONDS = 24 * 3600
 FINISHED_JOB_TTL_SECONDS = 30 * 24 * 3600
+ERASE_ROUNDS = 10
 GSIS = ("g1", "g2", "g3", "g4", "g5")
 _KEYS_ONLY = ("g4", "g5")
 
@@ -329,20 +330,34 @@ class DynamoStore:
         """Every item of the tenant goes: memories with their history, jobs, logs, usage, the tenant."""
         removed = 0
         prefix = f"TENANT#{tenant_id}"
-        for item in list(self._query(index="g1", key="g1pk", value=f"{prefix}#MEMS", projection="pk")):
-            self._batch_delete(
-                [
+        # The listings are eventually consistent: go round until one finds nothing left.
+        for attempt in range(ERASE_ROUNDS):
+            found = 0
+            for item in list(self._query(index="g1", key="g1pk", value=f"{prefix}#MEMS", projection="pk")):
+                self._batch_delete(
+                    [
+                        _key(i["pk"]["S"], i["sk"]["S"])
+                        for i in self._query(key="pk", value=item["pk"]["S"], projection="pk, sk")
+                    ]
+                )
+                removed += 1
+                found += 1
+            for kind in ("JOBS", "IDEMS", "KEYS"):
+                keys = [
                     _key(i["pk"]["S"], i["sk"]["S"])
-                    for i in self._query(key="pk", value=item["pk"]["S"], projection="pk, sk")
+                    for i in self._query(
+                        index="g1", key="g1pk", value=f"{prefix}#{kind}", projection="pk, sk"
+                    )
                 ]
-            )
-            removed += 1
-        for kind in ("JOBS", "IDEMS"):
-            keys = [
-                _key(i["pk"]["S"], i["sk"]["S"])
-                for i in self._query(index="g1", key="g1pk", value=f"{prefix}#{kind}", projection="pk, sk")
-            ]
-            self._batch_delete(keys)
+                self._batch_delete(keys)
+                found += len(keys)
+            if not found:
+                break
+            if attempt == ERASE_ROUNDS - 1:
+                raise ProviderError(
+                    f"tenant '{tenant_id}' still had items after {ERASE_ROUNDS} rounds; retry"
+                )
+            _backoff(attempt)
         for pk in (f"{prefix}#DELLOG", prefix):
             self._batch_delete(
                 [
@@ -361,6 +376,9 @@ class DynamoStore:
         doc["access_count"] = int(item["access_count"]["N"])
         last = item.get("last_accessed_at", {}).get("S")
         doc["last_accessed_at"] = last or None
+        model = item.get("embedding_model", {}).get("S")
+        if model:  # set by set_embeddings after the record was written unembedded
+            doc["embedding_model"] = model
         return MemoryRecord.model_validate(doc)
 
     @staticmethod
@@ -546,7 +564,6 @@ class DynamoStore:
             "tier": _s(record.tier),
             "content_hash": _s(record.content_hash),
             "created_at": _s(iso(record.created_at) or ""),
-            "embedding_model": _s(record.embedding_model),
             "g1pk": _s(f"TENANT#{tenant_id}#MEMS"),
             "g1sk": _s(created),
             "g2pk": _s(f"TENANT#{tenant_id}#SCOPE#{record.scope}"),
@@ -561,6 +578,8 @@ class DynamoStore:
             "occurred_at": iso(record.occurred_at),
             "session_id": record.source.session_id,
         }
+        if record.embedding_model:  # an empty one never hides the model of a stored vector
+            fields["embedding_model"] = _s(record.embedding_model)
         removes = [name for name, value in optional.items() if value is None]
         fields.update({name: _s(value) for name, value in optional.items() if value is not None})
         if vector is not None:
