@@ -456,3 +456,58 @@ def test_the_client_uses_the_standard_retry_mode_with_bounded_attempts(dynamodb_
     assert client.meta.config.retries["mode"] == "standard"
     assert client.meta.config.retries["total_max_attempts"] == 3
     assert (client.meta.config.connect_timeout, client.meta.config.read_timeout) == (2, 5)
+
+
+# -- consumed capacity (what the README's cost note counts) -----------------------------------------
+
+
+class _Meter:
+    """The real client, asking DynamoDB for the capacity each call consumed, per table and index."""
+
+    METERED = ("put_item", "update_item", "transact_write_items", "get_item", "batch_get_item", "query")
+
+    def __init__(self, client: Any) -> None:
+        self._client = client
+        self.exceptions = client.exceptions
+        self.units: dict[str, float] = {}
+
+    def __getattr__(self, name: str) -> Any:
+        call = getattr(self._client, name)
+        if name not in self.METERED:
+            return call
+
+        def metered(**kwargs: Any) -> Any:
+            response = call(ReturnConsumedCapacity="INDEXES", **kwargs)
+            consumed = response.get("ConsumedCapacity") or []
+            for entry in consumed if isinstance(consumed, list) else [consumed]:
+                self.units["table"] = self.units.get("table", 0) + entry.get("Table", {}).get(
+                    "CapacityUnits", 0
+                )
+                for index, used in entry.get("GlobalSecondaryIndexes", {}).items():
+                    self.units[index] = self.units.get(index, 0) + used["CapacityUnits"]
+            return response
+
+        return metered
+
+
+def test_the_capacity_a_memory_write_and_access_tracking_consume(store: DynamoStore, client: Any) -> None:
+    # Given memories of ~200 characters with 1,024-dimension vectors (Titan V2's default)
+    meter = _Meter(client)
+    metered = DynamoStore(meter, store.table)
+    text = "I moved to Lisbon last spring and now work remotely for a design studio in Berlin, mostly on UI work."
+    big = np.full(1024, 1 / 32, dtype=np.float32)
+    first = record("acme", text)
+    # When one is written with its history, it costs 12 + 2 WRU in the transaction, and each
+    # listing index gets a small item (no vector): 2 WRU at the transactional rate
+    metered.write("acme", WriteBatch(records=[first], vectors=[big], history=[created(first)]))
+    assert meter.units == {"table": 14.0, "g1-index": 4.0, "g2-index": 4.0, "g3-index": 4.0, "g4-index": 2.0}
+    # When recall's access tracking touches five memories, only the base items are written
+    others = [record("acme", f"{text} {i}", minute=i) for i in range(1, 6)]
+    store.write("acme", WriteBatch(records=others, vectors=[big] * 5, history=[created(r) for r in others]))
+    meter.units = {}
+    metered.record_access("acme", [r.id for r in others], T0)
+    assert meter.units == {"table": 30.0}
+    # And fetching them by id reads 2 RRU each (strongly consistent, ~5.7 KB)
+    meter.units = {}
+    metered.get_many("acme", [r.id for r in others])
+    assert meter.units == {"table": 10.0}

@@ -66,6 +66,18 @@ FINISHED_JOB_TTL_SECONDS = 30 * 24 * 3600
 ERASE_ROUNDS = 10
 GSIS = ("g1", "g2", "g3", "g4", "g5")
 _KEYS_ONLY = ("g4", "g5")
+_MEMORY_FIELDS = (
+    "tenant_id", "id", "doc", "scope", "category", "status", "tier",
+    "created_at", "occurred_at", "content_hash", "session_id", "dim",
+)  # fmt: skip
+PROJECTED: dict[str, tuple[str, ...]] = {
+    # Listings carry what filters and counts need, never the vector (4 KB at 1,024 dimensions)
+    # nor the access counters: recall's access tracking then writes the base item alone.
+    "g1": (*_MEMORY_FIELDS, "name", "settings", "key_id", "display_prefix", "secret_hash", "scopes",
+           "read_only", "expires_at", "revoked_at", "last_used_at"),
+    "g2": _MEMORY_FIELDS,
+    "g3": _MEMORY_FIELDS,
+}  # fmt: skip
 
 
 def _s(value: str) -> dict[str, str]:
@@ -111,7 +123,11 @@ def table_definition(table_name: str) -> dict[str, Any]:
                     {"AttributeName": f"{g}pk", "KeyType": "HASH"},
                     {"AttributeName": f"{g}sk", "KeyType": "RANGE"},
                 ],
-                "Projection": {"ProjectionType": "KEYS_ONLY" if g in _KEYS_ONLY else "ALL"},
+                "Projection": (
+                    {"ProjectionType": "INCLUDE", "NonKeyAttributes": list(PROJECTED[g])}
+                    if g in PROJECTED
+                    else {"ProjectionType": "KEYS_ONLY"}
+                ),
             }
             for g in GSIS
         ],
@@ -371,9 +387,10 @@ class DynamoStore:
 
     @staticmethod
     def _record(item: Item) -> MemoryRecord:
+        """The record of a full item (a listing's projection lacks the counters: 0 there)."""
         doc = json.loads(item["doc"]["S"])
-        doc["version"] = int(item["version"]["N"])
-        doc["access_count"] = int(item["access_count"]["N"])
+        doc["version"] = int(item.get("version", {}).get("N", 0))
+        doc["access_count"] = int(item.get("access_count", {}).get("N", 0))
         last = item.get("last_accessed_at", {}).get("S")
         doc["last_accessed_at"] = last or None
         model = item.get("embedding_model", {}).get("S")
@@ -473,20 +490,21 @@ class DynamoStore:
         tag: str | None = None,
     ) -> Page:
         after = _decode_cursor(cursor) if cursor else None
-        records: list[MemoryRecord] = []
+        listed: list[MemoryRecord] = []
         more = False
         for item in self._listing(tenant_id, conditions, after=after):
             record = self._record(item)
             if not matches(record, conditions) or (tag is not None and tag not in record.tags):
                 continue
-            if len(records) == limit:
+            if len(listed) == limit:
                 more = True
                 break
-            records.append(record)
+            listed.append(record)
         next_cursor = (
-            _encode_cursor(_created_key(records[-1].created_at, records[-1].id)) if more and records else None
+            _encode_cursor(_created_key(listed[-1].created_at, listed[-1].id)) if more and listed else None
         )
-        return Page(records=records, next_cursor=next_cursor)
+        full = self.get_many(tenant_id, [r.id for r in listed])  # counters and the latest state
+        return Page(records=[full[r.id] for r in listed if r.id in full], next_cursor=next_cursor)
 
     def history(self, tenant_id: str, memory_id: str) -> list[HistoryEntry]:
         items = self._query(
@@ -498,8 +516,23 @@ class DynamoStore:
         return [HistoryEntry.model_validate_json(i["doc"]["S"]) for i in items]
 
     def iter_records(self, tenant_id: str) -> Iterator[tuple[MemoryRecord, Vector | None]]:
+        """Every memory with its vector, in (created_at, id) order, 100 full items per read."""
+        ids: list[str] = []
         for item in self._listing(tenant_id, Conditions(scopes=ALL_SCOPES)):
-            yield self._record(item), self._vector(item)
+            ids.append(item["id"]["S"])
+            if len(ids) == BATCH_GET_LIMIT:
+                yield from self._full(tenant_id, ids)
+                ids = []
+        yield from self._full(tenant_id, ids)
+
+    def _full(self, tenant_id: str, ids: Sequence[str]) -> Iterator[tuple[MemoryRecord, Vector | None]]:
+        if not ids:
+            return
+        keys = [_key(memory_pk(tenant_id, i), "MEM") for i in ids]
+        found = {i["id"]["S"]: i for i in self._batch_get(keys) if self._owned(tenant_id, i)}
+        for memory_id in ids:
+            if memory_id in found:
+                yield self._record(found[memory_id]), self._vector(found[memory_id])
 
     def stats(self, tenant_id: str) -> StatsResponse:
         by_scope: dict[str, int] = {}
@@ -516,7 +549,7 @@ class DynamoStore:
             ):
                 value = item[name]["S"]
                 counts[value] = counts.get(value, 0) + 1
-            size += len(item["doc"]["S"]) + len(item.get("embedding", {}).get("B", b""))
+            size += len(item["doc"]["S"]) + 4 * int(item.get("dim", {}).get("N", 0))
         usage = {
             i["sk"]["S"].removeprefix("USAGE#"): int(i["value"]["N"])
             for i in self._query(
