@@ -193,10 +193,14 @@ class Engine:
         for tenant_id in tenant_ids:
             self._settings(tenant_id)
             self.embed_pending(tenant_id)
+        target: SearchIndex = getattr(self.index, "inner", self.index)  # failures show, not deferred
+        ensure = getattr(target, "ensure", None)
+        if ensure is not None:  # template, index and search pipeline exist before the rebuild
+            ensure()
         return reindex(
             tenant_ids,
             records=self.store.iter_records,
-            index=getattr(self.index, "inner", self.index),  # failures must show, not be deferred
+            index=target,
             clean=clean,
             progress=progress,
         )

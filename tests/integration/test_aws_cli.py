@@ -64,7 +64,8 @@ def test_retain_and_reindex_from_the_environment_sign_their_index_requests(
     fake.requests.clear()
     code, out = aws_cli("reindex", "--all")
     assert (code, out) == (0, {"reindexed": {"acme": 1}})
-    [bulk] = fake.requests
+    template, _exists, bulk = fake.requests  # the index exists (200 to HEAD): no create
+    assert template.path == "/_index_template/engram-memories"
     # SigV4 for the configured service, in the configured region
     assert f"/us-east-1/{service}/aws4_request" in bulk.headers["authorization"]
     assert bulk.headers["authorization"].startswith("AWS4-HMAC-SHA256 Credential=AKIDLOCAL/")

@@ -220,12 +220,20 @@ def test_reindex_rebuilds_a_tenant_from_the_store(engine: Engine, fake: Any) -> 
     fake.fail_with = None
     fake.requests.clear()
     fake.answer(
+        (200, {"acknowledged": True}),
+        (404, {}),
+        (200, {"acknowledged": True, "index": "engram-memories"}),
         (200, {"deleted": 0, "failures": []}),
         (200, {"errors": False, "items": [{"index": {"status": 201}}] * 5}),
     )
     progress: list[int] = []
     assert engine.reindex(["acme"], clean=True, progress=progress.append) == {"acme": 5}
-    clean, bulk = fake.requests
+    template, exists, create, clean, bulk = fake.requests
+    assert [(r.method, r.path) for r in (template, exists, create)] == [
+        ("PUT", "/_index_template/engram-memories"),
+        ("HEAD", "/engram-memories"),
+        ("PUT", "/engram-memories"),
+    ]
     assert bulk.path == "/_bulk"
     assert clean.path == "/engram-memories/_delete_by_query" and clean.query["routing"] == "acme"
     assert len(bulk_ids(fake)) == 5 and all(i.startswith("acme:") for i in bulk_ids(fake))
