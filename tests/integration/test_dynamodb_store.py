@@ -511,3 +511,49 @@ def test_the_capacity_a_memory_write_and_access_tracking_consume(store: DynamoSt
     meter.units = {}
     metered.get_many("acme", [r.id for r in others])
     assert meter.units == {"table": 10.0}
+
+
+# -- session neighbours and stored vectors ----------------------------------------------------------
+
+
+def test_session_neighbours_come_in_retain_order_within_scope_session_and_conditions(
+    store: DynamoStore,
+) -> None:
+    from engram.models import Source
+
+    def turn(i: int, session: str | None = "s1", scope: str = "user:alice", **fields: Any) -> MemoryRecord:
+        return record(
+            "acme", f"turn {i} of {session}", scope, minute=i, source=Source(session_id=session), **fields
+        )
+
+    turns = [turn(i) for i in range(6)]
+    put(
+        store,
+        *turns,
+        turn(10, session="s2"),
+        turn(11, scope="user:bob"),
+        turn(12, session=None),
+        turn(13, status="superseded"),
+    )
+    seed = turns[2]
+    found = store.neighbours("acme", [seed.id], Conditions(scopes=ALL_SCOPES), 2)
+    assert found == {seed.id: [turns[0].id, turns[1].id, turns[3].id, turns[4].id]}
+    # a memory without a session has no neighbours; the superseded turn is filtered out
+    assert (
+        store.neighbours(
+            "acme", [memory_id("acme", "user:alice", "turn 12 of None")], Conditions(scopes=ALL_SCOPES), 2
+        )
+        == {}
+    )
+    last = store.neighbours("acme", [turns[5].id], Conditions(scopes=ALL_SCOPES), 3)
+    assert last == {turns[5].id: [turns[2].id, turns[3].id, turns[4].id]}
+    assert store.neighbours("globex", [seed.id], Conditions(scopes=ALL_SCOPES), 2) == {}
+
+
+def test_stored_vectors_come_back_by_id_for_this_tenant_only(store: DynamoStore) -> None:
+    a, b = record("acme", "first text"), record("acme", "second text", minute=1)
+    put(store, a)
+    put(store, b, embed=False)
+    vectors = store.get_vectors("acme", [a.id, b.id, "mem_" + "0" * 32])
+    assert list(vectors) == [a.id] and np.allclose(vectors[a.id], vector(0))
+    assert store.get_vectors("globex", [a.id]) == {}

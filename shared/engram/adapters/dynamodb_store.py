@@ -1,6 +1,6 @@
 """The AWS system of record: one DynamoDB table (single-table design), low-level boto3 client.
 
-Keys (``pk``/``sk``) and the five global secondary indexes are documented in the README
+Keys (``pk``/``sk``) and the six global secondary indexes are documented in the README
 ("DynamoDB key design"). In short::
 
     TENANT#<t>                       META                  the tenant (g1: TENANTS / <t>)
@@ -17,6 +17,7 @@ Keys (``pk``/``sk``) and the five global secondary indexes are documented in the
     g3  memories by tier   TENANT#<t>#TIER#<tier>  (the lifecycle scheduler)  sk <created>#<id>
     g4  content hash       TENANT#<t>#HASH#<scope>#<sha256>  (keys only)       sk <id>
     g5  pending embedding  TENANT#<t>#PENDING  (sparse, keys only)            sk <created>#<id>
+    g6  session neighbours TENANT#<t>#SESSION#<scope>#<session>  (sparse)      sk <created>#<id>
 
 Every key this module builds starts with the tenant id handed to the method, so no call can
 read, change or count another tenant's items. The memory record is kept as JSON (``doc``)
@@ -64,7 +65,7 @@ TRANSACTION_BYTES = 3_500_000  # below the 4 MB request limit, leaving room for 
 IDEMPOTENCY_TTL_SECONDS = 24 * 3600
 FINISHED_JOB_TTL_SECONDS = 30 * 24 * 3600
 ERASE_ROUNDS = 10
-GSIS = ("g1", "g2", "g3", "g4", "g5")
+GSIS = ("g1", "g2", "g3", "g4", "g5", "g6")
 _KEYS_ONLY = ("g4", "g5")
 _MEMORY_FIELDS = (
     "tenant_id", "id", "doc", "scope", "category", "status", "tier",
@@ -77,6 +78,7 @@ PROJECTED: dict[str, tuple[str, ...]] = {
            "read_only", "expires_at", "revoked_at", "last_used_at"),
     "g2": _MEMORY_FIELDS,
     "g3": _MEMORY_FIELDS,
+    "g6": _MEMORY_FIELDS,
 }  # fmt: skip
 
 
@@ -95,6 +97,10 @@ def _key(pk: str, sk: str) -> Item:
 def index_name(gsi: str) -> str:
     """The index's name (``g1-index``); its key attributes are ``g1pk`` and ``g1sk``."""
     return f"{gsi}-index"
+
+
+def session_key(tenant_id: str, scope: str, session_id: str) -> str:
+    return f"TENANT#{tenant_id}#SESSION#{scope}#{session_id}"
 
 
 def memory_pk(tenant_id: str, memory_id: str) -> str:
@@ -427,6 +433,52 @@ class DynamoStore:
                 return record
         return None
 
+    def neighbours(
+        self, tenant_id: str, memory_ids: Sequence[str], conditions: Conditions, span: int
+    ) -> dict[str, list[str]]:
+        """For each listed memory with a session, up to ``span`` memories before and after it in
+        the same scope and session (creation order) that meet ``conditions``; through index g6."""
+        if not memory_ids or span < 1:
+            return {}
+        out: dict[str, list[str]] = {}
+        for seed in self.get_many(tenant_id, memory_ids).values():
+            session = seed.source.session_id
+            if session is None:
+                continue
+            position = _created_key(seed.created_at, seed.id)
+            sides: list[list[str]] = []
+            for condition, forward in (("g6sk < :at", False), ("g6sk > :at", True)):
+                found: list[str] = []
+                for item in self._query(
+                    index="g6",
+                    key="g6pk",
+                    value=session_key(tenant_id, seed.scope, session),
+                    sk_condition=condition,
+                    values={":at": _s(position)},
+                    forward=forward,
+                ):
+                    if item.get("tenant_id", {}).get("S") == tenant_id and matches(
+                        self._record(item), conditions
+                    ):
+                        found.append(item["id"]["S"])
+                        if len(found) == span:
+                            break
+                sides.append(found)
+            before, after = sides
+            if before or after:
+                out[seed.id] = [*reversed(before), *after]
+        return out
+
+    def get_vectors(self, tenant_id: str, memory_ids: Sequence[str]) -> dict[str, Vector]:
+        """The stored vector of each listed memory of this tenant (unembedded or missing ids left out)."""
+        keys = [_key(memory_pk(tenant_id, i), "MEM") for i in dict.fromkeys(memory_ids)]
+        out: dict[str, Vector] = {}
+        for item in self._batch_get(keys, projection="id, tenant_id, sk, embedding"):
+            vector = self._vector(item)
+            if vector is not None and self._owned(tenant_id, item):
+                out[item["id"]["S"]] = vector
+        return out
+
     def _listing(
         self, tenant_id: str, conditions: Conditions, *, after: str | None = None, before: str | None = None
     ) -> Iterator[Item]:
@@ -615,6 +667,11 @@ class DynamoStore:
             fields["embedding_model"] = _s(record.embedding_model)
         removes = [name for name, value in optional.items() if value is None]
         fields.update({name: _s(value) for name, value in optional.items() if value is not None})
+        if record.source.session_id is not None:  # sparse: only memories of a session are listed
+            fields["g6pk"] = _s(session_key(tenant_id, record.scope, record.source.session_id))
+            fields["g6sk"] = _s(created)
+        else:
+            removes += ["g6pk", "g6sk"]
         if vector is not None:
             array = np.asarray(vector, dtype=np.float32)
             fields["embedding"] = {"B": array.tobytes()}
