@@ -136,7 +136,7 @@ def test_the_server_side_hybrid_query_goes_through_the_pipeline(fake: Any) -> No
         "acme", V, "dark mode", 20, ALICE
     )
     assert only(fake) == expected["request"]
-    assert ranked == [("mem_a", pytest.approx(0.75))] and bm25 == []
+    assert ranked == [("mem_a", pytest.approx(0.75))] and bm25 == [("mem_a", 0.7)]
     assert cos == {"mem_a": pytest.approx(0.75)}
 
 

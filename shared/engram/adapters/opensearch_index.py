@@ -452,8 +452,10 @@ class OpenSearchIndex:
     ) -> tuple[list[tuple[str, float]], list[tuple[str, float]], dict[str, float]]:
         """(k-NN hits, BM25 hits, cosine of every hit) in one round trip.
 
-        Hybrid mode: one ``hybrid`` search through the pipeline; its fused order is the first
-        list, the second is empty, and cosines come from the returned vectors.
+        Hybrid mode: one ``hybrid`` search through the pipeline. Its hits, with cosines from the
+        returned vectors, are the first list; the same hits with the pipeline's combined score
+        (BM25 and k-NN normalised on the server) stand in for the lexical list, so recall's
+        fusion still weighs the lexical evidence.
         """
         query_vector = np.asarray(vector, dtype=np.float32)
         if self.hybrid_pipeline:
@@ -468,7 +470,8 @@ class OpenSearchIndex:
             )
             hits = response["hits"]["hits"]
             cos = {self._memory_id(h): self._cosine(h, query_vector) for h in hits}
-            return [(self._memory_id(h), cos[self._memory_id(h)]) for h in hits], [], cos
+            by_cosine = sorted(cos.items(), key=lambda item: -item[1])
+            return by_cosine, [(self._memory_id(h), float(h["_score"])) for h in hits], cos
         knn_hits, bm25_hits = self._msearch(
             tenant_id,
             [
