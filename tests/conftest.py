@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,17 +14,53 @@ from engram.cli import main
 from engram.settings import Settings
 
 
+@pytest.fixture(scope="session")
+def dynamodb_local() -> Iterator[Any]:
+    """One DynamoDB Local server for the whole session, started on first use."""
+    from dynamodb_local import start
+
+    server = start()
+    yield server
+    server.stop()
+
+
 @pytest.fixture
 def data_dir(tmp_path: Path) -> Path:
     return tmp_path / "engram-data"
 
 
-@pytest.fixture
-def engine(data_dir: Path) -> Engine:
-    engine = Engine.local(Settings(data_dir=data_dir))
+BACKENDS = ["embedded", "dynamodb"]
+"""The service-level suite runs on each: the embedded default, and the AWS store (DynamoDB
+Local over real HTTP) paired with the in-process index (no OpenSearch server runs here)."""
+
+
+def build_engine(backend: str, data_dir: Path, request: pytest.FixtureRequest) -> Engine:
+    if backend == "embedded":
+        return Engine.local(Settings(data_dir=data_dir))
+    from engram.settings import AwsSettings
+
+    server = request.getfixturevalue("dynamodb_local")
+    client = server.client()
+    table = server.new_table(client)
+    settings = Settings(
+        backend="aws",
+        data_dir=data_dir,
+        operator_token="op-" + table,
+        aws=AwsSettings(table=table, index="memory", key_pepper="pepper-for-tests-" + table),
+    )
+    return Engine.aws(settings, dynamodb=client)
+
+
+@pytest.fixture(params=BACKENDS)
+def engine(data_dir: Path, request: pytest.FixtureRequest) -> Iterator[Engine]:
+    engine = build_engine(request.param, data_dir, request)
     engine.create_tenant("acme")
     engine.create_tenant("globex")
-    return engine
+    yield engine
+    engine.close()
+    if request.param == "dynamodb":
+        store: Any = engine.store
+        store.client.delete_table(TableName=store.table)
 
 
 CliResult = tuple[int, Any, str]

@@ -114,7 +114,7 @@ def engine() -> Engine:
                 from engram.app import Engine
                 from engram.settings import Settings
 
-                _engine = Engine.local(Settings.from_env(os.environ))
+                _engine = Engine.from_settings(Settings.from_env(os.environ))
     return _engine
 
 

@@ -54,6 +54,27 @@ from engram.settings import Settings
 logger = logging.getLogger(__name__)
 
 
+def build_search_index(settings: Settings, *, client: Any = None) -> SearchIndex:
+    """The OpenSearch index ``settings.aws`` names (the stream indexer and ``Engine.aws`` use it)."""
+    from engram.adapters.opensearch_index import OpenSearchIndex, opensearch_client
+    from engram.adapters.providers import embedding_spec
+
+    aws = settings.aws
+    if client is None:
+        if not aws.opensearch_endpoint:
+            raise ValidationFailedError("ENGRAM_OPENSEARCH_ENDPOINT is required for the aws backend")
+        client = opensearch_client(aws.opensearch_endpoint, aws.region, aws.opensearch_service)
+    model_id, dimension = embedding_spec(settings)
+    return OpenSearchIndex(
+        client,
+        aws.opensearch_index,
+        dimension=dimension,
+        model_id=model_id,
+        serverless=aws.opensearch_service == "aoss",
+        hybrid_pipeline=aws.hybrid_pipeline,
+    )
+
+
 @dataclass
 class Engine:
     settings: Settings
@@ -105,6 +126,89 @@ class Engine:
             embedder=embedder,
             extractor=RuleExtractor(),
             clock=SystemClock(),
+        )
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> Engine:
+        """The engine ``settings.backend`` names: ``local`` (embedded default) or ``aws``."""
+        return cls.aws(settings) if settings.backend == "aws" else cls.local(settings)
+
+    @classmethod
+    def aws(
+        cls,
+        settings: Settings,
+        *,
+        dynamodb: Any = None,
+        index: SearchIndex | None = None,
+        opensearch: Any = None,
+        embedder: Embedder | None = None,
+    ) -> Engine:
+        """DynamoDB system of record, OpenSearch (or the in-process index), configured embedder.
+
+        Clients may be injected (tests, the Lambda handlers' shared clients); otherwise they are
+        built from ``settings.aws`` with botocore's standard retry mode.
+        """
+        from engram.adapters.clock import SystemClock
+        from engram.adapters.dynamodb_keys import DynamoKeyStore
+        from engram.adapters.dynamodb_store import DynamoStore, dynamodb_client
+        from engram.adapters.providers import build_embedder
+        from engram.auth import KeyService
+        from engram.extraction import RuleExtractor
+
+        aws = settings.aws
+        client = dynamodb or dynamodb_client(
+            region=aws.region, endpoint_url=aws.dynamodb_endpoint, max_attempts=aws.max_attempts
+        )
+        store = DynamoStore(client, aws.table)
+        embedder = embedder or build_embedder(settings)
+        if index is None:
+            if aws.index == "memory":
+                from engram.adapters.memory_index import InMemoryIndex
+
+                index = InMemoryIndex(store, dimension=embedder.dimension)
+            else:
+                from engram.adapters.opensearch_index import OpenSearchIndex, StreamBackedIndex
+
+                built = build_search_index(settings, client=opensearch)
+                assert isinstance(built, OpenSearchIndex)
+                index = StreamBackedIndex(built)
+        keys = None
+        if aws.key_pepper is not None:
+            keys = KeyService(
+                DynamoKeyStore(client, aws.table),
+                pepper=aws.key_pepper.get_secret_value().encode(),
+                clock=SystemClock(),
+            )
+        return cls(
+            keys=keys,
+            operator_token=settings.operator_token.get_secret_value() if settings.operator_token else None,
+            settings=settings,
+            store=store,
+            index=index,
+            embedder=embedder,
+            extractor=RuleExtractor(),
+            clock=SystemClock(),
+        )
+
+    def reindex(
+        self, tenant_ids: Sequence[str], *, clean: bool = False, progress: Callable[[int], None] | None = None
+    ) -> dict[str, int]:
+        """Rebuild the search index of these tenants from the system of record (``engram reindex``)."""
+        from engram.indexer import reindex
+
+        for tenant_id in tenant_ids:
+            self._settings(tenant_id)
+            self.embed_pending(tenant_id)
+        target: SearchIndex = getattr(self.index, "inner", self.index)  # failures show, not deferred
+        ensure = getattr(target, "ensure", None)
+        if ensure is not None:  # template, index and search pipeline exist before the rebuild
+            ensure()
+        return reindex(
+            tenant_ids,
+            records=self.store.iter_records,
+            index=target,
+            clean=clean,
+            progress=progress,
         )
 
     # -- tenants ---------------------------------------------------------------------------------
@@ -180,6 +284,11 @@ class Engine:
         """
         done = 0
         if not self.store.pending_embedding(tenant_id, 1):  # the common case: nothing to wait for
+            if self._embedding.locked() and getattr(self.index, "follows_upserts_only", False):
+                # An index that learns of writes only through upsert (not from the store) must
+                # not be read between a batch's set_embeddings and its upsert: wait for the batch.
+                with self._embedding:
+                    pass
             return done
         with self._embedding:
             while True:

@@ -42,7 +42,7 @@ def _engine(args: argparse.Namespace) -> Any:
     settings = Settings.from_env(
         os.environ, data_dir=Path(args.data_dir).expanduser() if args.data_dir else None
     )
-    return Engine.local(settings)
+    return Engine.from_settings(settings)
 
 
 def _out(args: argparse.Namespace, data: Any, human: str | None = None) -> None:
@@ -259,6 +259,16 @@ def cmd_import(args: argparse.Namespace) -> int:
 
         counts = engine.import_lines(args.tenant, handle, progress=advance)
     _out(args, counts, f"imported {counts['imported']}, skipped {counts['skipped']}")
+    return 0
+
+
+def cmd_reindex(args: argparse.Namespace) -> int:
+    engine = _engine(args)
+    tenants = [t.tenant_id for t in engine.store.list_tenants()] if args.all else [args.tenant]
+    total = sum(engine.stats(t).by_status.get("active", 0) for t in tenants)
+    with _progress(total, "reindex", not args.json) as bar:
+        counts = engine.reindex(tenants, clean=args.clean, progress=bar.update)
+    _out(args, {"reindexed": counts}, "\n".join(f"{t}: {n} memories indexed" for t, n in counts.items()))
     return 0
 
 
@@ -546,6 +556,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("import", cmd_import, "import a JSONL export into a tenant")
     p.add_argument("--tenant", required=True)
     p.add_argument("--in", dest="input", required=True, help="file, - for stdin")
+
+    p = command("reindex", cmd_reindex, "rebuild the search index from the system of record")
+    group = p.add_mutually_exclusive_group(required=True)
+    group.add_argument("--tenant")
+    group.add_argument("--all", action="store_true", help="every tenant")
+    p.add_argument("--clean", action="store_true", help="first drop every indexed document of the tenant")
 
     command("demo", cmd_demo, "a first run on the embedded default")
 

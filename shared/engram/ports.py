@@ -267,6 +267,17 @@ class SearchIndex(Protocol):
 
 
 @runtime_checkable
+class CandidateSearch(Protocol):
+    """Optional beside ``SearchIndex``: recall's candidates in one round trip to a remote index."""
+
+    def candidates(
+        self, tenant_id: str, vector: Vector, query: str, k: int, conditions: Conditions
+    ) -> tuple[list[tuple[str, float]], list[tuple[str, float]], dict[str, float]]:
+        """(top-k by cosine, top-k by BM25, the cosine of every id in either list)."""
+        ...
+
+
+@runtime_checkable
 class KeyStore(Protocol):
     """API key records (DESIGN §9): only the secret's HMAC and a display prefix are ever stored."""
 

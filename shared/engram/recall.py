@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from engram.models import MemoryRecord, RecalledMemory, RecallRequest, RecallResponse
-from engram.ports import Clock, Conditions, Embedder, MemoryStore, Reranker, SearchIndex
+from engram.ports import CandidateSearch, Clock, Conditions, Embedder, MemoryStore, Reranker, SearchIndex
 from engram.query import recall_conditions
 from engram.scoring import channels, fusion, lifecycle, shaping, words
 from engram.settings import Settings
@@ -158,10 +158,15 @@ def recall(
     pool = candidate_pool(request.limit, settings)
 
     def candidates() -> tuple[list[tuple[str, float]], list[tuple[str, float]], dict[str, float]]:
-        # A one-channel ranking (``bm25`` or ``vector``) takes its candidates from that channel alone.
-        knn = index.knn(tenant_id, query_vector, pool, conditions) if method != "bm25" else []
-        bm25 = index.bm25(tenant_id, request.query, pool, conditions) if method != "vector" else []
-        cos = dict(knn)
+        if isinstance(index, CandidateSearch) and method in ("weighted", "rrf"):
+            # Both lists and their cosines in one round trip (OpenSearch _msearch).
+            knn, bm25, both = index.candidates(tenant_id, query_vector, request.query, pool, conditions)
+            cos = dict(both)
+        else:
+            # A one-channel ranking (``bm25`` or ``vector``) takes its candidates from that channel alone.
+            knn = index.knn(tenant_id, query_vector, pool, conditions) if method != "bm25" else []
+            bm25 = index.bm25(tenant_id, request.query, pool, conditions) if method != "vector" else []
+            cos = dict(knn)
         if window is not None and method != "bm25":  # the time channel: the best matches in the window
             low, high = conditions.occurred_at
             span = (max(window[0], low) if low else window[0], min(window[1], high) if high else window[1])

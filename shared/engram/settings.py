@@ -106,10 +106,63 @@ class RetainSettings(_Section):
     defer_embedding: bool = True
 
 
+class AwsSettings(_Section):
+    """Where the AWS backend (``backend="aws"``) finds its services; read only on that backend."""
+
+    region: str | None = None
+    table: str = "engram"
+    """The DynamoDB table (single-table design; see the README's key design)."""
+    dynamodb_endpoint: str | None = None
+    """Only for DynamoDB Local; None uses the region's endpoint."""
+    max_attempts: int = Field(default=4, ge=1, le=10)
+    """botocore "standard" retry mode: total attempts per call, jittered exponential backoff."""
+    index: Literal["opensearch", "memory"] = "opensearch"
+    """``memory``: the in-process index loaded from DynamoDB (tests, one-process deployments)."""
+    opensearch_endpoint: str | None = None
+    opensearch_service: Literal["es", "aoss"] = "es"
+    """SigV4 service name: ``es`` for a managed domain, ``aoss`` for a Serverless collection."""
+    opensearch_index: str = "engram-memories"
+    hybrid_pipeline: str | None = None
+    """Name of a search pipeline with a normalization processor: recall then asks OpenSearch
+    (>= 2.19) for one server-side ``hybrid`` query instead of two candidate lists."""
+    bedrock_model: str = "amazon.titan-embed-text-v2:0"
+    embedding_dimensions: int = Field(default=1024, ge=1, le=8192)
+    """Titan V2 offers 256, 512 or 1024; an OpenAI-compatible model, what it supports."""
+    openai_base_url: str | None = None
+    openai_model: str = "text-embedding-3-small"
+    openai_api_key: SecretStr | None = None
+    fallback_embedder: Literal["bedrock", "openai", "local"] | None = None
+    provider_timeout_s: float = Field(default=5.0, gt=0)
+    provider_deadline_s: float = Field(default=20.0, gt=0)
+    """Total time an embedding call may take, retries included (below the Lambda timeout)."""
+    key_pepper: SecretStr | None = None
+    """HMAC pepper for API keys (env ENGRAM_KEY_PEPPER, from Secrets Manager in the stack)."""
+
+
+_AWS_ENV = {
+    "AWS_REGION": "region",
+    "ENGRAM_TABLE": "table",
+    "ENGRAM_DYNAMODB_ENDPOINT": "dynamodb_endpoint",
+    "ENGRAM_AWS_MAX_ATTEMPTS": "max_attempts",
+    "ENGRAM_INDEX": "index",
+    "ENGRAM_OPENSEARCH_ENDPOINT": "opensearch_endpoint",
+    "ENGRAM_OPENSEARCH_SERVICE": "opensearch_service",
+    "ENGRAM_OPENSEARCH_INDEX": "opensearch_index",
+    "ENGRAM_HYBRID_PIPELINE": "hybrid_pipeline",
+    "ENGRAM_BEDROCK_MODEL": "bedrock_model",
+    "ENGRAM_EMBEDDING_DIMENSIONS": "embedding_dimensions",
+    "ENGRAM_OPENAI_BASE_URL": "openai_base_url",
+    "ENGRAM_OPENAI_MODEL": "openai_model",
+    "ENGRAM_OPENAI_API_KEY": "openai_api_key",
+    "ENGRAM_FALLBACK_EMBEDDER": "fallback_embedder",
+    "ENGRAM_KEY_PEPPER": "key_pepper",
+}
+
+
 class Settings(_Section):
     backend: Literal["local", "aws"] = "local"
     data_dir: Path = Path("~/.engram").expanduser()
-    embedder: Literal["local"] = "local"
+    embedder: Literal["local", "bedrock", "openai"] = "local"
     background_embedding: bool = True
     """Embed deferred memories on a background thread (off: only reads and ``close`` embed them)."""
     blas_threads: int | None = Field(default=1, ge=1)
@@ -122,6 +175,7 @@ class Settings(_Section):
     recall: RecallSettings = RecallSettings()
     lifecycle: LifecycleSettings = LifecycleSettings()
     retain: RetainSettings = RetainSettings()
+    aws: AwsSettings = AwsSettings()
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str], **overrides: Any) -> Settings:
@@ -137,6 +191,13 @@ class Settings(_Section):
             values["lifecycle_interval_s"] = environ["ENGRAM_LIFECYCLE_INTERVAL_S"]
         if "ENGRAM_FUSION" in environ:
             values["recall"] = {"fusion": environ["ENGRAM_FUSION"]}
+        if "ENGRAM_DEFER_EMBEDDING" in environ:
+            values["retain"] = {"defer_embedding": environ["ENGRAM_DEFER_EMBEDDING"]}
+        if "ENGRAM_EMBEDDER" in environ:
+            values["embedder"] = environ["ENGRAM_EMBEDDER"]
+        aws = {name: environ[var] for var, name in _AWS_ENV.items() if environ.get(var)}
+        if aws:
+            values["aws"] = aws
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls.model_validate(values)
 

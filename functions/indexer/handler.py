@@ -1,0 +1,44 @@
+"""DynamoDB Streams -> OpenSearch: keeps the search index in step with the system of record.
+
+Wired with ``ReportBatchItemFailures`` and an on-failure destination (the DLQ): a batch that
+fails is retried from its first failed record, and what keeps failing lands in the DLQ, from
+which ``engram reindex`` recovers. No HTTP and no Powertools resolver: only the index adapter.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from typing import Any
+
+_index: Any = None
+_lock = threading.Lock()
+
+
+def index() -> Any:
+    """The search index, built once per container from ``ENGRAM_*`` settings."""
+    global _index
+    if _index is None:
+        with _lock:
+            if _index is None:
+                from engram.app import build_search_index
+                from engram.settings import Settings
+
+                _index = build_search_index(Settings.from_env(os.environ))
+    return _index
+
+
+def use_index(value: Any) -> None:
+    """Install the index this process uses (tests)."""
+    global _index
+    _index = value
+
+
+def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+    from engram.indexer import apply_stream
+
+    result = apply_stream(event.get("Records", []), index())
+    return result.response()
+
+
+lambda_handler = handler  # the entry point every function of the stack names

@@ -1,0 +1,576 @@
+"""``SearchIndex`` on OpenSearch (managed domain or Serverless VECTORSEARCH collection).
+
+One index holds every tenant's active memories: ``_id = <tenant>:<memory id>``, routing by tenant
+(managed domains), external versioning with the record's version (a replayed or out-of-order
+write can never roll a memory back), HNSW cosine ``knn_vector`` plus the text under the standard
+analyzer and keyword filter fields. Every query comes from ``tenant_filter``, which puts the
+tenant term first in a ``bool`` filter; the k-NN query carries it inside the k-NN ``filter``
+(efficient filtering during the graph search, not post-filtering). Recall's two candidate lists
+come back from one ``_msearch``; with ``hybrid_pipeline`` set, from one server-side ``hybrid``
+query through a search pipeline with a normalization processor (OpenSearch >= 2.19).
+
+The client is injected (``opensearch_client`` builds one with SigV4 for ``es`` or ``aoss``). No
+request is sent at import; opensearch-py is imported only by ``opensearch_client``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from engram.errors import ProviderError, ValidationFailedError
+from engram.models import MemoryRecord
+from engram.ports import ALL_SCOPES, Conditions, Vector
+
+logger = logging.getLogger(__name__)
+
+BULK_RETRIES = 4
+CONFLICT = 409
+TOO_MANY = 429
+
+
+def opensearch_client(endpoint: str, region: str | None, service: str = "es", *, timeout: float = 5.0) -> Any:
+    """An opensearch-py client signing with SigV4 for ``es`` (managed) or ``aoss`` (Serverless)."""
+    import boto3
+    from opensearchpy import AWSV4SignerAuth, OpenSearch, RequestsHttpConnection
+
+    session = boto3.Session()
+    credentials = session.get_credentials()
+    auth = AWSV4SignerAuth(credentials, region or session.region_name, service)
+    return OpenSearch(
+        hosts=[endpoint],
+        http_auth=auth,
+        use_ssl=endpoint.startswith("https"),
+        verify_certs=True,
+        connection_class=RequestsHttpConnection,
+        timeout=timeout,
+        max_retries=2,
+        retry_on_status=(502, 503, 504),
+        retry_on_timeout=True,
+        pool_maxsize=16,
+    )
+
+
+def metadata_terms(metadata: dict[str, Any]) -> list[str]:
+    """Metadata as ``key=<JSON value>`` keywords (one per list element), filterable everywhere.
+
+    >>> metadata_terms({"source": "email", "n": [1, 2]})
+    ['source="email"', 'n=1', 'n=2']
+    """
+    out: list[str] = []
+    for key, value in metadata.items():
+        for item in value if isinstance(value, list) else [value]:
+            out.append(f"{key}={json.dumps(item)}")
+    return out
+
+
+def _iso(value: Any) -> str | None:
+    from engram.adapters.matching import iso
+
+    return iso(value)
+
+
+def tenant_filter(tenant_id: str, conditions: Conditions) -> dict[str, Any]:
+    """The one ``bool`` filter every query uses: the tenant first, then the conditions."""
+    if not tenant_id:
+        raise ValidationFailedError("every index query needs a tenant")
+    if not conditions.scopes:
+        raise ValidationFailedError("a search must name at least one scope")
+    clauses: list[dict[str, Any]] = [{"term": {"tenant_id": tenant_id}}]
+    must_not: list[dict[str, Any]] = []
+    if conditions.scopes != ALL_SCOPES:
+        clauses.append({"terms": {"scope": list(conditions.scopes)}})
+    for name, values in (
+        ("status", conditions.statuses),
+        ("category", conditions.categories),
+        ("tier", conditions.tiers),
+    ):
+        if values:
+            clauses.append({"terms": {name: list(values)}})
+    if conditions.exclude_tiers:
+        must_not.append({"terms": {"tier": list(conditions.exclude_tiers)}})
+    if conditions.session_id is not None:
+        clauses.append({"term": {"session_id": conditions.session_id}})
+    if conditions.tags_any:
+        clauses.append({"terms": {"tags": list(conditions.tags_any)}})
+    for tag in conditions.tags_all:
+        clauses.append({"term": {"tags": tag}})
+    for key, values in conditions.metadata:
+        clauses.append({"terms": {"metadata_kv": [f"{key}={json.dumps(v)}" for v in values]}})
+    for name, (low, high) in (("occurred_at", conditions.occurred_at), ("created_at", conditions.created_at)):
+        bounds = {op: _iso(v) for op, v in (("gte", low), ("lte", high)) if v is not None}
+        if bounds:
+            clauses.append({"range": {name: bounds}})
+    query: dict[str, Any] = {"filter": clauses}
+    if must_not:
+        query["must_not"] = must_not
+    return {"bool": query}
+
+
+def _tenant_only(tenant_id: str, *extra: dict[str, Any]) -> dict[str, Any]:
+    if not tenant_id:
+        raise ValidationFailedError("every index query needs a tenant")
+    return {"bool": {"filter": [{"term": {"tenant_id": tenant_id}}, *extra]}}
+
+
+class OpenSearchIndex:
+    """The port on one OpenSearch index; ``serverless`` adapts to a VECTORSEARCH collection."""
+
+    def __init__(
+        self,
+        client: Any,
+        index: str,
+        *,
+        dimension: int,
+        model_id: str,
+        serverless: bool = False,
+        hybrid_pipeline: str | None = None,
+        engine: str | None = None,
+        shards: int = 2,
+        replicas: int = 1,
+    ) -> None:
+        self.client = client
+        self.index = index
+        self.dimension = dimension
+        self.model_id = model_id
+        self.serverless = serverless
+        self.hybrid_pipeline = hybrid_pipeline
+        # Lucene HNSW filters inside the graph search on managed domains; Serverless runs faiss.
+        self.engine = engine or ("faiss" if serverless else "lucene")
+        self.shards = shards
+        self.replicas = replicas
+
+    def _send(self, operation: str, **kwargs: Any) -> Any:
+        """One client call; transport failures (429, 5xx, timeouts, refused connections) become
+        a ``ProviderError`` that says the search index is unavailable, never a silent empty result."""
+        target: Any = self.client
+        for part in operation.split("."):
+            target = getattr(target, part)
+        try:
+            return target(**kwargs)
+        except Exception as exc:
+            if not type(exc).__module__.startswith("opensearchpy"):
+                raise
+            status = getattr(exc, "status_code", None)
+            detail = f"HTTP {status}" if isinstance(status, int) else type(exc).__name__
+            raise ProviderError(f"the search index is unavailable ({detail}); retry") from exc
+
+    # -- setup -----------------------------------------------------------------------------------
+
+    def template_body(self) -> dict[str, Any]:
+        """``PUT _index_template/<index>``: settings and mappings of the memory index."""
+        settings: dict[str, Any] = {"index.knn": True}
+        if not self.serverless:  # Serverless manages shards and replicas itself
+            settings |= {"number_of_shards": self.shards, "number_of_replicas": self.replicas}
+        keyword = {"type": "keyword"}
+        return {
+            "index_patterns": [self.index],
+            "template": {
+                "settings": settings,
+                "mappings": {
+                    "dynamic": "strict",
+                    "_routing": {"required": not self.serverless},
+                    "properties": {
+                        "tenant_id": keyword,
+                        "memory_id": keyword,
+                        "scope": keyword,
+                        "category": keyword,
+                        "status": keyword,
+                        "tier": keyword,
+                        "tags": keyword,
+                        "session_id": keyword,
+                        "metadata_kv": keyword,
+                        "embedding_model": keyword,
+                        "version": {"type": "long"},
+                        "created_at": {"type": "date"},
+                        "occurred_at": {"type": "date"},
+                        "content": {"type": "text", "analyzer": "standard"},
+                        "embedding": {
+                            "type": "knn_vector",
+                            "dimension": self.dimension,
+                            "method": {
+                                "name": "hnsw",
+                                "space_type": "cosinesimil",
+                                "engine": self.engine,
+                                "parameters": {"m": 16, "ef_construction": 128},
+                            },
+                        },
+                    },
+                },
+            },
+        }
+
+    def pipeline_body(self) -> dict[str, Any]:
+        """``PUT _search/pipeline/<name>``: min-max normalisation, weighted arithmetic mean (0.3 BM25, 0.7 k-NN)."""
+        return {
+            "description": "Engram hybrid recall: BM25 and k-NN scores normalised and combined",
+            "phase_results_processors": [
+                {
+                    "normalization-processor": {
+                        "normalization": {"technique": "min_max"},
+                        "combination": {
+                            "technique": "arithmetic_mean",
+                            "parameters": {"weights": [0.3, 0.7]},
+                        },
+                    }
+                }
+            ],
+        }
+
+    def ensure(self) -> None:
+        """Put the index template, create the index if missing and put the search pipeline."""
+        self._send("indices.put_index_template", name=self.index, body=self.template_body())
+        if not self._send("indices.exists", index=self.index):
+            self._send("indices.create", index=self.index)
+        if self.hybrid_pipeline:
+            self._send("search_pipeline.put", id=self.hybrid_pipeline, body=self.pipeline_body())
+
+    # -- documents -------------------------------------------------------------------------------
+
+    @staticmethod
+    def doc_id(tenant_id: str, memory_id: str) -> str:
+        return f"{tenant_id}:{memory_id}"
+
+    def document(self, record: MemoryRecord, vector: Vector) -> dict[str, Any]:
+        array = np.asarray(vector, dtype=np.float32)
+        if array.shape != (self.dimension,):
+            raise ValidationFailedError(
+                f"vector of dimension {array.shape[-1]} for an index of dimension {self.dimension}"
+            )
+        if record.embedding_model and record.embedding_model != self.model_id:
+            raise ValidationFailedError(
+                f"vector of model '{record.embedding_model}' for an index of model '{self.model_id}'; reindex"
+            )
+        return {
+            "tenant_id": record.tenant_id,
+            "memory_id": record.id,
+            "scope": record.scope,
+            "category": record.category,
+            "status": record.status,
+            "tier": record.tier,
+            "tags": record.tags,
+            "session_id": record.source.session_id,
+            "metadata_kv": metadata_terms(record.metadata),
+            "embedding_model": self.model_id,
+            "version": record.version,
+            "created_at": _iso(record.created_at),
+            "occurred_at": _iso(record.occurred_at),
+            "content": record.content,
+            "embedding": [float(x) for x in array],
+        }
+
+    def _action(self, op: str, tenant_id: str, memory_id: str, version: int | None) -> dict[str, Any]:
+        meta: dict[str, Any] = {"_index": self.index, "_id": self.doc_id(tenant_id, memory_id)}
+        if not self.serverless:
+            meta["routing"] = tenant_id
+            if version is not None:
+                meta["version"] = version
+                meta["version_type"] = "external"
+        return {op: meta}
+
+    def bulk_body(
+        self, tenant_id: str, records: Sequence[MemoryRecord], vectors: Sequence[Vector]
+    ) -> list[dict[str, Any]]:
+        body: list[dict[str, Any]] = []
+        for record, vector in zip(records, vectors, strict=True):
+            if record.tenant_id != tenant_id:
+                raise ValidationFailedError("every record must belong to the tenant indexed")
+            if record.status != "active":  # only active memories are searchable
+                body.append(self._action("delete", tenant_id, record.id, None))
+                continue
+            body.append(self._action("index", tenant_id, record.id, record.version))
+            body.append(self.document(record, vector))
+        return body
+
+    def _bulk(self, body: list[dict[str, Any]]) -> None:
+        """``_bulk``; items rejected with 429 are resent with backoff, version conflicts are
+        success (the index already holds that version or a newer one), anything else fails."""
+        pending = body
+        for attempt in range(BULK_RETRIES + 1):
+            try:
+                response = self._send("bulk", body=pending)
+            except ProviderError as exc:  # the whole request refused with 429: back off, resend
+                if getattr(exc.__cause__, "status_code", None) != TOO_MANY or attempt == BULK_RETRIES:
+                    raise
+                time.sleep(random.uniform(0, min(2.0, 0.05 * 2**attempt)))
+                continue
+            if not response.get("errors"):
+                return
+            retry: list[dict[str, Any]] = []
+            failed: list[str] = []
+            position = 0
+            actions = sum(
+                1 for line in pending if next(iter(line)) in ("index", "create", "update", "delete")
+            )
+            if len(response.get("items", [])) != actions:
+                raise ProviderError("the search index answered a bulk request with a different item count")
+            for item in response["items"]:
+                action = pending[position]
+                op = next(iter(action))
+                has_doc = op in ("index", "create", "update")
+                result = item[op]
+                status = int(result.get("status", 500))
+                if status == TOO_MANY:
+                    retry.append(action)
+                    if has_doc:
+                        retry.append(pending[position + 1])
+                elif status >= 300 and status != CONFLICT and not (op == "delete" and status == 404):
+                    reason = result.get("error", {})
+                    failed.append(f"{result.get('_id')}: {reason.get('type', status)}")
+                position += 2 if has_doc else 1
+            if failed:
+                raise ProviderError(
+                    f"the search index rejected {len(failed)} writes: {'; '.join(failed[:5])}"
+                )
+            if not retry:
+                return
+            pending = retry
+            if attempt < BULK_RETRIES:
+                time.sleep(random.uniform(0, min(2.0, 0.05 * 2**attempt)))
+        raise ProviderError(
+            "the search index is rejecting writes (429); they will be retried from the stream"
+        )
+
+    def upsert(self, tenant_id: str, records: Sequence[MemoryRecord], vectors: Sequence[Vector]) -> None:
+        if records:
+            self._bulk(self.bulk_body(tenant_id, records, vectors))
+
+    def remove(self, tenant_id: str, memory_ids: Sequence[str]) -> None:
+        if memory_ids:
+            self._bulk([self._action("delete", tenant_id, i, None) for i in memory_ids])
+
+    def delete_by_query_body(self, tenant_id: str, scope: str | None = None) -> dict[str, Any]:
+        extra = [{"term": {"scope": scope}}] if scope is not None else []
+        return {"query": _tenant_only(tenant_id, *extra)}
+
+    def _delete_by_query(self, tenant_id: str, scope: str | None) -> int:
+        params: dict[str, Any] = {"conflicts": "proceed", "slices": "auto"}
+        if not self.serverless:
+            params["routing"] = tenant_id
+        response = self._send(
+            "delete_by_query",
+            index=self.index,
+            body=self.delete_by_query_body(tenant_id, scope),
+            params=params,
+        )
+        if response.get("failures"):
+            raise ProviderError(f"delete_by_query left {len(response['failures'])} documents; retry")
+        return int(response.get("deleted", 0))
+
+    def forget_tenant(self, tenant_id: str) -> int:
+        """Erase every document of the tenant; returns how many were deleted."""
+        return self._delete_by_query(tenant_id, None)
+
+    def forget_scope(self, tenant_id: str, scope: str) -> int:
+        return self._delete_by_query(tenant_id, scope)
+
+    # -- search ----------------------------------------------------------------------------------
+
+    def _header(self, tenant_id: str) -> dict[str, Any]:
+        header: dict[str, Any] = {"index": self.index}
+        if not self.serverless:
+            header["routing"] = tenant_id
+        return header
+
+    def knn_body(self, tenant_id: str, vector: Vector, k: int, conditions: Conditions) -> dict[str, Any]:
+        return {
+            "size": k,
+            "_source": False,
+            "query": {
+                "knn": {
+                    "embedding": {
+                        "vector": [float(x) for x in np.asarray(vector, dtype=np.float32)],
+                        "k": k,
+                        "filter": tenant_filter(tenant_id, conditions),
+                    }
+                }
+            },
+        }
+
+    def bm25_body(self, tenant_id: str, query: str, k: int, conditions: Conditions) -> dict[str, Any]:
+        return {
+            "size": k,
+            "_source": {"includes": ["embedding"]},
+            "query": {
+                "bool": {
+                    "must": [{"match": {"content": {"query": query}}}],
+                    "filter": [tenant_filter(tenant_id, conditions)],
+                }
+            },
+        }
+
+    def hybrid_body(
+        self, tenant_id: str, vector: Vector, query: str, k: int, conditions: Conditions
+    ) -> dict[str, Any]:
+        knn = self.knn_body(tenant_id, vector, k, conditions)["query"]
+        bm25 = self.bm25_body(tenant_id, query, k, conditions)["query"]
+        return {
+            "size": k,
+            "_source": {"includes": ["embedding"]},
+            "query": {"hybrid": {"queries": [bm25, knn]}},
+        }
+
+    def msearch_body(self, tenant_id: str, searches: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+        body: list[dict[str, Any]] = []
+        for search in searches:
+            body += [self._header(tenant_id), search]
+        return body
+
+    def _msearch(self, tenant_id: str, searches: Sequence[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+        response = self._send("msearch", body=self.msearch_body(tenant_id, searches))
+        if len(response.get("responses", [])) != len(searches):
+            raise ProviderError("the search index answered a multi-search with a different count")
+        out: list[list[dict[str, Any]]] = []
+        for answer in response["responses"]:
+            if "error" in answer:
+                error = answer["error"]
+                kind = error.get("type", "error") if isinstance(error, dict) else str(error)
+                raise ProviderError(f"the search index failed a search ({answer.get('status', '?')}: {kind})")
+            out.append(answer["hits"]["hits"])
+        return out
+
+    @staticmethod
+    def _memory_id(hit: dict[str, Any]) -> str:
+        return str(hit["_id"]).split(":", 1)[1]
+
+    @staticmethod
+    def _cosine_of_score(score: float) -> float:
+        """OpenSearch reports ``cosinesimil`` k-NN hits as (1 + cos) / 2; this is the cosine back."""
+        return 2.0 * float(score) - 1.0
+
+    def _knn_hits(self, hits: list[dict[str, Any]]) -> list[tuple[str, float]]:
+        return [(self._memory_id(h), self._cosine_of_score(h["_score"])) for h in hits]
+
+    def candidates(
+        self, tenant_id: str, vector: Vector, query: str, k: int, conditions: Conditions
+    ) -> tuple[list[tuple[str, float]], list[tuple[str, float]], dict[str, float]]:
+        """(k-NN hits, BM25 hits, cosine of every hit) in one round trip.
+
+        Hybrid mode: one ``hybrid`` search through the pipeline. Its hits, with cosines from the
+        returned vectors, are the first list; the same hits with the pipeline's combined score
+        (BM25 and k-NN normalised on the server) stand in for the lexical list, so recall's
+        fusion still weighs the lexical evidence.
+        """
+        query_vector = np.asarray(vector, dtype=np.float32)
+        if self.hybrid_pipeline:
+            params: dict[str, Any] = {"search_pipeline": self.hybrid_pipeline}
+            if not self.serverless:
+                params["routing"] = tenant_id
+            response = self._send(
+                "search",
+                index=self.index,
+                body=self.hybrid_body(tenant_id, vector, query, k, conditions),
+                params=params,
+            )
+            hits = response["hits"]["hits"]
+            cos = {self._memory_id(h): self._cosine(h, query_vector) for h in hits}
+            by_cosine = sorted(cos.items(), key=lambda item: -item[1])
+            return by_cosine, [(self._memory_id(h), float(h["_score"])) for h in hits], cos
+        knn_hits, bm25_hits = self._msearch(
+            tenant_id,
+            [
+                self.knn_body(tenant_id, vector, k, conditions),
+                self.bm25_body(tenant_id, query, k, conditions),
+            ],
+        )
+        knn = self._knn_hits(knn_hits)
+        bm25 = [(self._memory_id(h), float(h["_score"])) for h in bm25_hits]
+        cos = dict(knn)
+        for hit in bm25_hits:  # a BM25-only hit still gets its cosine, from its returned vector
+            cos.setdefault(self._memory_id(hit), self._cosine(hit, query_vector))
+        return knn, bm25, cos
+
+    @staticmethod
+    def _cosine(hit: dict[str, Any], query: Vector) -> float:
+        stored = np.asarray(hit["_source"]["embedding"], dtype=np.float32)
+        return float(stored @ query)
+
+    def knn(self, tenant_id: str, vector: Vector, k: int, conditions: Conditions) -> list[tuple[str, float]]:
+        return self.knn_many(tenant_id, np.asarray(vector, dtype=np.float32)[None, :], k, conditions)[0]
+
+    def knn_many(
+        self, tenant_id: str, vectors: Vector, k: int, conditions: Conditions
+    ) -> list[list[tuple[str, float]]]:
+        rows = np.atleast_2d(np.asarray(vectors, dtype=np.float32))
+        if k <= 0 or rows.shape[0] == 0:
+            return [[] for _ in range(rows.shape[0])]
+        answers = self._msearch(tenant_id, [self.knn_body(tenant_id, v, k, conditions) for v in rows])
+        return [self._knn_hits(hits) for hits in answers]
+
+    def bm25(self, tenant_id: str, query: str, k: int, conditions: Conditions) -> list[tuple[str, float]]:
+        if k <= 0 or not query.strip():
+            return []
+        [hits] = self._msearch(tenant_id, [self.bm25_body(tenant_id, query, k, conditions)])
+        return [(self._memory_id(h), float(h["_score"])) for h in hits]
+
+    def ids_body(self, tenant_id: str, memory_ids: Sequence[str]) -> dict[str, Any]:
+        return {
+            "size": len(memory_ids),
+            "_source": {"includes": ["embedding"]},
+            "query": _tenant_only(tenant_id, {"terms": {"memory_id": list(memory_ids)}}),
+        }
+
+    def vectors(self, tenant_id: str, memory_ids: Sequence[str]) -> dict[str, Vector]:
+        if not memory_ids:
+            return {}
+        [hits] = self._msearch(tenant_id, [self.ids_body(tenant_id, list(dict.fromkeys(memory_ids)))])
+        return {self._memory_id(h): np.asarray(h["_source"]["embedding"], dtype=np.float32) for h in hits}
+
+    def cosines(self, tenant_id: str, vector: Vector, memory_ids: Sequence[str]) -> dict[str, float]:
+        query = np.asarray(vector, dtype=np.float32)
+        return {i: float(v @ query) for i, v in self.vectors(tenant_id, memory_ids).items()}
+
+
+class StreamBackedIndex:
+    """The index as the request path sees it on AWS, where the stream indexer owns its writes.
+
+    Reads go to OpenSearch and fail loudly (``ProviderError``); ``upsert`` and ``remove`` are a
+    best-effort head start for read-your-writes: when they fail the write is already durable in
+    DynamoDB and the stream indexer applies it once OpenSearch is back, so the request succeeds.
+    """
+
+    def __init__(self, inner: OpenSearchIndex) -> None:
+        self.inner = inner
+
+    def upsert(self, tenant_id: str, records: Sequence[MemoryRecord], vectors: Sequence[Vector]) -> None:
+        try:
+            self.inner.upsert(tenant_id, records, vectors)
+        except ProviderError:
+            logger.warning("index write deferred to the stream indexer", exc_info=True)
+
+    def remove(self, tenant_id: str, memory_ids: Sequence[str]) -> None:
+        try:
+            self.inner.remove(tenant_id, memory_ids)
+        except ProviderError:
+            logger.warning("index delete deferred to the stream indexer", exc_info=True)
+
+    def forget_tenant(self, tenant_id: str) -> int:
+        return self.inner.forget_tenant(tenant_id)
+
+    def candidates(
+        self, tenant_id: str, vector: Vector, query: str, k: int, conditions: Conditions
+    ) -> tuple[list[tuple[str, float]], list[tuple[str, float]], dict[str, float]]:
+        return self.inner.candidates(tenant_id, vector, query, k, conditions)
+
+    def knn(self, tenant_id: str, vector: Vector, k: int, conditions: Conditions) -> list[tuple[str, float]]:
+        return self.inner.knn(tenant_id, vector, k, conditions)
+
+    def knn_many(
+        self, tenant_id: str, vectors: Vector, k: int, conditions: Conditions
+    ) -> list[list[tuple[str, float]]]:
+        return self.inner.knn_many(tenant_id, vectors, k, conditions)
+
+    def bm25(self, tenant_id: str, query: str, k: int, conditions: Conditions) -> list[tuple[str, float]]:
+        return self.inner.bm25(tenant_id, query, k, conditions)
+
+    def cosines(self, tenant_id: str, vector: Vector, memory_ids: Sequence[str]) -> dict[str, float]:
+        return self.inner.cosines(tenant_id, vector, memory_ids)
+
+    def vectors(self, tenant_id: str, memory_ids: Sequence[str]) -> dict[str, Vector]:
+        return self.inner.vectors(tenant_id, memory_ids)

@@ -1,0 +1,181 @@
+"""DynamoDB Streams -> search index, and the rebuild of a tenant's index from the store.
+
+The stream carries every change of the table; only memory items (``sk = MEM``) matter here, and
+of their modifications only those that change what the index holds (recall's access counts
+do not). An
+active memory with a vector is upserted (external version = the record's version, so a replayed
+or late event never rolls the index back); anything else (removed, superseded, archived, still
+unembedded) is removed from the index. Records are applied in stream order, grouped per tenant
+into one ``_bulk``; the first group that fails is reported with every record after it, so Lambda
+retries from there (``ReportBatchItemFailures``) and the DLQ receives what keeps failing.
+"""
+
+from __future__ import annotations
+
+import base64
+import logging
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engram.models import MemoryRecord
+from engram.ports import SearchIndex, Vector
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class _Change:
+    sequence: str
+    tenant_id: str
+    memory_id: str
+    record: MemoryRecord | None = None
+    vector: Vector | None = None
+
+
+@dataclass
+class StreamResult:
+    upserted: int = 0
+    removed: int = 0
+    skipped: int = 0
+    failures: list[str] = field(default_factory=list)
+
+    def response(self) -> dict[str, Any]:
+        """The Lambda answer for a stream batch with ``ReportBatchItemFailures``."""
+        return {"batchItemFailures": [{"itemIdentifier": s} for s in self.failures]}
+
+
+def _change(raw: Mapping[str, Any]) -> _Change | None:
+    from engram.adapters.dynamodb_store import DynamoStore
+
+    data = raw["dynamodb"]
+    keys = data["Keys"]
+    if keys["sk"]["S"] != "MEM":
+        return None
+    pk = keys["pk"]["S"]  # TENANT#<tenant>#MEM#<id>
+    tenant_id, memory_id = pk.removeprefix("TENANT#").split("#MEM#", 1)
+    change = _Change(sequence=str(data["SequenceNumber"]), tenant_id=tenant_id, memory_id=memory_id)
+    if raw["eventName"] == "MODIFY" and _same_for_the_index(data.get("OldImage"), data.get("NewImage")):
+        return None  # access counts and versions only (every recall makes these): nothing to index
+    image = _binary_decoded(data.get("NewImage"))
+    if raw["eventName"] != "REMOVE" and image is not None:
+        record = DynamoStore._record(image)
+        vector = DynamoStore._vector(image)
+        if record.tenant_id == tenant_id and record.status == "active" and vector is not None:
+            change.record, change.vector = record, vector
+    return change
+
+
+INDEXED = ("doc", "embedding", "status", "scope", "tier", "category", "content_hash")
+"""What the index holds is derived from these attributes alone (``doc`` carries the rest)."""
+
+
+def _same_for_the_index(old: Mapping[str, Any] | None, new: Mapping[str, Any] | None) -> bool:
+    if old is None or new is None:
+        return False
+    return all(old.get(name) == new.get(name) for name in INDEXED)
+
+
+def _binary_decoded(image: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """A stream image with its binary attributes as bytes (a Lambda event carries base64 text)."""
+    if image is None:
+        return None
+    out = dict(image)
+    for name, value in image.items():
+        blob = value.get("B") if isinstance(value, Mapping) else None
+        if isinstance(blob, str):
+            out[name] = {"B": base64.b64decode(blob)}
+    return out
+
+
+def apply_stream(records: Sequence[Mapping[str, Any]], index: SearchIndex) -> StreamResult:
+    """Apply one stream batch to the index, in order; failures as Lambda expects them."""
+    result = StreamResult()
+    changes: list[_Change] = []
+    for raw in records:
+        change = _change(raw)
+        if change is None:
+            result.skipped += 1
+        else:
+            changes.append(change)
+    position = 0
+    while position < len(changes):
+        # A run of consecutive changes of one tenant and one kind goes in one request.
+        first = changes[position]
+        upsert = first.record is not None
+        end = position
+        while (
+            end < len(changes)
+            and changes[end].tenant_id == first.tenant_id
+            and (changes[end].record is not None) == upsert
+        ):
+            end += 1
+        run = changes[position:end]
+        try:
+            if upsert:
+                latest = {c.memory_id: c for c in run}  # the last image of each memory wins
+                index.upsert(
+                    first.tenant_id,
+                    [c.record for c in latest.values() if c.record is not None],
+                    [c.vector for c in latest.values() if c.vector is not None],
+                )
+                result.upserted += len(latest)
+            else:
+                index.remove(first.tenant_id, list(dict.fromkeys(c.memory_id for c in run)))
+                result.removed += len(run)
+        except Exception:
+            logger.exception("indexing a stream batch failed; Lambda retries from the first failure")
+            result.failures = [c.sequence for c in changes[position:]]
+            return result
+        position = end
+    return result
+
+
+def reindex(
+    tenant_ids: Iterable[str],
+    *,
+    records: Callable[[str], Iterable[tuple[MemoryRecord, Vector | None]]],
+    index: SearchIndex,
+    batch: int = 200,
+    clean: bool = False,
+    progress: Callable[[int], None] | None = None,
+) -> dict[str, int]:
+    """Rebuild each tenant's index from the system of record; counts per tenant.
+
+    Upserts are idempotent (external versions), so a rebuild can run beside live traffic;
+    ``clean`` first drops every document of the tenant (ids the store no longer has go too).
+    """
+    counts: dict[str, int] = {}
+    for tenant_id in tenant_ids:
+        if clean:
+            forget = getattr(index, "forget_tenant", None)
+            if forget is not None:
+                forget(tenant_id)
+        counts[tenant_id] = _reindex_one(tenant_id, records(tenant_id), index, batch, progress)
+    return counts
+
+
+def _reindex_one(
+    tenant_id: str,
+    records: Iterable[tuple[MemoryRecord, Vector | None]],
+    index: SearchIndex,
+    batch: int,
+    progress: Callable[[int], None] | None,
+) -> int:
+    done = 0
+    pending: list[tuple[MemoryRecord, Vector]] = []
+    for record, vector in records:
+        if vector is not None and record.status == "active":
+            pending.append((record, vector))
+        if pending and len(pending) >= batch:
+            index.upsert(tenant_id, [r for r, _ in pending], [v for _, v in pending])
+            done += len(pending)
+            if progress is not None:
+                progress(len(pending))
+            pending = []
+    if pending:
+        index.upsert(tenant_id, [r for r, _ in pending], [v for _, v in pending])
+        done += len(pending)
+        if progress is not None:
+            progress(len(pending))
+    return done

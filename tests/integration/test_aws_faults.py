@@ -1,0 +1,256 @@
+"""Faults on the AWS backend: an index outage loses no acknowledged retain, and the stream
+indexer (fed from DynamoDB Local's own stream) makes it searchable once the index is back."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engram.adapters import opensearch_index
+from engram.adapters.opensearch_index import OpenSearchIndex
+from engram.app import Engine
+from engram.errors import ProviderError
+from engram.indexer import apply_stream
+from engram.models import RecallRequest, RetainRequest
+from engram.settings import AwsSettings, RetainSettings, Settings
+
+ROOT = Path(__file__).resolve().parents[2]
+OUTAGE = (503, {"error": {"type": "unavailable", "reason": "no master"}, "status": 503})
+
+
+@pytest.fixture
+def fake() -> Iterator[Any]:
+    from opensearch_fake import start
+
+    server = start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(autouse=True)
+def no_backoff(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(opensearch_index.time, "sleep", lambda _s: None)
+
+
+@pytest.fixture
+def engine(dynamodb_local: Any, fake: Any, tmp_path: Path) -> Iterator[Engine]:
+    client = dynamodb_local.client()
+    table = dynamodb_local.new_table(client)
+    settings = Settings(
+        backend="aws",
+        data_dir=tmp_path,
+        background_embedding=False,
+        retain=RetainSettings(defer_embedding=False),
+        aws=AwsSettings(table=table, index="opensearch", opensearch_index="engram-memories"),
+    )
+    engine = Engine.aws(settings, dynamodb=client, opensearch=fake.client())
+    engine.create_tenant("acme")
+    engine.create_tenant("globex")
+    yield engine
+    engine.close()
+    client.delete_table(TableName=table)
+
+
+def stream_records(engine: Engine, dynamodb_local: Any) -> list[dict[str, Any]]:
+    """Every record of the table's stream so far, as DynamoDB Streams returns them."""
+    import boto3
+
+    store: Any = engine.store
+    streams = boto3.client(
+        "dynamodbstreams",
+        region_name="us-east-1",
+        endpoint_url=dynamodb_local.endpoint,
+        aws_access_key_id="local",
+        aws_secret_access_key="local",
+    )
+    arn = store.client.describe_table(TableName=store.table)["Table"]["LatestStreamArn"]
+    records: list[dict[str, Any]] = []
+    for shard in streams.describe_stream(StreamArn=arn)["StreamDescription"]["Shards"]:
+        iterator = streams.get_shard_iterator(
+            StreamArn=arn, ShardId=shard["ShardId"], ShardIteratorType="TRIM_HORIZON"
+        )["ShardIterator"]
+        while iterator:
+            page = streams.get_records(ShardIterator=iterator)
+            records += page["Records"]
+            if not page["Records"]:
+                break
+            iterator = page.get("NextShardIterator")
+    return records
+
+
+def bulk_ids(fake: Any) -> list[str]:
+    return [
+        line["index"]["_id"]
+        for r in fake.requests
+        if r.path == "/_bulk"
+        for line in r.body
+        if "index" in line
+    ]
+
+
+def test_a_retain_acked_during_an_index_outage_is_durable_and_indexed_from_the_stream(
+    engine: Engine, fake: Any, dynamodb_local: Any
+) -> None:
+    # Given an index answering 503 to everything
+    fake.fail_with = OUTAGE
+    # When a memory is retained, it is acknowledged and durable in DynamoDB
+    response = engine.retain("acme", RetainRequest(scope="user:alice", text="I prefer dark mode", mode="raw"))
+    [result] = response.results
+    assert result.action == "created"
+    stored = engine.store.get("acme", result.id)
+    assert stored is not None and stored.content == "I prefer dark mode"
+    # and recall fails with a clear error instead of an empty answer
+    with pytest.raises(ProviderError, match=r"search index is unavailable \(HTTP 503\)"):
+        engine.recall("acme", RecallRequest(query="dark mode"))
+    # When the index is back and the stream indexer processes the table's stream
+    fake.fail_with = None
+    fake.requests.clear()
+    fake.answer((200, {"errors": False, "items": [{"index": {"_id": f"acme:{result.id}", "status": 201}}]}))
+    outcome = apply_stream(stream_records(engine, dynamodb_local), opensearch_index_of(engine))
+    # Then the memory is indexed, with its version as the external version
+    assert outcome.failures == [] and outcome.upserted == 1
+    [bulk] = [r for r in fake.requests if r.path == "/_bulk"]
+    action, document = bulk.body
+    assert action["index"]["_id"] == f"acme:{result.id}" and action["index"]["version_type"] == "external"
+    assert document["content"] == "I prefer dark mode" and document["tenant_id"] == "acme"
+
+
+def opensearch_index_of(engine: Engine) -> OpenSearchIndex:
+    inner = engine.index.inner  # type: ignore[attr-defined]
+    assert isinstance(inner, OpenSearchIndex)
+    return inner
+
+
+@pytest.mark.parametrize(
+    "failure", [OUTAGE, (429, {"error": {"type": "rejected_execution_exception"}, "status": 429})]
+)
+def test_a_stream_batch_that_fails_midway_reports_the_first_failure_and_everything_after(
+    engine: Engine, fake: Any, dynamodb_local: Any, failure: tuple[int, Any]
+) -> None:
+    # Given changes of acme, then of globex, in the stream
+    engine.retain(
+        "acme",
+        RetainRequest(scope="user:alice", items=[{"text": "one fact"}, {"text": "two facts"}], mode="raw"),
+    )
+    engine.retain("globex", RetainRequest(scope="user:bob", text="globex fact", mode="raw"))
+    records = [r for r in stream_records(engine, dynamodb_local) if r["dynamodb"]["Keys"]["sk"]["S"] == "MEM"]
+    assert len(records) == 3
+    # When acme's bulk succeeds and globex's is refused (every retry)
+    fake.requests.clear()
+    fake.answer((200, {"errors": False, "items": [{"index": {"status": 201}}, {"index": {"status": 201}}]}))
+    fake.answer(*[failure] * 10)
+    outcome = apply_stream(records, opensearch_index_of(engine))
+    # Then the globex record is reported so Lambda retries from it; acme's are done
+    assert outcome.upserted == 2
+    assert [f["itemIdentifier"] for f in outcome.response()["batchItemFailures"]] == [
+        records[2]["dynamodb"]["SequenceNumber"]
+    ]
+
+
+def test_forgetting_removes_from_the_index_through_the_stream(
+    engine: Engine, fake: Any, dynamodb_local: Any
+) -> None:
+    from engram.models import ForgetRequest
+
+    fake.fail_with = OUTAGE
+    kept = engine.retain("acme", RetainRequest(scope="user:alice", text="I prefer dark mode", mode="raw"))
+    engine.forget("acme", ForgetRequest(ids=[kept.results[0].id]))
+    fake.fail_with = None
+    fake.requests.clear()
+    fake.answer(
+        (200, {"errors": False, "items": [{"index": {"status": 201}}]}),
+        (200, {"errors": False, "items": [{"delete": {"status": 200}}]}),
+    )
+    outcome = apply_stream(stream_records(engine, dynamodb_local), opensearch_index_of(engine))
+    assert outcome.failures == [] and outcome.removed == 1
+    assert fake.requests[-1].body == [
+        {"delete": {"_index": "engram-memories", "_id": f"acme:{kept.results[0].id}", "routing": "acme"}}
+    ]
+
+
+def test_the_indexer_handler_answers_the_sample_stream_event(fake: Any) -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "indexer_handler", ROOT / "functions" / "indexer" / "handler.py"
+    )
+    assert spec is not None and spec.loader is not None
+    handler = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(handler)
+    event = json.loads((ROOT / "events" / "indexer.stream.json").read_text())
+    index = OpenSearchIndex(
+        fake.client(), "engram-memories", dimension=4, model_id="all-MiniLM-L6-v2-onnx-int8"
+    )
+    handler.use_index(index)
+    fake.answer(
+        (200, {"errors": False, "items": [{"index": {"status": 201}}]}),
+        (200, {"errors": False, "items": [{"delete": {"status": 200}}]}),
+    )
+    assert handler.handler(event, None) == {"batchItemFailures": []}
+    upsert, delete = (r.body for r in fake.requests)
+    assert upsert[1]["embedding"] == [0.5, 0.5, 0.5, 0.5]
+    assert delete == [
+        {
+            "delete": {
+                "_index": "engram-memories",
+                "_id": "acme:mem_0000000000000000000000000000000b",
+                "routing": "acme",
+            }
+        }
+    ]
+    fake.fail_with = OUTAGE
+    failed = handler.handler(event, None)
+    assert failed == {
+        "batchItemFailures": [
+            {"itemIdentifier": "100000000000000000001"},
+            {"itemIdentifier": "100000000000000000003"},
+        ]
+    }
+
+
+def test_reindex_rebuilds_a_tenant_from_the_store(engine: Engine, fake: Any) -> None:
+    fake.fail_with = OUTAGE
+    items = [{"text": f"fact number {i}"} for i in range(5)]
+    engine.retain("acme", RetainRequest(scope="user:alice", items=items, mode="raw"))
+    engine.retain("globex", RetainRequest(scope="user:bob", text="globex fact", mode="raw"))
+    fake.fail_with = None
+    fake.requests.clear()
+    fake.answer(
+        (200, {"acknowledged": True}),
+        (404, {}),
+        (200, {"acknowledged": True, "index": "engram-memories"}),
+        (200, {"deleted": 0, "failures": []}),
+        (200, {"errors": False, "items": [{"index": {"status": 201}}] * 5}),
+    )
+    progress: list[int] = []
+    assert engine.reindex(["acme"], clean=True, progress=progress.append) == {"acme": 5}
+    template, exists, create, clean, bulk = fake.requests
+    assert [(r.method, r.path) for r in (template, exists, create)] == [
+        ("PUT", "/_index_template/engram-memories"),
+        ("HEAD", "/engram-memories"),
+        ("PUT", "/engram-memories"),
+    ]
+    assert bulk.path == "/_bulk"
+    assert clean.path == "/engram-memories/_delete_by_query" and clean.query["routing"] == "acme"
+    assert len(bulk_ids(fake)) == 5 and all(i.startswith("acme:") for i in bulk_ids(fake))
+    assert progress == [5]
+
+
+def test_access_counting_by_recall_sends_nothing_to_the_index(
+    engine: Engine, fake: Any, dynamodb_local: Any
+) -> None:
+    fake.fail_with = OUTAGE
+    kept = engine.retain("acme", RetainRequest(scope="user:alice", text="I prefer dark mode", mode="raw"))
+    store: Any = engine.store
+    store.record_access("acme", [kept.results[0].id], store.get("acme", kept.results[0].id).created_at)
+    fake.fail_with = None
+    fake.requests.clear()
+    fake.answer((200, {"errors": False, "items": [{"index": {"status": 201}}]}))
+    records = [r for r in stream_records(engine, dynamodb_local) if r["dynamodb"]["Keys"]["sk"]["S"] == "MEM"]
+    assert [r["eventName"] for r in records] == ["INSERT", "MODIFY"]
+    outcome = apply_stream(records, opensearch_index_of(engine))
+    assert (outcome.upserted, outcome.skipped, len(fake.requests)) == (1, 1, 1)
