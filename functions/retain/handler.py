@@ -36,7 +36,7 @@ def retain(
     who = caller(app, write=True)
     if idempotency_key:
         request = request.model_copy(update={"idempotency_key": idempotency_key})
-    if request.async_:
+    if request.runs_async:
         accepted = engine().submit_retain(who.tenant_id, request, allowed_scopes=who.allowed_scopes)
         return json_response(accepted, status=202)
     result = engine().retain(who.tenant_id, request, allowed_scopes=who.allowed_scopes)

@@ -36,7 +36,27 @@ def get(
     record = store.get(tenant_id, memory_id)
     if record is None or (scopes is not None and record.scope not in scopes):
         raise NotFoundError(f"memory '{memory_id}' not found")
-    return MemoryView.of(record, store.history(tenant_id, memory_id) if with_history else None)
+    return MemoryView.of(record, _chain_history(tenant_id, record, store) if with_history else None)
+
+
+MAX_CHAIN = 50
+
+
+def _chain_history(tenant_id: str, record: MemoryRecord, store: MemoryStore) -> list[HistoryEntry]:
+    """The history of a memory and of every version that superseded it or that it superseded,
+    oldest first: the whole chain, whichever link is asked for."""
+    chain = [record.id]
+    for link in ("supersedes", "superseded_by"):
+        cursor = record
+        while len(chain) < MAX_CHAIN:
+            next_id = getattr(cursor, link)
+            found = store.get(tenant_id, next_id) if next_id and next_id not in chain else None
+            if found is None or found.scope != record.scope:
+                break
+            chain.append(found.id)
+            cursor = found
+    entries = [entry for memory_id in chain for entry in store.history(tenant_id, memory_id)]
+    return sorted(entries, key=lambda e: e.at)
 
 
 def list_memories(
