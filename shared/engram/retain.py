@@ -161,7 +161,8 @@ def _candidates(
             quarantine = instruction_like(memory.content, user_said=memory.trust == "user-stated")
         if quarantine:
             merged_tags = list(dict.fromkeys([*merged_tags, "quarantined"]))
-        out.append(_Candidate(memory, metadata, merged_tags, when or memory.occurred_at, quarantine))
+        # A date the extractor resolved from the text is more precise than the conversation's time.
+        out.append(_Candidate(memory, metadata, merged_tags, memory.occurred_at or when, quarantine))
 
     mode = "auto" if request.mode == "smart" else request.mode
     if request.items is not None:
