@@ -45,16 +45,19 @@ MAX_CHAIN = 50
 def _chain_history(tenant_id: str, record: MemoryRecord, store: MemoryStore) -> list[HistoryEntry]:
     """The history of a memory and of every version that superseded it or that it superseded,
     oldest first: the whole chain, whichever link is asked for."""
-    chain = [record.id]
-    for link in ("supersedes", "superseded_by"):
+    older: list[str] = []
+    newer: list[str] = []
+    for link, found_ids in (("supersedes", older), ("superseded_by", newer)):
         cursor = record
-        while len(chain) < MAX_CHAIN:
+        while len(older) + len(newer) < MAX_CHAIN:
             next_id = getattr(cursor, link)
-            found = store.get(tenant_id, next_id) if next_id and next_id not in chain else None
+            seen = next_id in older or next_id in newer or next_id == record.id
+            found = store.get(tenant_id, next_id) if next_id and not seen else None
             if found is None or found.scope != record.scope:
                 break
-            chain.append(found.id)
+            found_ids.append(found.id)
             cursor = found
+    chain = [*reversed(older), record.id, *newer]  # oldest version first
     entries = [entry for memory_id in chain for entry in store.history(tenant_id, memory_id)]
     return sorted(entries, key=lambda e: e.at)
 
