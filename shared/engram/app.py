@@ -95,6 +95,15 @@ def build_llm(settings: LlmSettings) -> LLM | None:
     )
 
 
+def _job_queue(settings: Settings) -> JobQueue | None:
+    """SQS when a queue URL is configured (the cloud); None runs jobs on a local thread."""
+    if not settings.job_queue_url:
+        return None
+    from engram.adapters.sqs_queue import SqsJobQueue
+
+    return SqsJobQueue(settings.job_queue_url)
+
+
 @dataclass
 class Engine:
     settings: Settings
@@ -148,6 +157,7 @@ class Engine:
             extractor=RuleExtractor(),
             clock=SystemClock(),
             llm=build_llm(settings.llm),
+            queue=_job_queue(settings),
         )
 
     # -- tenants ---------------------------------------------------------------------------------
@@ -293,10 +303,14 @@ class Engine:
         return JobAccepted(job_id=job.job_id)
 
     def run_job(self, tenant_id: str, job_id_: str) -> Job | None:
-        """Run one queued job (the extract worker's entry); a finished or unknown job is left alone,
-        so a redelivered message is a no-op. Returns the job as it ends, None if it does not exist."""
+        """Run one queued job (the extract worker's entry). A succeeded or unknown job is left
+        alone, so a redelivered message is a no-op; a failed one runs again (its retain carries
+        the job's idempotency key, so what a first attempt committed is replayed, not rewritten).
+        Returns the job as it ends, None if it does not exist."""
         job = self.store.get_job(tenant_id, job_id_)
-        if job is None or job.status in ("succeeded", "failed"):
+        if job is None or job.status == "succeeded":
+            return job
+        if job.request is None:  # a failed job whose body was dropped cannot run again
             return job
         self._run_job(tenant_id, job)
         return self.store.get_job(tenant_id, job_id_)
@@ -347,7 +361,8 @@ class Engine:
                 update={
                     "status": "failed",
                     "error": str(exc),
-                    "request": None,
+                    # Queued jobs keep their body so a redelivery can run them again.
+                    "request": job.request if self.queue is not None else None,
                     "updated_at": self.clock.now(),
                 }
             )
