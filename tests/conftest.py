@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from scripted_llm import ScriptedLLM, load_exchanges
+from scripted_llm import ScriptedLLM, corpus_exchanges, load_exchanges
 
 from engram.app import Engine
 from engram.cli import main
@@ -47,7 +47,7 @@ def cli(data_dir: Path, capsys: pytest.CaptureFixture[str]) -> Callable[..., Cli
 @pytest.fixture(scope="session")
 def scripted_llm_server() -> Iterator[ScriptedLLM]:
     """The scripted OpenAI-compatible server, one per session (its recorded answers never change)."""
-    server = ScriptedLLM(load_exchanges("smart", "injection")).start()
+    server = ScriptedLLM([*load_exchanges("smart"), *corpus_exchanges()]).start()
     yield server
     server.stop()
 

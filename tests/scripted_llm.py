@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "llm"
+INJECTION_CORPUS = Path(__file__).resolve().parent / "fixtures" / "injection_corpus.json"
 _FENCED = re.compile(r"<(conversation|memories)-([0-9a-f]+)>\n(.*)\n</\1-\2>", re.DOTALL)
 
 
@@ -47,6 +48,20 @@ def load_exchanges(*names: str) -> list[Exchange]:
     for name in names:
         for item in json.loads((FIXTURES / f"{name}.json").read_text(encoding="utf-8")):
             out.append(Exchange(**item))
+    return out
+
+
+def corpus_exchanges() -> list[Exchange]:
+    """The answers of a model that obeys every injection of the corpus (and seeds its dedup cases)."""
+    out = []
+    for case in json.loads(INJECTION_CORPUS.read_text(encoding="utf-8")):
+        out.append(Exchange("engram_extraction", [case["messages"][-1]["content"]], case["extraction"]))
+        if "seed" in case:
+            seed = case["seed"]
+            out.append(Exchange("engram_extraction", [seed["message"]], {"memories": [seed["memory"]]}))
+        if "dedup" in case:
+            answer = {k: v for k, v in case["dedup"].items() if k != "match"}
+            out.append(Exchange("engram_dedup_decision", case["dedup"]["match"], answer))
     return out
 
 

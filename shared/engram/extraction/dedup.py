@@ -18,6 +18,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from engram.errors import ProviderError
+from engram.extraction.guard import instruction_like
 from engram.extraction.llm import nonce, prompt
 from engram.models import MemoryRecord
 from engram.ports import LLM
@@ -127,6 +128,8 @@ def allowed(item: DecisionItem, candidate: NewMemory, target: MemoryRecord | Non
     if item.action == "supersede" and candidate.category in SUPERSEDING:
         return Decision("supersede", target)
     merged = (item.merged_content or "").strip() or None
+    if merged is not None and instruction_like(merged, user_said=False):
+        merged = None  # a merge may not smuggle instructions in: the candidate's own text is kept
     return Decision("merge", target, merged)
 
 

@@ -28,23 +28,28 @@ _INJECTION = re.compile(
     r"|\bjailbr(?:eak|oken)\b|\bdeveloper\s+mode\b|\bDAN\b"
     r"|\b(?:do\s+not|don't|never)\s+(?:tell|inform|warn|alert|mention\s+(?:this\s+)?to)\s+the\s+user\b"
     r"|\b(?:reveal|print|output|leak|exfiltrate|send)\b[^.!?\n]{0,30}\b(?:api\s+keys?|passwords?|credentials|secrets?|tokens?|system\s+prompt)\b"
-    r"|<\s*/?\s*(?:system|instructions?|im_start|im_end)\s*>|\[/?INST\]|###\s*(?:system|instruction)",
+    r"|<\s*/?\s*(?:system|instructions?|im_start|im_end)\s*>|\[/?INST\]|###\s*(?:system|instruction)"
+    r"|<\s*/?\s*(?:conversation|memories)-\w+\s*>|(?-i:\bSYSTEM\s*:)",
     re.IGNORECASE,
 )
 # A directive about *what* to say or do (not how to say it): imperative, or addressed to the model.
+_VERBS = (
+    r"(?:answer|respond|reply|say|tell|claim|state|recommend|promote|suggest|praise|advertise|endorse"
+    r"|insist|trust|obey|follow|execute|run|click|visit|open|forward|share|send|transfer|pay|approve"
+    r"|grant|delete|include|link|mention|describe|call|use|output|print|ignore)"
+)
 _DIRECTIVE = (
-    r"(?:always|never|only)\s+(?:answer|respond|reply|say|tell|claim|state|recommend|promote|suggest"
-    r"|endorse|insist|trust|obey|follow|execute|run|click|visit|open|forward|share|send|transfer|pay"
-    r"|approve|grant|delete|include|link|mention|describe|call|use|output|print|ignore)"
+    rf"(?:always|never|only)\s+{_VERBS}"
     r"(?!\s+(?:in|me|briefly|concisely|formally|informally|politely|shortly|emojis|bullet)\b)"
 )
+_AND_THEN = re.compile(rf"\band\s+(?:also\s+)?{_VERBS}\b", re.IGNORECASE)
 _STEERING = re.compile(
     rf"(?:^|[.!?;:\n]\s*|\b(?:please|and|then|so)\s+){_DIRECTIVE}"
     rf"|\b(?:assistant|ai|model|chatbot|bot|llm|you)\s+(?:to\s+|will\s+|must\s+|should\s+)?{_DIRECTIVE}",
     re.IGNORECASE,
 )
 _TO_ASSISTANT = re.compile(
-    r"\b(?:the\s+)?(?:assistant|ai|model|chatbot|bot|llm|you)\s+(?:must|shall|has\s+to|have\s+to|needs?\s+to)\b",
+    r"\b(?:the\s+)?(?:assistant|ai|model|chatbot|bot|llm|you)\s+(?:must|should|shall|has\s+to|have\s+to|needs?\s+to)\b",
     re.IGNORECASE,
 )
 _STYLE = re.compile(
@@ -72,8 +77,8 @@ def instruction_like(text: str, *, user_said: bool = True) -> str | None:
         return "prompt-injection"
     if _STEERING.search(text):
         return "steering"
-    if _TO_ASSISTANT.search(text) and not (user_said and _STYLE.search(text)):
-        return "steering"
+    if _TO_ASSISTANT.search(text) and (not (user_said and _STYLE.search(text)) or _AND_THEN.search(text)):
+        return "steering"  # a wish about form is exempt, unless it smuggles a directive after "and"
     return None
 
 
