@@ -3,8 +3,9 @@
 Modes: ``raw`` stores each text verbatim (no extraction); ``auto`` and ``smart`` drop noise and
 extract memories, with the LLM when one is configured and with the rules otherwise or when the
 LLM fails or answers off-schema, keeping an explicitly given ``text`` verbatim when nothing is
-found (``smart`` runs as a background job unless ``async`` is false). Extracted memories that
-read as instructions to a model are stored ``quarantined`` (see ``extraction.guard``). Unless ``retain.defer_embedding`` is off, raw texts, events and cases are written
+found (``smart`` runs as a background job unless ``async`` is false; batches of ``items`` use
+the rules). Extracted memories that read as instructions to a model are stored ``quarantined``
+(see ``extraction.guard``). Unless ``retain.defer_embedding`` is off, raw texts, events and cases are written
 without a vector and embedded in the background (the engine embeds what is pending before any
 read), so a batch is acknowledged as soon as it is durable. Dedup: the same normalised text in the same scope is skipped (its id is
 deterministic, so a replay is a no-op). For profile, preference, entity, fact and pattern, a
@@ -29,9 +30,8 @@ import numpy as np
 
 from engram.errors import ConflictError
 from engram.extraction import is_noise
-from engram.extraction.dedup import Decision, NewMemory, decide
 from engram.extraction.guard import instruction_like
-from engram.extraction.llm import llm_extract
+from engram.extraction.pipeline import Extraction, LlmUsage, llm_decisions
 from engram.identity import content_hash, memory_id, normalise
 from engram.models import (
     ExtractedMemory,
@@ -72,50 +72,6 @@ class _Candidate:
     quarantine: str | None = None
 
 
-@dataclass
-class _Usage:
-    """LLM calls and tokens of one retain, counted per tenant."""
-
-    llm_calls: int = 0
-    llm_input_tokens: int = 0
-    llm_output_tokens: int = 0
-    llm_fallbacks: int = 0
-
-    def counters(self) -> dict[str, int]:
-        return {k: v for k, v in vars(self).items() if v}
-
-
-@dataclass
-class _Extract:
-    """The extractors one retain uses: the LLM (if any) first, the rules as its fallback."""
-
-    rules: Extractor
-    llm: LLM | None
-    settings: Settings
-    usage: _Usage
-
-    def __call__(self, messages: list[Message], reference: datetime) -> list[ExtractedMemory]:
-        if self.llm is not None:
-            r = self.settings.retain
-            found = llm_extract(
-                messages,
-                llm=self.llm,
-                reference_time=reference,
-                max_memories=r.max_memories_per_call,
-                char_budget=r.input_char_budget,
-                min_chars=r.min_chars,
-            )
-            self.usage.llm_calls += found.calls
-            self.usage.llm_input_tokens += found.input_tokens
-            self.usage.llm_output_tokens += found.output_tokens
-            if found.error is None and not found.gated:
-                return found.memories
-            if found.error is not None:
-                self.usage.llm_fallbacks += 1
-                logger.warning("LLM extraction failed; using the rules", extra={"reason": found.error})
-        return self.rules.extract(messages, reference_time=reference)
-
-
 def fingerprint(request: RetainRequest) -> str:
     """A hash of the request body (without the key) to detect an idempotency key reused for other data."""
     body = request.model_dump(mode="json", exclude={"idempotency_key"})
@@ -146,7 +102,7 @@ def _raw(
 
 
 def _candidates(
-    request: RetainRequest, *, extractor: _Extract, settings: Settings, now: datetime
+    request: RetainRequest, *, extractor: Extraction, settings: Settings, now: datetime
 ) -> list[_Candidate]:
     """What the request asks to keep (noise and texts no rule keeps are left out)."""
     base_meta, base_tags = dict(request.metadata), list(request.tags)
@@ -172,7 +128,10 @@ def _candidates(
             if mode == "raw":
                 add(_raw(item.text, settings=settings), meta, tags, when)
                 continue
-            found = _extract_text(item.text, extractor=extractor, settings=settings, reference=when or now)
+            # A batch of up to 100 items stays on the rules: one LLM call per item would not fit a request.
+            found = _extract_text(
+                item.text, extractor=extractor, settings=settings, reference=when or now, use_llm=False
+            )
             for memory in found:
                 add(memory, meta, tags, when)
     elif request.text is not None:
@@ -203,12 +162,12 @@ def _candidates(
 
 
 def _extract_text(
-    text: str, *, extractor: _Extract, settings: Settings, reference: datetime
+    text: str, *, extractor: Extraction, settings: Settings, reference: datetime, use_llm: bool = True
 ) -> list[ExtractedMemory]:
     """Extraction first; a text that is not noise but yields nothing is kept verbatim (it was sent on purpose)."""
     if is_noise(text, min_chars=settings.retain.min_chars):
         return []
-    found = extractor([Message(role="user", content=text)], reference)
+    found = extractor([Message(role="user", content=text)], reference, use_llm=use_llm)
     return found or [_raw(text, settings=settings)]
 
 
@@ -314,8 +273,8 @@ def retain(
             return _replay(tenant_id, previous[1], store)
 
     now = clock.now()
-    usage = _Usage()
-    extract = _Extract(extractor, llm, settings, usage)
+    usage = LlmUsage()
+    extract = Extraction(extractor, llm, settings, usage)
     candidates = _candidates(request, extractor=extract, settings=settings, now=now)
     scope = request.scope
     records = [
@@ -353,7 +312,7 @@ def retain(
         if existing is not None:
             stored[position] = existing
     decisions = (
-        _llm_decisions(
+        llm_decisions(
             tenant_id, records, stored, stored_nearest, llm=llm, store=store, settings=settings, usage=usage
         )
         if llm is not None
@@ -532,42 +491,6 @@ def retain(
         },
     )
     return RetainResponse(results=results)
-
-
-def _llm_decisions(
-    tenant_id: str,
-    records: list[MemoryRecord],
-    stored: dict[int, MemoryRecord],
-    nearest: dict[int, list[tuple[str, float]]],
-    *,
-    llm: LLM,
-    store: MemoryStore,
-    settings: Settings,
-    usage: _Usage,
-) -> dict[int, Decision]:
-    """One decision call for the candidates with stored memories above the pre-filter cosine."""
-    asking = {
-        position: [i for i, cos in hits if cos >= settings.retain.prefilter_cosine]
-        for position, hits in nearest.items()
-        if position not in stored
-    }
-    asking = {p: ids for p, ids in asking.items() if ids}
-    if not asking:
-        return {}
-    existing = store.get_many(tenant_id, list(dict.fromkeys(i for ids in asking.values() for i in ids)))
-    shown = [r for r in existing.values() if r.status == "active"]
-    if not shown:
-        return {}
-    positions = list(asking)
-    new = [NewMemory(records[p].category, records[p].content) for p in positions]
-    outcome = decide(new, shown, llm=llm)
-    usage.llm_calls += 1
-    usage.llm_input_tokens += outcome.input_tokens
-    usage.llm_output_tokens += outcome.output_tokens
-    if outcome.error is not None:
-        usage.llm_fallbacks += 1
-        logger.warning("LLM dedup failed; using the rules", extra={"reason": outcome.error})
-    return {positions[i]: d for i, d in outcome.decisions.items()}
 
 
 def _nearest(
