@@ -1,13 +1,12 @@
 """Bedrock Converse with the answer's JSON schema as the one tool the model must call (DESIGN §5).
 
 botocore retries throttling and transient errors in ``standard`` mode (bounded attempts with
-jitter); the read timeout of each attempt is capped by what is left of the call's deadline.
+jitter); each attempt's timeouts are capped at its share of the call's deadline.
 boto3 is imported on first use.
 """
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from engram.errors import ProviderError
@@ -41,10 +40,12 @@ class BedrockLLM:
             import boto3
             from botocore.config import Config
 
+            # Every attempt fits its share of the deadline, so all of them together stay within it.
+            share = self.deadline_s / self.max_attempts
             config = Config(
                 retries={"mode": "standard", "max_attempts": self.max_attempts},
-                connect_timeout=min(5.0, self.timeout_s),
-                read_timeout=min(self.timeout_s, self.deadline_s),
+                connect_timeout=min(5.0, share),
+                read_timeout=min(self.timeout_s, share),
             )
             self._client = boto3.client("bedrock-runtime", region_name=self.region, config=config)
         return self._client
@@ -73,7 +74,6 @@ class BedrockLLM:
     def complete_json(self, *, system: str, user: str, name: str, schema: dict[str, Any]) -> LlmAnswer:
         from botocore.exceptions import BotoCoreError, ClientError
 
-        started = time.monotonic()
         try:
             response = self._bedrock().converse(
                 **self.request(system=system, user=user, name=name, schema=schema)
@@ -83,8 +83,6 @@ class BedrockLLM:
             raise ProviderError(f"Bedrock converse failed: {code}") from exc
         except BotoCoreError as exc:
             raise ProviderError(f"Bedrock converse failed: {type(exc).__name__}") from exc
-        if time.monotonic() - started > self.deadline_s:
-            raise ProviderError("Bedrock converse answered after the deadline")
         blocks = response.get("output", {}).get("message", {}).get("content", [])
         uses = [b["toolUse"] for b in blocks if "toolUse" in b and b["toolUse"].get("name") == name]
         if not uses or not isinstance(uses[0].get("input"), dict):
