@@ -19,7 +19,8 @@ from engram.models import TenantId
 from engram_http.runtime import engine as current_engine
 from engram_http.runtime import logger, metrics, tracer
 
-processor = BatchProcessor(event_type=EventType.SQS)
+# A batch that fails whole is reported item by item too (same response shape, same SQS retries).
+processor = BatchProcessor(event_type=EventType.SQS, raise_on_entire_batch_failure=False)
 
 
 class JobMessage(BaseModel):

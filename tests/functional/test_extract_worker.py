@@ -144,6 +144,45 @@ def test_only_the_bad_message_of_a_batch_is_reported_failed(queued: tuple[Engine
     assert engine.get_job("acme", accepted.job_id).status == "succeeded"
 
 
+class StoreThatFailsOnce:
+    """The engine's real store, except that its first ``write`` fails (a storage outage)."""
+
+    def __init__(self, store: Any) -> None:
+        self._store = store
+        self.failed = False
+
+    def write(self, tenant_id: str, batch: Any) -> None:
+        if not self.failed:
+            self.failed = True
+            raise OSError("disk I/O error")
+        self._store.write(tenant_id, batch)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
+
+
+def test_a_failed_job_is_reported_for_retry_and_succeeds_on_redelivery(
+    queued: tuple[Engine, QueueOfRecord],
+) -> None:
+    # Given a queued job whose first attempt meets a storage outage
+    engine, _ = queued
+    accepted = engine.submit_retain("acme", RetainRequest(scope=SCOPE, text="I live in Porto", mode="smart"))
+    engine.store = StoreThatFailsOnce(engine.store)  # type: ignore[assignment]
+    event = sqs_event(job_message("acme", accepted.job_id))
+
+    # When the worker runs it, then SQS delivers the message again
+    first = invoke(event)
+    failed = engine.get_job("acme", accepted.job_id)
+    second = invoke(event)
+
+    # Then the first delivery is reported failed, with the job's error, and the second succeeds once
+    assert first == {"batchItemFailures": [{"itemIdentifier": event["Records"][0]["messageId"]}]}
+    assert failed.status == "failed" and failed.error == "disk I/O error"
+    assert second == {"batchItemFailures": []}
+    assert engine.get_job("acme", accepted.job_id).status == "succeeded"
+    assert engine.stats("acme").total == 1
+
+
 def test_the_sqs_queue_sends_ids_only() -> None:
     # Given an SQS client expecting one message
     client = boto3.client(

@@ -148,9 +148,11 @@ def decide(new: Sequence[NewMemory], existing: Sequence[MemoryRecord], *, llm: L
     except ValidationError as exc:
         outcome.error = f"answer does not match {DEDUP_SCHEMA_NAME}: {exc.error_count()} error(s)"
         return outcome
+    answered: set[int] = set()
     for item in parsed.decisions:
-        if item.candidate >= len(new) or item.candidate in outcome.decisions:
-            continue  # out of range or a second answer for the same candidate: ignored
+        if item.candidate >= len(new) or item.candidate in answered:
+            continue  # out of range, or a second answer for the same candidate: ignored
+        answered.add(item.candidate)
         target = existing[item.target] if item.target is not None and item.target < len(existing) else None
         decision = allowed(item, new[item.candidate], target)
         if decision is not None:
