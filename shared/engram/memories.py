@@ -59,7 +59,8 @@ def _chain_history(tenant_id: str, record: MemoryRecord, store: MemoryStore) -> 
             cursor = found
     chain = [*reversed(older), record.id, *newer]  # oldest version first
     entries = [entry for memory_id in chain for entry in store.history(tenant_id, memory_id)]
-    return sorted(entries, key=lambda e: e.at)
+    # One supersede writes both sides at the same time: the old version ends before the new one starts.
+    return sorted(entries, key=lambda e: (e.at, e.event != "superseded"))
 
 
 def list_memories(

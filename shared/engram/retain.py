@@ -309,7 +309,13 @@ def retain(
         existing = store.find_by_hash(tenant_id, scope, record.content_hash) or store.get(
             tenant_id, record.id
         )
-        if existing is not None:
+        if existing is not None and existing.status == "superseded":
+            # A statement that was replaced is made again ("dark mode" after "light mode"): it comes
+            # back as the next version of its old record, and may supersede what replaced it.
+            records[position] = record.model_copy(
+                update={"version": existing.version + 1, "created_at": existing.created_at}
+            )
+        elif existing is not None:
             stored[position] = existing
     decisions = (
         llm_decisions(
@@ -409,7 +415,7 @@ def retain(
                     batch.history.append(
                         HistoryEntry(
                             memory_id=new.id,
-                            version=1,
+                            version=new.version,
                             event="created",
                             at=now,
                             content=new.content,
@@ -462,7 +468,12 @@ def retain(
             detail["quarantined"] = candidate.quarantine
         batch.history.append(
             HistoryEntry(
-                memory_id=record.id, version=1, event="created", at=now, content=record.content, detail=detail
+                memory_id=record.id,
+                version=record.version,
+                event="created",
+                at=now,
+                content=record.content,
+                detail=detail,
             )
         )
         if vector is not None:

@@ -145,6 +145,32 @@ def test_a_changed_preference_supersedes_the_old_one_which_stays_in_history(serv
     assert memory(serve, key, dark["id"], history=True)["history"] == chain
 
 
+def test_switching_back_revives_the_first_preference_as_its_next_version(serve: Serve, key: str) -> None:
+    # Given dark mode preferred, then replaced by light mode
+    [dark] = smart(serve, key, "I prefer dark mode")
+    [light] = smart(serve, key, "Actually I switched to light mode last week")
+
+    # When the user goes back to dark mode
+    [back] = smart(serve, key, "I prefer dark mode")
+
+    # Then the dark-mode memory is current again, as its third version, and light mode is superseded
+    assert (back["action"], back["id"]) == ("superseded", dark["id"])
+    revived, replaced = memory(serve, key, dark["id"]), memory(serve, key, light["id"])
+    assert (revived["status"], revived["version"], revived["supersedes"]) == ("active", 3, light["id"])
+    assert revived.get("valid_until") is None
+    assert (replaced["status"], replaced["superseded_by"]) == ("superseded", dark["id"])
+    assert [m["id"] for m in recall(serve, key, "which theme does the user prefer?")] == [dark["id"]]
+    # And the history tells the whole story in order
+    events = [(h["memory_id"], h["event"]) for h in memory(serve, key, dark["id"], history=True)["history"]]
+    assert events == [
+        (dark["id"], "created"),
+        (dark["id"], "superseded"),
+        (light["id"], "created"),
+        (light["id"], "superseded"),
+        (dark["id"], "created"),
+    ]
+
+
 def test_recall_as_of_returns_what_was_true_then(serve: Serve, key: str) -> None:
     # Given dark mode preferred, then replaced by light mode
     [dark] = smart(serve, key, "I prefer dark mode")
