@@ -97,11 +97,11 @@ def build_llm(settings: LlmSettings) -> LLM | None:
 
 def _job_queue(settings: Settings) -> JobQueue | None:
     """SQS when a queue URL is configured (the cloud); None runs jobs on a local thread."""
-    if not settings.job_queue_url:
+    if not settings.extract_queue_url:
         return None
     from engram.adapters.sqs_queue import SqsJobQueue
 
-    return SqsJobQueue(settings.job_queue_url)
+    return SqsJobQueue(settings.extract_queue_url)
 
 
 @dataclass

@@ -120,8 +120,8 @@ class Settings(_Section):
     blas_threads: int | None = Field(default=1, ge=1)
     """Threads numpy's BLAS may use in this process (None leaves it alone). Recall's products are
     small and memory-bound; extra BLAS threads only spin against the embedding model's threads."""
-    job_queue_url: str | None = None
-    """SQS queue of asynchronous retains (env ENGRAM_JOB_QUEUE_URL); unset: a local job thread."""
+    extract_queue_url: str | None = None
+    """SQS queue of asynchronous retains (env ENGRAM_EXTRACT_QUEUE_URL); unset: a local job thread."""
     operator_token: SecretStr | None = None
     """The admin routes' credential (env ENGRAM_OPERATOR_TOKEN); locally a generated file by default."""
     recall: RecallSettings = RecallSettings()
@@ -137,8 +137,8 @@ class Settings(_Section):
             values["backend"] = environ["ENGRAM_BACKEND"]
         if "ENGRAM_DATA_DIR" in environ:
             values["data_dir"] = Path(environ["ENGRAM_DATA_DIR"]).expanduser()
-        if environ.get("ENGRAM_JOB_QUEUE_URL"):
-            values["job_queue_url"] = environ["ENGRAM_JOB_QUEUE_URL"]
+        if environ.get("ENGRAM_EXTRACT_QUEUE_URL"):
+            values["extract_queue_url"] = environ["ENGRAM_EXTRACT_QUEUE_URL"]
         if environ.get("ENGRAM_OPERATOR_TOKEN"):
             values["operator_token"] = environ["ENGRAM_OPERATOR_TOKEN"]
         if "ENGRAM_FUSION" in environ:

@@ -31,10 +31,7 @@ from engram_http.routes import ROUTES
 EVENTS_DIR = Path(__file__).resolve().parents[2] / "events"
 TENANT, SCOPE, TEXT = "acme", "user:alice", "I prefer dark mode"
 MEMORY_ID = memory_id(TENANT, SCOPE, TEXT)
-# API Gateway samples (proxy and authorizer); queue samples have their own tests.
-SAMPLES = sorted(
-    path.stem for path in EVENTS_DIR.glob("*.json") if not path.stem.startswith("extract_worker.")
-)
+SAMPLES = sorted(path.stem for path in EVENTS_DIR.glob("*.json"))
 _PARAM = re.compile(r"\{(\w+)\}")
 
 # A handler that records no metric is normal (runtime.py filters this too; pytest resets filters).

@@ -58,7 +58,7 @@ def queued(engine: Engine, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[En
 
 def sqs_event(*bodies: str) -> dict[str, Any]:
     """The sample SQS event with one record per body (message ids made unique)."""
-    sample = json.loads((EVENTS_DIR / "extract_worker.sqs.json").read_text(encoding="utf-8"))
+    sample = json.loads((EVENTS_DIR / "queue" / "extract_worker.sqs.json").read_text(encoding="utf-8"))
     template = sample["Records"][0]
     records = [
         {**template, "messageId": f"{template['messageId'][:-2]}{i:02d}", "body": b}
@@ -79,7 +79,7 @@ def invoke(event: dict[str, Any]) -> dict[str, Any]:
 
 def test_the_sample_event_is_an_sqs_event_naming_a_job() -> None:
     # Given the sample
-    sample = json.loads((EVENTS_DIR / "extract_worker.sqs.json").read_text(encoding="utf-8"))
+    sample = json.loads((EVENTS_DIR / "queue" / "extract_worker.sqs.json").read_text(encoding="utf-8"))
 
     # When its record is read
     [record] = sample["Records"]

@@ -70,3 +70,19 @@ def test_an_incomplete_provider_setting_is_refused_naming_the_variable(environ: 
     # Then a validation error names what is missing
     with pytest.raises(ValidationFailedError, match="ENGRAM_LLM_"):
         build_llm(Settings.from_env(environ).llm)
+
+
+def test_the_extract_queue_url_sends_jobs_to_sqs() -> None:
+    # Given the queue the stack wires into every function
+    from engram.adapters.sqs_queue import SqsJobQueue
+    from engram.app import _job_queue
+
+    url = "https://sqs.eu-west-1.amazonaws.com/123456789012/engram-dev-extract"
+    settings = Settings.from_env({"ENGRAM_EXTRACT_QUEUE_URL": url})
+
+    # When the job queue is chosen
+    queue = _job_queue(settings)
+
+    # Then it is SQS at that URL; without the variable, jobs stay on the local thread
+    assert isinstance(queue, SqsJobQueue) and queue.queue_url == url
+    assert _job_queue(Settings.from_env({})) is None
