@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from scripted_llm import ScriptedLLM, corpus_exchanges, load_exchanges
 
 from engram.app import Engine
 from engram.cli import main
@@ -77,3 +78,18 @@ def cli(data_dir: Path, capsys: pytest.CaptureFixture[str]) -> Callable[..., Cli
         return code, parsed, err
 
     return run
+
+
+@pytest.fixture(scope="session")
+def scripted_llm_server() -> Iterator[ScriptedLLM]:
+    """The scripted OpenAI-compatible server, one per session (its recorded answers never change)."""
+    server = ScriptedLLM([*load_exchanges("smart"), *corpus_exchanges()]).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def scripted_llm(scripted_llm_server: ScriptedLLM) -> ScriptedLLM:
+    """The scripted server with no requests seen and no outage scripted yet."""
+    scripted_llm_server.reset()
+    return scripted_llm_server

@@ -31,11 +31,20 @@ def list_memories(
     category: Annotated[str | None, Query()] = None,
     tier: Annotated[str | None, Query()] = None,
     tag: Annotated[str | None, Query()] = None,
+    status: Annotated[str | None, Query()] = None,
     cursor: Annotated[str | None, Query()] = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
 ) -> Response[str]:
     who = caller(app)
-    given = {"scope": scope, "category": category, "tier": tier, "tag": tag, "cursor": cursor, "limit": limit}
+    given = {
+        "scope": scope,
+        "category": category,
+        "tier": tier,
+        "tag": tag,
+        "status": status,
+        "cursor": cursor,
+        "limit": limit,
+    }
     request = parse(ListRequest, {k: v for k, v in given.items() if v is not None})
     return json_response(engine().list_memories(who.tenant_id, request, allowed_scopes=who.allowed_scopes))
 

@@ -7,7 +7,7 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Header
 
-from engram.models import RetainRequest, RetainResponse
+from engram.models import JobAccepted, RetainRequest, RetainResponse
 from engram_http.runtime import (
     caller,
     count,
@@ -24,9 +24,15 @@ app = resolver()
 
 @app.post(
     "/v1/memories",
-    responses=documented(
-        RetainResponse, "what happened to each memory", errors=(400, 401, 403, 409, 413, 422, 429)
-    ),
+    responses={
+        **documented(
+            RetainResponse, "what happened to each memory", errors=(400, 401, 403, 409, 413, 422, 429)
+        ),
+        202: {
+            "description": "accepted as a job (async, or smart mode): poll GET /v1/jobs/{id}",
+            "content": {"application/json": {"model": JobAccepted}},
+        },
+    },
 )
 @tracer.capture_method
 def retain(
@@ -36,7 +42,7 @@ def retain(
     who = caller(app, write=True)
     if idempotency_key:
         request = request.model_copy(update={"idempotency_key": idempotency_key})
-    if request.async_:
+    if request.runs_async:
         accepted = engine().submit_retain(who.tenant_id, request, allowed_scopes=who.allowed_scopes)
         return json_response(accepted, status=202)
     result = engine().retain(who.tenant_id, request, allowed_scopes=who.allowed_scopes)

@@ -21,7 +21,7 @@ from engram import lifecycle as lifecycle_service
 from engram import memories as memory_service
 from engram import recall as recall_service
 from engram import retain as retain_service
-from engram.errors import ForbiddenError, NotFoundError, ValidationFailedError
+from engram.errors import ForbiddenError, NotFoundError, ProviderError, ValidationFailedError
 from engram.identity import job_id
 from engram.models import (
     FeedbackRequest,
@@ -48,8 +48,18 @@ from engram.models import (
 
 if TYPE_CHECKING:
     from engram.auth import KeyService
-from engram.ports import ALL_SCOPES, Clock, Embedder, Extractor, MemoryStore, Reranker, SearchIndex
-from engram.settings import Settings
+from engram.ports import (
+    ALL_SCOPES,
+    LLM,
+    Clock,
+    Embedder,
+    Extractor,
+    JobQueue,
+    MemoryStore,
+    Reranker,
+    SearchIndex,
+)
+from engram.settings import LlmSettings, Settings
 
 logger = logging.getLogger(__name__)
 
@@ -75,6 +85,50 @@ def build_search_index(settings: Settings, *, client: Any = None) -> SearchIndex
     )
 
 
+def build_llm(settings: LlmSettings) -> LLM | None:
+    """The configured extraction model, or None (``provider: none``): the rules alone."""
+    if settings.provider == "none":
+        return None
+    if not settings.model:
+        raise ValidationFailedError("ENGRAM_LLM_MODEL is required when an LLM provider is configured")
+    if settings.provider == "bedrock":
+        from engram.adapters.bedrock_llm import BedrockLLM
+
+        return BedrockLLM(
+            settings.model,
+            region=settings.region,
+            timeout_s=settings.timeout_s,
+            deadline_s=settings.deadline_s,
+            max_attempts=settings.max_attempts,
+            max_output_tokens=settings.max_output_tokens,
+        )
+    from engram.adapters.openai_compat import OpenAICompatLLM
+    from engram.adapters.secrets import LazySecret
+
+    if not settings.base_url:
+        raise ValidationFailedError("ENGRAM_LLM_BASE_URL is required for the openai provider")
+    key = settings.api_key.get_secret_value() if settings.api_key else None
+    return OpenAICompatLLM(
+        settings.base_url,
+        settings.model,
+        api_key=LazySecret(key),
+        timeout_s=settings.timeout_s,
+        deadline_s=settings.deadline_s,
+        max_attempts=settings.max_attempts,
+        backoff_s=settings.backoff_s,
+        max_output_tokens=settings.max_output_tokens,
+    )
+
+
+def _job_queue(settings: Settings) -> JobQueue | None:
+    """SQS when a queue URL is configured (the cloud); None runs jobs on a local thread."""
+    if not settings.extract_queue_url:
+        return None
+    from engram.adapters.sqs_queue import SqsJobQueue
+
+    return SqsJobQueue(settings.extract_queue_url)
+
+
 @dataclass
 class Engine:
     settings: Settings
@@ -84,6 +138,9 @@ class Engine:
     extractor: Extractor
     clock: Clock
     reranker: Reranker | None = None
+    llm: LLM | None = None
+    queue: JobQueue | None = None
+    """Where accepted jobs go (SQS in the cloud); None runs them on this process's job thread."""
     keys: KeyService | None = None
     operator_token: str | None = field(default=None, repr=False)
     _jobs: ThreadPoolExecutor | None = field(default=None, repr=False)
@@ -126,6 +183,8 @@ class Engine:
             embedder=embedder,
             extractor=RuleExtractor(),
             clock=SystemClock(),
+            llm=build_llm(settings.llm),
+            queue=_job_queue(settings),
         )
 
     @classmethod
@@ -188,6 +247,8 @@ class Engine:
             embedder=embedder,
             extractor=RuleExtractor(),
             clock=SystemClock(),
+            llm=build_llm(settings.llm),
+            queue=_job_queue(settings),
         )
 
     def reindex(
@@ -268,6 +329,7 @@ class Engine:
             extractor=self.extractor,
             clock=self.clock,
             settings=settings,
+            llm=self.llm,
         )
         self.store.bump_usage(tenant_id, "retain_calls")
         if settings.retain.defer_embedding and response.results:
@@ -344,8 +406,31 @@ class Engine:
             request=request.model_dump(mode="json", by_alias=True),
         )
         self.store.put_job(tenant_id, job)
-        self._worker().submit(self._run_job, tenant_id, job)
+        if self.queue is None:
+            self._worker().submit(self._run_job, tenant_id, job)
+            return JobAccepted(job_id=job.job_id)
+        try:
+            self.queue.enqueue(tenant_id, job.job_id)
+        except Exception as exc:
+            failed = job.model_copy(
+                update={"status": "failed", "error": "could not enqueue", "request": None}
+            )
+            self.store.put_job(tenant_id, failed)
+            raise ProviderError("the job queue did not accept the retain; retry") from exc
         return JobAccepted(job_id=job.job_id)
+
+    def run_job(self, tenant_id: str, job_id_: str) -> Job | None:
+        """Run one queued job (the extract worker's entry). A succeeded or unknown job is left
+        alone, so a redelivered message is a no-op; a failed one runs again (its retain carries
+        the job's idempotency key, so what a first attempt committed is replayed, not rewritten).
+        Returns the job as it ends, None if it does not exist."""
+        job = self.store.get_job(tenant_id, job_id_)
+        if job is None or job.status == "succeeded":
+            return job
+        if job.request is None:  # a failed job whose body was dropped cannot run again
+            return job
+        self._run_job(tenant_id, job)
+        return self.store.get_job(tenant_id, job_id_)
 
     def resume_jobs(self) -> int:
         """Requeue jobs a stopped process left queued or running; returns how many."""
@@ -372,7 +457,9 @@ class Engine:
         running = job.model_copy(update={"status": "running", "updated_at": self.clock.now()})
         self.store.put_job(tenant_id, running)
         try:
+            # The job's own key makes a retried job replay its first outcome instead of writing twice.
             body = {**(job.request or {}), "async": False}
+            body["idempotency_key"] = body.get("idempotency_key") or f"job:{job.job_id}"
             response = self.retain(tenant_id, RetainRequest.model_validate(body))
             results = [
                 r.model_copy(update={"memory": None}) for r in response.results
@@ -391,7 +478,8 @@ class Engine:
                 update={
                     "status": "failed",
                     "error": str(exc),
-                    "request": None,
+                    # Queued jobs keep their body so a redelivery can run them again.
+                    "request": job.request if self.queue is not None else None,
                     "updated_at": self.clock.now(),
                 }
             )

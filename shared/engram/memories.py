@@ -42,11 +42,35 @@ def get(
     record = store.get(tenant_id, memory_id)
     if record is None or (scopes is not None and record.scope not in scopes):
         raise NotFoundError(f"memory '{memory_id}' not found")
-    history = store.history(tenant_id, memory_id) if with_history or clock is not None else []
-    view = MemoryView.of(record, history if with_history else None)
+    history = store.history(tenant_id, memory_id) if clock is not None else []
+    view = MemoryView.of(record, _chain_history(tenant_id, record, store) if with_history else None)
     if clock is not None and settings is not None:
         view.lifecycle = lifecycle.describe(record, history, now=clock.now(), settings=settings)
     return view
+
+
+MAX_CHAIN = 50
+
+
+def _chain_history(tenant_id: str, record: MemoryRecord, store: MemoryStore) -> list[HistoryEntry]:
+    """The history of a memory and of every version that superseded it or that it superseded,
+    oldest first: the whole chain, whichever link is asked for."""
+    older: list[str] = []
+    newer: list[str] = []
+    for link, found_ids in (("supersedes", older), ("superseded_by", newer)):
+        cursor = record
+        while len(older) + len(newer) < MAX_CHAIN:
+            next_id = getattr(cursor, link)
+            seen = next_id in older or next_id in newer or next_id == record.id
+            found = store.get(tenant_id, next_id) if next_id and not seen else None
+            if found is None or found.scope != record.scope:
+                break
+            found_ids.append(found.id)
+            cursor = found
+    chain = [*reversed(older), record.id, *newer]  # oldest version first
+    entries = [entry for memory_id in chain for entry in store.history(tenant_id, memory_id)]
+    # One supersede writes both sides at the same time: the old version ends before the new one starts.
+    return sorted(entries, key=lambda e: (e.at, e.event != "superseded"))
 
 
 def list_memories(

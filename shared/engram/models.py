@@ -45,7 +45,8 @@ def _not_blank(value: str) -> str:
 Text = Annotated[str, Field(min_length=1, max_length=MAX_TEXT_CHARS), AfterValidator(_not_blank)]
 Category = Literal["profile", "preference", "entity", "event", "case", "pattern", "fact", "raw"]
 Tier = Literal["peripheral", "working", "core", "archived"]
-Status = Literal["active", "superseded", "archived"]
+Status = Literal["active", "superseded", "archived", "quarantined"]
+"""``quarantined``: instruction-like content kept for review, never recalled by default."""
 RetainMode = Literal["raw", "smart", "auto"]
 Signal = Literal["used", "ignored", "corrected", "positive", "negative"]
 Action = Literal["created", "merged", "skipped", "superseded"]
@@ -193,6 +194,11 @@ class RetainRequest(Request):
     async_: bool = Field(default=False, alias="async")
     idempotency_key: str | None = Field(default=None, min_length=1, max_length=256)
 
+    @property
+    def runs_async(self) -> bool:
+        """``async: true``, or ``mode: smart`` unless ``async: false`` is given."""
+        return self.async_ or (self.mode == "smart" and "async_" not in self.model_fields_set)
+
     @model_validator(mode="after")
     def _one_input(self) -> RetainRequest:
         given = [name for name in ("text", "messages", "items") if getattr(self, name) is not None]
@@ -234,6 +240,8 @@ class RecallRequest(Request):
     fusion: Literal["weighted", "rrf", "bm25", "vector"] | None = None
     rerank: bool | None = None
     track_access: bool = True
+    as_of: AwareDatetime | None = None
+    """Recall what was true at this time (superseded memories included while they were valid)."""
 
 
 class ForgetFilter(Request):

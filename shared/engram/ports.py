@@ -61,6 +61,9 @@ class Conditions:
     occurred_at: tuple[datetime | None, datetime | None] = (None, None)
     created_at: tuple[datetime | None, datetime | None] = (None, None)
     exclude_tiers: tuple[str, ...] = ("archived",)
+    valid_at: datetime | None = None
+    """When set, only memories valid at that time: ``valid_from`` (else ``created_at``) at or
+    before it and ``valid_until`` unset or after it (recall's ``as_of``)."""
 
 
 @dataclass
@@ -111,6 +114,40 @@ class Embedder(Protocol):
 class Extractor(Protocol):
     def extract(self, messages: Sequence[Message], *, reference_time: datetime) -> list[ExtractedMemory]:
         """Memories worth keeping from a conversation; relative dates resolve against reference_time."""
+        ...
+
+
+@dataclass(frozen=True)
+class LlmAnswer:
+    """A structured answer of a language model and what it cost."""
+
+    data: dict[str, Any]
+    """The JSON object the model returned (not yet validated against the schema)."""
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+
+@runtime_checkable
+class LLM(Protocol):
+    """A language model that answers with one JSON object shaped by a JSON schema (DESIGN §5)."""
+
+    model_id: str
+
+    def complete_json(self, *, system: str, user: str, name: str, schema: dict[str, Any]) -> LlmAnswer:
+        """Ask once (retries and the deadline are the adapter's); ``ProviderError`` on failure.
+
+        ``name`` names the schema (``engram_extraction``, ``engram_dedup_decision``); ``system``
+        holds the instructions, ``user`` the data.
+        """
+        ...
+
+
+@runtime_checkable
+class JobQueue(Protocol):
+    """Where accepted asynchronous retains wait for a worker (SQS in the cloud)."""
+
+    def enqueue(self, tenant_id: str, job_id: str) -> None:
+        """Hand a durable job to the workers; raises if it could not be handed over."""
         ...
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
+from datetime import datetime
 from typing import Any
 
 from engram.models import ForgetFilter, RecallFilters
@@ -16,8 +18,14 @@ def _many(value: Any) -> tuple[Any, ...]:
     return tuple(value) if isinstance(value, list) else (value,)
 
 
-def recall_conditions(scopes: Sequence[str], filters: RecallFilters | None) -> Conditions:
-    """Active, non-archived memories in ``scopes`` that satisfy ``filters``."""
+def recall_conditions(
+    scopes: Sequence[str], filters: RecallFilters | None, *, as_of: datetime | None = None
+) -> Conditions:
+    """Active, non-archived memories in ``scopes`` that satisfy ``filters``; with ``as_of``, the
+    active and superseded ones that were valid at that time instead."""
+    if as_of is not None:
+        current = recall_conditions(scopes, filters)
+        return replace(current, statuses=("active", "superseded"), valid_at=as_of)
     if filters is None:
         return Conditions(scopes=tuple(scopes))
     metadata: tuple[tuple[str, tuple[Any, ...]], ...] = tuple(

@@ -150,7 +150,7 @@ def recall(
     began = time.perf_counter()
     if not scopes:
         return RecallResponse(memories=[], context="" if request.context else None)
-    conditions: Conditions = recall_conditions(scopes, request.filters)
+    conditions: Conditions = recall_conditions(scopes, request.filters, as_of=request.as_of)
     method = request.fusion or settings.recall.fusion
     now = clock.now()
     window = channels.time_window(request.query, now) if settings.recall.time_weight > 0 else None

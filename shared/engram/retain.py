@@ -1,15 +1,20 @@
 """Retain (DESIGN §5): texts or conversations -> deduplicated memory records, atomically.
 
-Modes: ``raw`` stores each text verbatim (no extraction); ``auto`` drops noise and runs the
-extractor (rule-based on the embedded default), keeping an explicitly given ``text`` verbatim
-when no rule fires; ``smart`` asks the LLM extractor and falls back to ``auto`` when none is
-configured. Unless ``retain.defer_embedding`` is off, raw texts, events and cases are written
+Modes: ``raw`` stores each text verbatim (no extraction); ``auto`` and ``smart`` drop noise and
+extract memories, with the LLM when one is configured and with the rules otherwise or when the
+LLM fails or answers off-schema, keeping an explicitly given ``text`` verbatim when nothing is
+found (``smart`` runs as a background job unless ``async`` is false; batches of ``items`` use
+the rules). Extracted memories that read as instructions to a model are stored ``quarantined``
+(see ``extraction.guard``). Unless ``retain.defer_embedding`` is off, raw texts, events and cases are written
 without a vector and embedded in the background (the engine embeds what is pending before any
 read), so a batch is acknowledged as soon as it is durable. Dedup: the same normalised text in the same scope is skipped (its id is
 deterministic, so a replay is a no-op). For profile, preference, entity, fact and pattern, a
 near-duplicate of the same category (cosine ≥ ``dedup_cosine``) is skipped when its text adds
 nothing (contained in the existing one) and merged into it otherwise; raw texts, events and
-cases append, since "I have 2 cats" and "I have 3 cats" embed almost alike but differ.
+cases append, since "I have 2 cats" and "I have 3 cats" embed almost alike but differ. With an
+LLM, candidates that have stored memories above ``prefilter_cosine`` get one batched decision
+(create / merge / skip / supersede, see ``extraction.dedup``); a superseded memory stays, with
+``valid_until`` and a link to its successor, which links back.
 """
 
 from __future__ import annotations
@@ -25,6 +30,8 @@ import numpy as np
 
 from engram.errors import ConflictError
 from engram.extraction import is_noise
+from engram.extraction.guard import instruction_like
+from engram.extraction.pipeline import Extraction, LlmUsage, llm_decisions
 from engram.identity import content_hash, memory_id, normalise
 from engram.models import (
     ExtractedMemory,
@@ -38,7 +45,17 @@ from engram.models import (
     Source,
     Trust,
 )
-from engram.ports import Clock, Conditions, Embedder, Extractor, MemoryStore, SearchIndex, Vector, WriteBatch
+from engram.ports import (
+    LLM,
+    Clock,
+    Conditions,
+    Embedder,
+    Extractor,
+    MemoryStore,
+    SearchIndex,
+    Vector,
+    WriteBatch,
+)
 from engram.settings import Settings
 
 logger = logging.getLogger(__name__)
@@ -52,6 +69,7 @@ class _Candidate:
     metadata: dict[str, Any]
     tags: list[str]
     occurred_at: datetime | None
+    quarantine: str | None = None
 
 
 def fingerprint(request: RetainRequest) -> str:
@@ -84,7 +102,7 @@ def _raw(
 
 
 def _candidates(
-    request: RetainRequest, *, extractor: Extractor, settings: Settings, now: datetime
+    request: RetainRequest, *, extractor: Extraction, settings: Settings, now: datetime
 ) -> list[_Candidate]:
     """What the request asks to keep (noise and texts no rule keeps are left out)."""
     base_meta, base_tags = dict(request.metadata), list(request.tags)
@@ -94,9 +112,15 @@ def _candidates(
         memory: ExtractedMemory, metadata: dict[str, Any], tags: list[str], when: datetime | None
     ) -> None:
         merged_tags = list(dict.fromkeys([*tags, *memory.tags]))
-        out.append(_Candidate(memory, metadata, merged_tags, when or memory.occurred_at))
+        quarantine = None
+        if mode != "raw":
+            quarantine = instruction_like(memory.content, user_said=memory.trust == "user-stated")
+        if quarantine:
+            merged_tags = list(dict.fromkeys([*merged_tags, "quarantined"]))
+        # A date the extractor resolved from the text is more precise than the conversation's time.
+        out.append(_Candidate(memory, metadata, merged_tags, memory.occurred_at or when, quarantine))
 
-    mode = "auto" if request.mode == "smart" else request.mode  # no LLM provider on this path yet
+    mode = "auto" if request.mode == "smart" else request.mode
     if request.items is not None:
         for item in request.items:
             meta, tags = {**base_meta, **item.metadata}, [*base_tags, *item.tags]
@@ -104,7 +128,10 @@ def _candidates(
             if mode == "raw":
                 add(_raw(item.text, settings=settings), meta, tags, when)
                 continue
-            found = _extract_text(item.text, extractor=extractor, settings=settings, reference=when or now)
+            # A batch of up to 100 items stays on the rules: one LLM call per item would not fit a request.
+            found = _extract_text(
+                item.text, extractor=extractor, settings=settings, reference=when or now, use_llm=False
+            )
             for memory in found:
                 add(memory, meta, tags, when)
     elif request.text is not None:
@@ -128,19 +155,19 @@ def _candidates(
                 )
         else:
             kept = [m for m in messages if not is_noise(m.content, min_chars=settings.retain.min_chars)]
-            found = extractor.extract(messages, reference_time=request.occurred_at or now) if kept else []
+            found = extractor(messages, request.occurred_at or now) if kept else []
             for memory in found:
                 add(memory, base_meta, base_tags, request.occurred_at)
     return out
 
 
 def _extract_text(
-    text: str, *, extractor: Extractor, settings: Settings, reference: datetime
+    text: str, *, extractor: Extraction, settings: Settings, reference: datetime, use_llm: bool = True
 ) -> list[ExtractedMemory]:
-    """Rules first; a text that is not noise but matches no rule is kept verbatim (it was sent on purpose)."""
+    """Extraction first; a text that is not noise but yields nothing is kept verbatim (it was sent on purpose)."""
     if is_noise(text, min_chars=settings.retain.min_chars):
         return []
-    found = extractor.extract([Message(role="user", content=text)], reference_time=reference)
+    found = extractor([Message(role="user", content=text)], reference, use_llm=use_llm)
     return found or [_raw(text, settings=settings)]
 
 
@@ -172,6 +199,7 @@ def _record(
         updated_at=now,
         occurred_at=candidate.occurred_at,
         valid_from=candidate.occurred_at or now,
+        status="quarantined" if candidate.quarantine else "active",
         source=Source(session_id=request.session_id, message_refs=memory.message_refs, role=memory.role),
         trust=memory.trust,
         expires_at=request.expires_at,
@@ -228,8 +256,12 @@ def retain(
     extractor: Extractor,
     clock: Clock,
     settings: Settings,
+    llm: LLM | None = None,
 ) -> RetainResponse:
     """Store what the request asks to keep; all of it in one transaction, or nothing.
+
+    Every record is built here with the caller's tenant and the request's scope: nothing an
+    extractor returns can name another tenant or scope.
 
     >>> # engine.retain("acme", RetainRequest(scope="user:alice", text="I prefer dark mode"))
     """
@@ -242,11 +274,28 @@ def retain(
             return _replay(tenant_id, previous[1], store)
 
     now = clock.now()
-    candidates = _candidates(request, extractor=extractor, settings=settings, now=now)
+    usage = LlmUsage()
+    extract = Extraction(extractor, llm, settings, usage)
+    candidates = _candidates(request, extractor=extract, settings=settings, now=now)
     scope = request.scope
+    # A microsecond apart: on every backend, creation order is the order the items came in
+    # (listing pages, and a session's neighbours in recall, follow it).
+    records = [
+        _record(
+            tenant_id,
+            scope,
+            c,
+            request=request,
+            now=now + timedelta(microseconds=position),
+            embedding_model=embedder.model_id,
+        )
+        for position, c in enumerate(candidates)
+    ]
     # Memories that may merge need their vector now (to find a twin); the rest can wait for the
     # background embedder when deferral is on.
-    merging = [i for i, c in enumerate(candidates) if c.memory.category in MERGING_CATEGORIES]
+    merging = [
+        i for i, c in enumerate(candidates) if c.memory.category in MERGING_CATEGORIES and not c.quarantine
+    ]
     embed_now = range(len(candidates)) if not settings.retain.defer_embedding else merging
     vector_of: dict[int, Vector] = {}
     if embed_now:
@@ -258,31 +307,59 @@ def retain(
     accepted: list[tuple[str, Vector]] = []  # (id, vector) written by this request, for in-batch near-dups
     seen_hashes: dict[str, str] = {}
     # One batched k-NN against what is stored in the scope, only for categories that can merge.
+    k = settings.retain.dedup_candidates if llm is not None else 1
     found = (
-        index.knn_many(tenant_id, np.stack([vector_of[i] for i in merging]), 1, Conditions(scopes=(scope,)))
+        index.knn_many(tenant_id, np.stack([vector_of[i] for i in merging]), k, Conditions(scopes=(scope,)))
         if merging
         else []
     )
     stored_nearest: dict[int, list[tuple[str, float]]] = dict(zip(merging, found, strict=True))
-    for position, (candidate, vector) in enumerate(zip(candidates, vectors, strict=True)):
-        record = _record(
-            tenant_id,
-            scope,
-            candidate,
-            request=request,
-            # A microsecond apart: on every backend, creation order is the order the items came in
-            # (listing pages, and a session's neighbours in recall, follow it).
-            now=now + timedelta(microseconds=position),
-            embedding_model=embedder.model_id if vector is not None else "",
+    stored: dict[int, MemoryRecord] = {}  # candidates already stored verbatim
+    for position, record in enumerate(records):
+        existing = store.find_by_hash(tenant_id, scope, record.content_hash) or store.get(
+            tenant_id, record.id
         )
+        if existing is not None and existing.status == "superseded":
+            # A statement that was replaced is made again ("dark mode" after "light mode"): it comes
+            # back as the next version of its old record, and may supersede what replaced it.
+            records[position] = record.model_copy(
+                update={"version": existing.version + 1, "created_at": existing.created_at}
+            )
+        elif existing is not None:
+            stored[position] = existing
+    decisions = (
+        llm_decisions(
+            tenant_id, records, stored, stored_nearest, llm=llm, store=store, settings=settings, usage=usage
+        )
+        if llm is not None
+        else {}
+    )
+    index_vectors: dict[str, Vector] = {}  # stored vectors of records this batch changes unembedded
+
+    def put(record: MemoryRecord, vector: Vector | None) -> None:
+        """Add or replace a record in the batch (one row per id)."""
+        for i, r in enumerate(batch.records):
+            if r.id == record.id:
+                batch.records[i], batch.vectors[i] = (
+                    record,
+                    vector if vector is not None else batch.vectors[i],
+                )
+                return
+        batch.records.append(record)
+        batch.vectors.append(vector)
+
+    def current(memory_id: str) -> MemoryRecord | None:
+        return next((r for r in batch.records if r.id == memory_id), None) or store.get(tenant_id, memory_id)
+
+    for position, (candidate, vector, record) in enumerate(zip(candidates, vectors, records, strict=True)):
+        if vector is None:
+            record = record.model_copy(update={"embedding_model": ""})
         if record.content_hash in seen_hashes:
             results.append(
                 RetainResult(id=seen_hashes[record.content_hash], action="skipped", reason="duplicate")
             )
             continue
-        existing = store.find_by_hash(tenant_id, scope, record.content_hash) or store.get(
-            tenant_id, record.id
-        )
+        existing = stored.get(position)
         if existing is not None:
             seen_hashes[record.content_hash] = existing.id
             results.append(
@@ -291,25 +368,97 @@ def retain(
                 )
             )
             continue
+        decision = decisions.get(position)
+        if decision is not None and decision.target is not None:
+            target = current(decision.target.id)
+            if target is not None and target.status == "active":
+                if decision.action == "skip":
+                    results.append(RetainResult(id=target.id, action="skipped", reason="near-duplicate"))
+                    seen_hashes[record.content_hash] = target.id
+                    continue
+                if decision.action == "merge":
+                    content = decision.merged_content or record.content
+                    merged = _merge(target, record.model_copy(update={"content": content}), now)
+                    merged = merged.model_copy(update={"content_hash": content_hash(content)})
+                    merged_vector = vector if content == record.content else embedder.embed([content])[0]
+                    put(merged, merged_vector)
+                    batch.history.append(
+                        HistoryEntry(
+                            memory_id=merged.id,
+                            version=merged.version,
+                            event="merged",
+                            at=now,
+                            content=merged.content,
+                            detail={"previous": target.content, "decided_by": "llm"},
+                        )
+                    )
+                    results.append(RetainResult(id=merged.id, action="merged", memory=MemoryView.of(merged)))
+                    seen_hashes[record.content_hash] = merged.id
+                    continue
+                if decision.action == "supersede":
+                    since = max(record.valid_from or now, target.valid_from or target.created_at)
+                    new = record.model_copy(update={"supersedes": target.id, "valid_from": since})
+                    old = target.model_copy(
+                        update={
+                            "status": "superseded",
+                            "valid_until": since,
+                            "superseded_by": new.id,
+                            "version": target.version + 1,
+                            "updated_at": now,
+                        }
+                    )
+                    old_vector = index.vectors(tenant_id, [old.id]).get(old.id)
+                    if old_vector is not None:
+                        index_vectors[old.id] = old_vector
+                    put(old, None)
+                    put(new, vector)
+                    batch.history.append(
+                        HistoryEntry(
+                            memory_id=old.id,
+                            version=old.version,
+                            event="superseded",
+                            at=now,
+                            content=old.content,
+                            detail={"superseded_by": new.id},
+                        )
+                    )
+                    batch.history.append(
+                        HistoryEntry(
+                            memory_id=new.id,
+                            version=new.version,
+                            event="created",
+                            at=now,
+                            content=new.content,
+                            detail={"mode": request.mode, "supersedes": old.id},
+                        )
+                    )
+                    if vector is not None:
+                        accepted.append((new.id, vector))
+                    seen_hashes[record.content_hash] = new.id
+                    results.append(
+                        RetainResult(
+                            id=new.id,
+                            action="superseded",
+                            reason=f"supersedes {old.id}",
+                            memory=MemoryView.of(new),
+                        )
+                    )
+                    continue
         hits = stored_nearest.get(position)
         twin_id, twin_cos = (
             (None, -1.0)
-            if hits is None or vector is None
+            if hits is None or vector is None or decision is not None
             else _nearest(vector, accepted, hits[0] if hits else None)
         )
         if twin_id is not None and twin_cos >= settings.retain.dedup_cosine:
-            twin = next((r for r in batch.records if r.id == twin_id), None) or store.get(tenant_id, twin_id)
+            twin = current(twin_id)
             if twin is not None and normalise(record.content) in normalise(twin.content):
                 results.append(RetainResult(id=twin_id, action="skipped", reason="near-duplicate"))
                 seen_hashes[record.content_hash] = twin_id
                 continue
             if twin is not None and twin.category == record.category:
                 merged = _merge(twin, record, now)
-                keep = [i for i, r in enumerate(batch.records) if r.id != twin_id]
-                batch.records = [batch.records[i] for i in keep]
-                batch.vectors = [batch.vectors[i] for i in keep]
-                batch.records.append(merged)
-                batch.vectors.append(vector)
+                put(merged, vector)
                 batch.history.append(
                     HistoryEntry(
                         memory_id=merged.id,
@@ -323,16 +472,18 @@ def retain(
                 results.append(RetainResult(id=merged.id, action="merged", memory=MemoryView.of(merged)))
                 seen_hashes[record.content_hash] = merged.id
                 continue
-        batch.records.append(record)
-        batch.vectors.append(vector)
+        put(record, vector)
+        detail: dict[str, Any] = {"mode": request.mode}
+        if candidate.quarantine:
+            detail["quarantined"] = candidate.quarantine
         batch.history.append(
             HistoryEntry(
                 memory_id=record.id,
-                version=1,
+                version=record.version,
                 event="created",
                 at=now,
                 content=record.content,
-                detail={"mode": request.mode},
+                detail=detail,
             )
         )
         if vector is not None:
@@ -341,12 +492,18 @@ def retain(
         results.append(RetainResult(id=record.id, action="created", memory=MemoryView.of(record)))
 
     if request.idempotency_key:
-        stored = [{"id": r.id, "action": r.action, "reason": r.reason} for r in results]
-        batch.idempotency = (request.idempotency_key, fp, stored)
+        outcome = [{"id": r.id, "action": r.action, "reason": r.reason} for r in results]
+        batch.idempotency = (request.idempotency_key, fp, outcome)
     if batch.records or batch.idempotency:
         store.write(tenant_id, batch)
-        embedded = [(r, v) for r, v in zip(batch.records, batch.vectors, strict=True) if v is not None]
-        index.upsert(tenant_id, [r for r, _ in embedded], [v for _, v in embedded])
+        embedded = [
+            (r, v if v is not None else index_vectors.get(r.id))
+            for r, v in zip(batch.records, batch.vectors, strict=True)
+        ]
+        ready = [(r, v) for r, v in embedded if v is not None]
+        index.upsert(tenant_id, [r for r, _ in ready], [v for _, v in ready])
+    for counter, amount in usage.counters().items():
+        store.bump_usage(tenant_id, counter, amount)
     logger.info(
         "retained",
         extra={

@@ -104,6 +104,32 @@ class RetainSettings(_Section):
     # Raw texts, events and cases are acknowledged once durable and embedded in the background;
     # every read first embeds what its tenant still has pending, so recall never misses them.
     defer_embedding: bool = True
+    max_memories_per_call: int = Field(default=10, ge=1, le=50)
+    """At most this many memories from one LLM extraction call."""
+    input_char_budget: int = Field(default=12_000, ge=500)
+    """The LLM sees the latest messages up to this many characters."""
+    dedup_candidates: int = Field(default=3, ge=1, le=10)
+    """Existing memories (cosine >= ``prefilter_cosine``) shown to the LLM per new memory."""
+
+
+class LlmSettings(_Section):
+    """The extraction model (DESIGN §10); ``none`` keeps the rule-based extractor alone."""
+
+    provider: Literal["none", "openai", "bedrock"] = "none"
+    base_url: str | None = None
+    """OpenAI-compatible endpoint up to ``/v1`` (e.g. ``http://localhost:11434/v1`` for Ollama)."""
+    model: str | None = None
+    api_key: SecretStr | None = None
+    """The key itself, or the ARN of a Secrets Manager secret holding it (read on first use)."""
+    region: str | None = None
+    timeout_s: float = Field(default=20.0, gt=0)
+    """Per attempt."""
+    deadline_s: float = Field(default=45.0, gt=0)
+    """For all attempts of one call together; below the Lambda timeout."""
+    max_attempts: int = Field(default=3, ge=1, le=10)
+    backoff_s: float = Field(default=0.5, ge=0)
+    """Base of the capped exponential backoff with full jitter between attempts."""
+    max_output_tokens: int = Field(default=2_000, ge=64)
 
 
 class AwsSettings(_Section):
@@ -170,12 +196,15 @@ class Settings(_Section):
     small and memory-bound; extra BLAS threads only spin against the embedding model's threads."""
     lifecycle_interval_s: float = Field(default=3_600.0, gt=0)
     """How often ``engram serve`` runs the lifecycle job over every tenant (``--no-lifecycle`` turns it off)."""
+    extract_queue_url: str | None = None
+    """SQS queue of asynchronous retains (env ENGRAM_EXTRACT_QUEUE_URL); unset: a local job thread."""
     operator_token: SecretStr | None = None
     """The admin routes' credential (env ENGRAM_OPERATOR_TOKEN); locally a generated file by default."""
     recall: RecallSettings = RecallSettings()
     lifecycle: LifecycleSettings = LifecycleSettings()
     retain: RetainSettings = RetainSettings()
     aws: AwsSettings = AwsSettings()
+    llm: LlmSettings = LlmSettings()
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str], **overrides: Any) -> Settings:
@@ -185,6 +214,8 @@ class Settings(_Section):
             values["backend"] = environ["ENGRAM_BACKEND"]
         if "ENGRAM_DATA_DIR" in environ:
             values["data_dir"] = Path(environ["ENGRAM_DATA_DIR"]).expanduser()
+        if environ.get("ENGRAM_EXTRACT_QUEUE_URL"):
+            values["extract_queue_url"] = environ["ENGRAM_EXTRACT_QUEUE_URL"]
         if environ.get("ENGRAM_OPERATOR_TOKEN"):
             values["operator_token"] = environ["ENGRAM_OPERATOR_TOKEN"]
         if "ENGRAM_LIFECYCLE_INTERVAL_S" in environ:
@@ -198,6 +229,13 @@ class Settings(_Section):
         aws = {name: environ[var] for var, name in _AWS_ENV.items() if environ.get(var)}
         if aws:
             values["aws"] = aws
+        llm = {
+            field: environ[f"ENGRAM_LLM_{field.upper()}"]
+            for field in ("provider", "base_url", "model", "api_key", "region", "timeout_s", "deadline_s")
+            if environ.get(f"ENGRAM_LLM_{field.upper()}")
+        }
+        if llm:
+            values["llm"] = llm
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls.model_validate(values)
 

@@ -53,6 +53,11 @@ def matches(record: MemoryRecord, conditions: Conditions) -> bool:
     for key, values in conditions.metadata:
         if key not in record.metadata or record.metadata[key] not in values:
             return False
+    if conditions.valid_at is not None:  # what was true then: valid_from <= t < valid_until
+        if (record.valid_from or record.created_at) > conditions.valid_at:
+            return False
+        if record.valid_until is not None and record.valid_until <= conditions.valid_at:
+            return False
     return _in_range(record.occurred_at, conditions.occurred_at) and _in_range(
         record.created_at, conditions.created_at
     )

@@ -107,6 +107,20 @@ def tenant_filter(tenant_id: str, conditions: Conditions) -> dict[str, Any]:
         bounds = {op: _iso(v) for op, v in (("gte", low), ("lte", high)) if v is not None}
         if bounds:
             clauses.append({"range": {name: bounds}})
+    if conditions.valid_at is not None:  # what was true then: valid_from <= t < valid_until (or open)
+        moment = _iso(conditions.valid_at)
+        clauses.append({"range": {"valid_from": {"lte": moment}}})
+        clauses.append(
+            {
+                "bool": {
+                    "should": [
+                        {"bool": {"must_not": [{"exists": {"field": "valid_until"}}]}},
+                        {"range": {"valid_until": {"gt": moment}}},
+                    ],
+                    "minimum_should_match": 1,
+                }
+            }
+        )
     query: dict[str, Any] = {"filter": clauses}
     if must_not:
         query["must_not"] = must_not
@@ -190,6 +204,8 @@ class OpenSearchIndex:
                         "version": {"type": "long"},
                         "created_at": {"type": "date"},
                         "occurred_at": {"type": "date"},
+                        "valid_from": {"type": "date"},
+                        "valid_until": {"type": "date"},
                         "content": {"type": "text", "analyzer": "standard"},
                         "embedding": {
                             "type": "knn_vector",
@@ -261,6 +277,8 @@ class OpenSearchIndex:
             "version": record.version,
             "created_at": _iso(record.created_at),
             "occurred_at": _iso(record.occurred_at),
+            "valid_from": _iso(record.valid_from or record.created_at),
+            "valid_until": _iso(record.valid_until),
             "content": record.content,
             "embedding": [float(x) for x in array],
         }

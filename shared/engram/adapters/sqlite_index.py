@@ -149,7 +149,13 @@ class _TenantVectors:
 
 def _needs_sql(conditions: Conditions) -> bool:
     """Conditions the numpy columns cannot answer (tags, metadata, session) go through SQL."""
-    return bool(conditions.tags_any or conditions.tags_all or conditions.metadata or conditions.session_id)
+    return bool(
+        conditions.tags_any
+        or conditions.tags_all
+        or conditions.metadata
+        or conditions.session_id
+        or conditions.valid_at is not None
+    )
 
 
 class SqliteIndex:

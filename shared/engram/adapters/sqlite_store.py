@@ -152,6 +152,15 @@ def conditions_sql(conditions: Conditions, alias: str = "m") -> tuple[str, list[
         clauses.append(f"json_extract({alias}.metadata, ?) IN ({marks})")
         params.append(f'$."{key}"')
         params.extend(values)
+    if conditions.valid_at is not None:
+        # Validity lives in the record document; julianday() compares the ISO texts as times.
+        moment = iso(conditions.valid_at)
+        clauses.append(
+            f"julianday(COALESCE(json_extract({alias}.doc, '$.valid_from'), {alias}.created_at)) <= julianday(?)"
+            f" AND (json_extract({alias}.doc, '$.valid_until') IS NULL"
+            f" OR julianday(json_extract({alias}.doc, '$.valid_until')) > julianday(?))"
+        )
+        params.extend([moment, moment])
     for column, (low, high) in (
         ("occurred_at", conditions.occurred_at),
         ("created_at", conditions.created_at),

@@ -1,0 +1,95 @@
+"""Bedrock Converse with the answer's JSON schema as the one tool the model must call (DESIGN §5).
+
+botocore retries throttling and transient errors in ``standard`` mode (bounded attempts with
+jitter); each attempt's timeouts are capped at its share of the call's deadline.
+boto3 is imported on first use.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engram.errors import ProviderError
+from engram.ports import LlmAnswer
+
+
+class BedrockLLM:
+    """``LLM`` over ``bedrock-runtime`` ``converse`` with forced tool use."""
+
+    def __init__(
+        self,
+        model_id: str,
+        *,
+        client: Any | None = None,
+        region: str | None = None,
+        timeout_s: float = 20.0,
+        deadline_s: float = 45.0,
+        max_attempts: int = 3,
+        max_output_tokens: int = 2_000,
+    ) -> None:
+        self.model_id = model_id
+        self._client = client
+        self.region = region
+        self.timeout_s = timeout_s
+        self.deadline_s = deadline_s
+        self.max_attempts = max_attempts
+        self.max_output_tokens = max_output_tokens
+
+    def _bedrock(self) -> Any:
+        if self._client is None:
+            import boto3
+            from botocore.config import Config
+
+            # Every attempt fits its share of the deadline, so all of them together stay within it.
+            share = self.deadline_s / self.max_attempts
+            config = Config(
+                retries={"mode": "standard", "max_attempts": self.max_attempts},
+                connect_timeout=min(5.0, share),
+                read_timeout=min(self.timeout_s, share),
+            )
+            self._client = boto3.client("bedrock-runtime", region_name=self.region, config=config)
+        return self._client
+
+    def request(self, *, system: str, user: str, name: str, schema: dict[str, Any]) -> dict[str, Any]:
+        """The keyword arguments of one ``converse`` call."""
+        return {
+            "modelId": self.model_id,
+            "system": [{"text": system}],
+            "messages": [{"role": "user", "content": [{"text": user}]}],
+            "toolConfig": {
+                "tools": [
+                    {
+                        "toolSpec": {
+                            "name": name,
+                            "description": f"Record the answer as {name}.",
+                            "inputSchema": {"json": schema},
+                        }
+                    }
+                ],
+                "toolChoice": {"tool": {"name": name}},
+            },
+            "inferenceConfig": {"maxTokens": self.max_output_tokens, "temperature": 0.0},
+        }
+
+    def complete_json(self, *, system: str, user: str, name: str, schema: dict[str, Any]) -> LlmAnswer:
+        from botocore.exceptions import BotoCoreError, ClientError
+
+        try:
+            response = self._bedrock().converse(
+                **self.request(system=system, user=user, name=name, schema=schema)
+            )
+        except ClientError as exc:
+            code = exc.response.get("Error", {}).get("Code", "ClientError")
+            raise ProviderError(f"Bedrock converse failed: {code}") from exc
+        except BotoCoreError as exc:
+            raise ProviderError(f"Bedrock converse failed: {type(exc).__name__}") from exc
+        blocks = response.get("output", {}).get("message", {}).get("content", [])
+        uses = [b["toolUse"] for b in blocks if "toolUse" in b and b["toolUse"].get("name") == name]
+        if not uses or not isinstance(uses[0].get("input"), dict):
+            raise ProviderError(f"Bedrock answer has no {name} tool call")
+        usage = response.get("usage") or {}
+        return LlmAnswer(
+            data=uses[0]["input"],
+            input_tokens=int(usage.get("inputTokens") or 0),
+            output_tokens=int(usage.get("outputTokens") or 0),
+        )
