@@ -1,14 +1,16 @@
-"""Data: the DynamoDB tables of the AWS backend, their customer managed key, and the secrets.
+"""Data: the DynamoDB table of the AWS backend, its customer managed key, and the secrets.
 
-Every table is on-demand, has point-in-time recovery, and is encrypted with one customer managed
-KMS key (rotated yearly). Keys are generic (``pk``/``sk``, GSIs ``gsi1``/``gsi2`` with
-``gsi1pk``/``gsi1sk``...) so the backend's key design (``TENANT#<id>#...``) lives in its adapters,
-not in the infrastructure. ``ttl`` (epoch seconds) is the TTL attribute where a table has one.
+The backend is a single-table design (``engram.adapters.dynamodb_store``): the table's keys, its
+global secondary indexes and their projections are read from the adapter's own ``CreateTable``
+request (``table_definition``), so the stack and the code that queries the table cannot drift. The
+table is on-demand, has point-in-time recovery, is encrypted with one customer managed KMS key
+(rotated yearly), streams new and old images to the search indexer, and expires items on ``ttl``
+(epoch seconds: idempotency records, finished jobs).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import Any
 
 from aws_cdk import RemovalPolicy
 from aws_cdk import aws_dynamodb as dynamodb
@@ -17,38 +19,19 @@ from aws_cdk import aws_kms as kms
 from aws_cdk import aws_secretsmanager as secretsmanager
 from constructs import Construct
 
+from engram.adapters.dynamodb_store import table_definition
+
 TTL_ATTRIBUTE = "ttl"
+TABLE = "memories"
+"""The one table's short name (``<prefix>-memories``)."""
 
 
-@dataclass(frozen=True)
-class TableSpec:
-    name: str
-    gsis: int = 0
-    ttl: bool = False
-    stream: bool = False
-    purpose: str = ""
-
-
-TABLES: tuple[TableSpec, ...] = (
-    TableSpec(
-        "memories",
-        gsis=2,
-        ttl=True,
-        stream=True,
-        purpose="the system of record; gsi1 lists by scope, gsi2 serves the lifecycle scheduler; "
-        "the stream feeds the search indexer; ttl is a safety net behind the lifecycle job's expiry",
-    ),
-    TableSpec("history", purpose="every change of every memory"),
-    TableSpec("tenants", gsis=1, purpose="tenants and their settings overrides"),
-    TableSpec("keys", gsis=1, purpose="API keys by key id (hash and display prefix only); gsi1 by tenant"),
-    TableSpec("jobs", gsis=1, ttl=True, purpose="async retain jobs and lifecycle reports"),
-    TableSpec("deletions", purpose="the content-free deletion log"),
-    TableSpec("idempotency", ttl=True, purpose="retain idempotency records (fingerprints and ids only)"),
-)
+def _gsis() -> list[dict[str, Any]]:
+    return list(table_definition("-")["GlobalSecondaryIndexes"])
 
 
 class Data(Construct):
-    """Tables, the customer managed key that encrypts them, and the service's two secrets."""
+    """The table, the customer managed key that encrypts it, and the service's two secrets."""
 
     def __init__(self, scope: Construct, construct_id: str, *, prefix: str, retain: bool) -> None:
         super().__init__(scope, construct_id)
@@ -69,32 +52,38 @@ class Data(Construct):
                 resources=["*"],  # in a key policy "*" means this key
             )
         )
-        self.tables: dict[str, dynamodb.Table] = {}
-        for spec in TABLES:
-            table = dynamodb.Table(
-                self,
-                spec.name.capitalize(),
-                table_name=f"{prefix}-{spec.name}",
-                partition_key=dynamodb.Attribute(name="pk", type=dynamodb.AttributeType.STRING),
-                sort_key=dynamodb.Attribute(name="sk", type=dynamodb.AttributeType.STRING),
-                billing_mode=dynamodb.BillingMode.PAY_PER_REQUEST,
-                point_in_time_recovery_specification=dynamodb.PointInTimeRecoverySpecification(
-                    point_in_time_recovery_enabled=True
+        definition = table_definition("-")
+        assert [k["AttributeName"] for k in definition["KeySchema"]] == ["pk", "sk"]
+        self.table = dynamodb.Table(
+            self,
+            "Memories",
+            table_name=f"{prefix}-{TABLE}",
+            partition_key=dynamodb.Attribute(name="pk", type=dynamodb.AttributeType.STRING),
+            sort_key=dynamodb.Attribute(name="sk", type=dynamodb.AttributeType.STRING),
+            billing_mode=dynamodb.BillingMode.PAY_PER_REQUEST,
+            point_in_time_recovery_specification=dynamodb.PointInTimeRecoverySpecification(
+                point_in_time_recovery_enabled=True
+            ),
+            encryption=dynamodb.TableEncryption.CUSTOMER_MANAGED,
+            encryption_key=self.key,
+            stream=dynamodb.StreamViewType.NEW_AND_OLD_IMAGES,
+            time_to_live_attribute=TTL_ATTRIBUTE,
+            deletion_protection=retain,
+            removal_policy=removal,
+        )
+        for gsi in _gsis():
+            (pk, sk) = (k["AttributeName"] for k in gsi["KeySchema"])
+            projection = gsi["Projection"]
+            included = projection.get("NonKeyAttributes")
+            self.table.add_global_secondary_index(
+                index_name=gsi["IndexName"],
+                partition_key=dynamodb.Attribute(name=pk, type=dynamodb.AttributeType.STRING),
+                sort_key=dynamodb.Attribute(name=sk, type=dynamodb.AttributeType.STRING),
+                projection_type=(
+                    dynamodb.ProjectionType.INCLUDE if included else dynamodb.ProjectionType.KEYS_ONLY
                 ),
-                encryption=dynamodb.TableEncryption.CUSTOMER_MANAGED,
-                encryption_key=self.key,
-                stream=dynamodb.StreamViewType.NEW_AND_OLD_IMAGES if spec.stream else None,
-                time_to_live_attribute=TTL_ATTRIBUTE if spec.ttl else None,
-                deletion_protection=retain,
-                removal_policy=removal,
+                non_key_attributes=list(included) if included else None,
             )
-            for n in range(1, spec.gsis + 1):
-                table.add_global_secondary_index(
-                    index_name=f"gsi{n}",
-                    partition_key=dynamodb.Attribute(name=f"gsi{n}pk", type=dynamodb.AttributeType.STRING),
-                    sort_key=dynamodb.Attribute(name=f"gsi{n}sk", type=dynamodb.AttributeType.STRING),
-                )
-            self.tables[spec.name] = table
 
         def secret(name: str, description: str) -> secretsmanager.Secret:
             return secretsmanager.Secret(
@@ -111,6 +100,3 @@ class Data(Construct):
 
         self.operator_token = secret("OperatorToken", "credential of the /v1/admin routes")
         self.pepper = secret("Pepper", "HMAC key of the stored API key hashes")
-
-    def table(self, name: str) -> dynamodb.Table:
-        return self.tables[name]

@@ -23,7 +23,7 @@ from constructs import Construct
 
 from engram_infra.api import Api
 from engram_infra.config import Config
-from engram_infra.data import TABLES, Data
+from engram_infra.data import Data
 from engram_infra.extraction import Extraction
 from engram_infra.functions import API_FUNCTIONS, Functions, worker_functions
 from engram_infra.nag import acknowledge
@@ -35,34 +35,20 @@ WORKERS = ("indexer", "extract_worker", "decay", "tiering")
 # Cross-region inference profile ids start with a geography; their calls land in several regions.
 _PROFILE = re.compile(r"^(us|eu|apac|global|ca|jp|au|us-gov)\.(.+)$")
 
-# What each function's code reads (R) or writes (W) in each table.
-TABLE_ACCESS: dict[str, dict[str, str]] = {
-    "authorizer": {"tenants": "R", "keys": "W"},
-    "retain": {
-        "memories": "W",
-        "history": "W",
-        "idempotency": "W",
-        "jobs": "W",
-        "tenants": "R",
-        "deletions": "R",
-    },
-    "recall": {"memories": "W", "tenants": "R"},
-    "forget": {"memories": "W", "history": "W", "deletions": "W", "idempotency": "W", "tenants": "R"},
-    "feedback": {"memories": "W", "history": "W", "tenants": "R"},
-    "memories": {
-        "memories": "W",
-        "history": "W",
-        "deletions": "W",
-        "jobs": "R",
-        "idempotency": "W",
-        "tenants": "R",
-    },
-    "admin": {spec.name: "W" for spec in TABLES},
-    "docs": {},
-    "indexer": {"memories": "W"},
-    "extract_worker": {"memories": "W", "history": "W", "jobs": "W", "idempotency": "W", "tenants": "R"},
-    "decay": {"memories": "W", "history": "W", "jobs": "W", "deletions": "W", "tenants": "R"},
-    "tiering": {"memories": "W", "history": "W", "jobs": "W", "deletions": "W", "tenants": "R"},
+# What each function's code does with the one table: reads (R) or also writes (W).
+TABLE_ACCESS: dict[str, str] = {
+    "authorizer": "W",  # a key's last use is recorded
+    "retain": "W",
+    "recall": "W",  # access tracking
+    "forget": "W",
+    "feedback": "W",
+    "memories": "W",
+    "admin": "W",
+    "docs": "",
+    "indexer": "R",  # the stream, and the records it re-reads
+    "extract_worker": "W",
+    "decay": "W",
+    "tiering": "W",
 }
 # Who searches (R) or also indexes and deletes (W) in the search index.
 SEARCH_ACCESS: dict[str, str] = {
@@ -201,31 +187,33 @@ class EngramStack(Stack):
         env = {
             "ENGRAM_BACKEND": "aws",
             "ENGRAM_STAGE": c.stage,
-            "ENGRAM_SEARCH_ENDPOINT": self.search.endpoint,
-            "ENGRAM_SEARCH_SERVICE": self.search.service,
-            "ENGRAM_EMBEDDING_PROVIDER": "bedrock",
-            "ENGRAM_EMBEDDING_MODEL": c.embedding_model_id,
+            "ENGRAM_TABLE": self.data.table.table_name,
+            "ENGRAM_OPENSEARCH_ENDPOINT": self.search.endpoint,
+            "ENGRAM_OPENSEARCH_SERVICE": self.search.service,
+            "ENGRAM_EMBEDDER": "bedrock",
+            "ENGRAM_BEDROCK_MODEL": c.embedding_model_id,
             "ENGRAM_EMBEDDING_DIMENSIONS": str(c.embedding_dimensions),
+            # A frozen Lambda container runs no background thread: embed inside the request.
+            "ENGRAM_DEFER_EMBEDDING": "false",
             "ENGRAM_LLM_PROVIDER": "bedrock",
             "ENGRAM_LLM_MODEL": c.llm_model_id,
             "ENGRAM_EXTRACT_QUEUE_URL": self.extraction.queue.queue_url,
-            "ENGRAM_OPERATOR_TOKEN_SECRET_ARN": self.data.operator_token.secret_arn,
-            "ENGRAM_PEPPER_SECRET_ARN": self.data.pepper.secret_arn,
+            # Secrets Manager ARNs: the functions read each value once per container.
+            "ENGRAM_OPERATOR_TOKEN": self.data.operator_token.secret_arn,
+            "ENGRAM_KEY_PEPPER": self.data.pepper.secret_arn,
             # The admin function finds each tier's usage plan by name: "<prefix>-<tier>".
             "ENGRAM_USAGE_PLAN_PREFIX": f"{c.prefix}-",
             "ENGRAM_TIERS": ",".join(c.usage_plans),
             "POWERTOOLS_METRICS_NAMESPACE": "Engram",
             "POWERTOOLS_LOG_LEVEL": "INFO",
         }
-        for spec in TABLES:
-            env[f"ENGRAM_TABLE_{spec.name.upper()}"] = self.data.table(spec.name).table_name
         return env
 
     def _event_sources(self) -> None:
         fns = self.functions.functions
         fns["indexer"].add_event_source(
             sources.DynamoEventSource(
-                self.data.table("memories"),
+                self.data.table,
                 starting_position=lambda_.StartingPosition.TRIM_HORIZON,
                 batch_size=100,
                 max_batching_window=Duration.seconds(1),
@@ -248,13 +236,12 @@ class EngramStack(Stack):
     def _grants(self) -> None:
         c = self.config
         fns, roles = self.functions.functions, self.functions.roles
-        for name, tables in TABLE_ACCESS.items():
-            for table_name, mode in tables.items():
-                table: dynamodb.Table = self.data.table(table_name)
-                if mode == "W":
-                    table.grant_read_write_data(fns[name])
-                else:
-                    table.grant_read_data(fns[name])
+        table: dynamodb.Table = self.data.table
+        for name, mode in TABLE_ACCESS.items():
+            if mode == "W":
+                table.grant_read_write_data(fns[name])
+            elif mode == "R":
+                table.grant_read_data(fns[name])
         for name, mode in SEARCH_ACCESS.items():
             self.search.grant(roles[name], write=mode == "W")
         embedding = _model_arns(c.embedding_model_id)

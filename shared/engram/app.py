@@ -231,16 +231,19 @@ class Engine:
                 built = build_search_index(settings, client=opensearch)
                 assert isinstance(built, OpenSearchIndex)
                 index = StreamBackedIndex(built)
+        from engram.adapters.secrets import LazySecret
+
+        # Either the value itself or, in the stack, a Secrets Manager ARN read once per container.
         keys = None
         if aws.key_pepper is not None:
+            pepper = LazySecret(aws.key_pepper.get_secret_value(), name="the API key pepper")()
             keys = KeyService(
-                DynamoKeyStore(client, aws.table),
-                pepper=aws.key_pepper.get_secret_value().encode(),
-                clock=SystemClock(),
+                DynamoKeyStore(client, aws.table), pepper=str(pepper).encode(), clock=SystemClock()
             )
+        token = settings.operator_token.get_secret_value() if settings.operator_token else None
         return cls(
             keys=keys,
-            operator_token=settings.operator_token.get_secret_value() if settings.operator_token else None,
+            operator_token=LazySecret(token, name="the operator token")() if token else None,
             settings=settings,
             store=store,
             index=index,

@@ -56,7 +56,7 @@ def test_serverless_backend_is_a_vectorsearch_collection_with_its_three_policies
     env = next(iter(synth.resources("AWS::Lambda::Function").values()))["Properties"]["Environment"][
         "Variables"
     ]
-    assert env["ENGRAM_SEARCH_SERVICE"] == "aoss"
+    assert env["ENGRAM_OPENSEARCH_SERVICE"] == "aoss"
 
 
 def test_domain_in_a_vpc_behind_waf_with_cors_and_reserved_concurrency_is_nag_clean(

@@ -17,8 +17,11 @@ class LazySecret:
     'sk-local'
     """
 
-    def __init__(self, value: str | None, *, client: Any | None = None) -> None:
+    def __init__(
+        self, value: str | None, *, client: Any | None = None, name: str = "the LLM API key"
+    ) -> None:
         self._value = value
+        self._name = name
         self._client = client
         self._resolved: str | None = None
         self._lock = threading.Lock()
@@ -46,8 +49,8 @@ class LazySecret:
         try:
             answer = self._client.get_secret_value(SecretId=self._value)
         except (ClientError, BotoCoreError) as exc:
-            raise ProviderError("could not read the LLM API key from Secrets Manager") from exc
+            raise ProviderError(f"could not read {self._name} from Secrets Manager") from exc
         secret = answer.get("SecretString")
         if not secret:
-            raise ProviderError("the LLM API key secret has no SecretString")
+            raise ProviderError(f"the secret of {self._name} has no SecretString")
         return str(secret)
