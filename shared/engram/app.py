@@ -58,6 +58,7 @@ from engram.ports import (
     MemoryStore,
     Reranker,
     SearchIndex,
+    UsagePlanRegistry,
 )
 from engram.settings import LlmSettings, Settings
 
@@ -140,6 +141,7 @@ class Engine:
     reranker: Reranker | None = None
     llm: LLM | None = None
     queue: JobQueue | None = None
+    usage_plans: UsagePlanRegistry | None = None
     """Where accepted jobs go (SQS in the cloud); None runs them on this process's job thread."""
     keys: KeyService | None = None
     operator_token: str | None = field(default=None, repr=False)
@@ -241,6 +243,14 @@ class Engine:
                 DynamoKeyStore(client, aws.table), pepper=str(pepper).encode(), clock=SystemClock()
             )
         token = settings.operator_token.get_secret_value() if settings.operator_token else None
+        usage_plans = None
+        if aws.usage_plan_prefix:
+            from engram.adapters.usage_plans import UsagePlans, usage_plans_client
+
+            tiers = [t.strip() for t in aws.usage_plan_tiers.split(",") if t.strip()]
+            usage_plans = UsagePlans(
+                usage_plans_client(aws.region), prefix=aws.usage_plan_prefix, tiers=tiers
+            )
         return cls(
             keys=keys,
             operator_token=LazySecret(token, name="the operator token")() if token else None,
@@ -252,6 +262,7 @@ class Engine:
             clock=SystemClock(),
             llm=build_llm(settings.llm),
             queue=_job_queue(settings),
+            usage_plans=usage_plans,
         )
 
     def reindex(
@@ -282,6 +293,12 @@ class Engine:
         request = parse(NewTenant, {"tenant_id": tenant_id, "name": name or tenant_id})
         tenant = Tenant(tenant_id=request.tenant_id, name=request.name, created_at=self.clock.now())
         self.store.create_tenant(tenant)
+        if self.usage_plans is not None:
+            try:
+                self.usage_plans.enroll(tenant.tenant_id)
+            except Exception:
+                self.store.erase_tenant(tenant.tenant_id)  # no tenant that API Gateway would refuse
+                raise
         return tenant
 
     def configure_tenant(self, tenant_id: str, overrides: dict[str, Any]) -> Settings:
@@ -728,6 +745,8 @@ class Engine:
         removed = self.store.erase_tenant(tenant_id)
         if self.keys is not None:
             self.keys.store.delete_tenant_keys(tenant_id)
+        if self.usage_plans is not None:
+            self.usage_plans.withdraw(tenant_id)
         forget_tenant = getattr(self.index, "forget_tenant", None)
         if forget_tenant is not None:
             forget_tenant(tenant_id)

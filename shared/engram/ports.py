@@ -314,6 +314,18 @@ class CandidateSearch(Protocol):
         ...
 
 
+class UsagePlanRegistry(Protocol):
+    """Where a cloud deployment meters tenants (API Gateway usage plans); absent locally."""
+
+    def enroll(self, tenant_id: str, tier: str | None = None) -> str:
+        """Give the tenant its usage-plan key (idempotent); returns the key's id."""
+        ...
+
+    def withdraw(self, tenant_id: str) -> int:
+        """Delete the tenant's usage-plan key(s); returns how many went."""
+        ...
+
+
 @runtime_checkable
 class KeyStore(Protocol):
     """API key records (DESIGN §9): only the secret's HMAC and a display prefix are ever stored."""

@@ -163,6 +163,11 @@ class AwsSettings(_Section):
     """Total time an embedding call may take, retries included (below the Lambda timeout)."""
     key_pepper: SecretStr | None = None
     """HMAC pepper for API keys (env ENGRAM_KEY_PEPPER, from Secrets Manager in the stack)."""
+    usage_plan_prefix: str | None = None
+    """Set (env ENGRAM_USAGE_PLAN_PREFIX): a new tenant gets an API Gateway key in the usage plan
+    named ``<prefix><tier>``, deleted with the tenant."""
+    usage_plan_tiers: str = "standard"
+    """Comma-separated tiers (env ENGRAM_TIERS); new tenants go to the first."""
 
 
 _AWS_ENV = {
@@ -182,6 +187,8 @@ _AWS_ENV = {
     "ENGRAM_OPENAI_API_KEY": "openai_api_key",
     "ENGRAM_FALLBACK_EMBEDDER": "fallback_embedder",
     "ENGRAM_KEY_PEPPER": "key_pepper",
+    "ENGRAM_USAGE_PLAN_PREFIX": "usage_plan_prefix",
+    "ENGRAM_TIERS": "usage_plan_tiers",
 }
 
 

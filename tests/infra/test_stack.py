@@ -334,6 +334,9 @@ def test_the_functions_find_the_table_index_and_secrets_under_the_names_settings
     assert settings.llm.provider == "bedrock" and settings.llm.model == CONFIG.llm_model_id
     assert settings.retain.defer_embedding is False
     assert settings.extract_queue_url == "ref-ENGRAM_EXTRACT_QUEUE_URL"
+    # and new tenants are enrolled in the usage plans the stack names
+    assert settings.aws.usage_plan_prefix == f"{CONFIG.prefix}-"
+    assert settings.aws.usage_plan_tiers.split(",") == list(CONFIG.usage_plans)
 
 
 def test_the_indexer_reads_the_memories_stream_with_partial_failures_and_an_on_failure_queue(
