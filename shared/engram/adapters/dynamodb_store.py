@@ -36,7 +36,6 @@ import time
 import uuid
 from collections.abc import Iterator, Sequence
 from datetime import datetime
-from itertools import islice
 from typing import Any
 
 import numpy as np
@@ -809,24 +808,32 @@ class DynamoStore:
         return applied
 
     def put_lifecycle_report(self, tenant_id: str, report: LifecycleReport) -> None:
-        """Keyed by start time and run id (stable for a run), so the partition reads newest first;
-        a completed run trims the tenant's reports to the latest ``LIFECYCLE_REPORTS_KEPT``."""
+        """Keyed by run id; ``seq`` (start time, then write time) orders the partition as SQLite's
+        started_at-then-rowid does: a rewritten report of a run counts as its latest. A completed
+        run trims the tenant's reports to the latest ``LIFECYCLE_REPORTS_KEPT``."""
+        if report.tenant_id != tenant_id:
+            raise ValidationFailedError("the report must belong to the tenant written to")
         pk = f"TENANT#{tenant_id}#LIFECYCLE"
         self.client.put_item(
             TableName=self.table,
             Item={
-                **_key(pk, f"RUN#{iso(report.started_at)}#{report.run_id}"),
+                **_key(pk, f"RUN#{report.run_id}"),
                 "tenant_id": _s(tenant_id),
+                "seq": _s(f"{iso(report.started_at)}#{time.time_ns():020d}"),
                 "doc": _s(report.model_dump_json()),
             },
         )
         if report.status == "completed":
-            stale = list(self._query(key="pk", value=pk, forward=False, projection="pk, sk"))
-            self._batch_delete([_key(i["pk"]["S"], i["sk"]["S"]) for i in stale[LIFECYCLE_REPORTS_KEPT:]])
+            stale = self._reports(tenant_id)[LIFECYCLE_REPORTS_KEPT:]
+            self._batch_delete([_key(pk, i["sk"]["S"]) for i in stale])
+
+    def _reports(self, tenant_id: str) -> list[Item]:
+        """The tenant's report items, newest first (at most ~100 are kept, so all are read)."""
+        items = list(self._query(key="pk", value=f"TENANT#{tenant_id}#LIFECYCLE"))
+        return sorted(items, key=lambda i: i["seq"]["S"], reverse=True)
 
     def lifecycle_reports(self, tenant_id: str, limit: int = 10) -> list[LifecycleReport]:
-        items = self._query(key="pk", value=f"TENANT#{tenant_id}#LIFECYCLE", forward=False, page_size=limit)
-        return [LifecycleReport.model_validate_json(i["doc"]["S"]) for i in islice(items, limit)]
+        return [LifecycleReport.model_validate_json(i["doc"]["S"]) for i in self._reports(tenant_id)[:limit]]
 
     def delete(self, tenant_id: str, memory_ids: Sequence[str], log: DeletionLogEntry) -> list[str]:
         """Memories go in transactions (only those that exist), then their history, then the log."""
