@@ -47,14 +47,7 @@ def run_id() -> str:
 
 def _settle(record: MemoryRecord, now: datetime, settings: Settings, allowed: frozenset[str]) -> list[Any]:
     return rules_math.settle(
-        importance=record.importance,
-        confidence=record.confidence,
-        feedback_weight=record.feedback_weight,
-        access_count=record.access_count,
-        tier=record.tier,
-        pinned=record.pinned,
-        created_at=record.created_at,
-        last_accessed_at=record.last_accessed_at,
+        **rules_math.state_of(record),
         now=now,
         settings=settings.lifecycle,
         allowed=allowed,
@@ -63,14 +56,7 @@ def _settle(record: MemoryRecord, now: datetime, settings: Settings, allowed: fr
 
 def _composite(record: MemoryRecord, tier: str, now: datetime, settings: Settings) -> float:
     values = rules_math.explain(
-        importance=record.importance,
-        confidence=record.confidence,
-        feedback_weight=record.feedback_weight,
-        access_count=record.access_count,
-        tier=tier,
-        pinned=record.pinned,
-        created_at=record.created_at,
-        last_accessed_at=record.last_accessed_at,
+        **rules_math.state_of(record, tier=tier),
         now=now,
         settings=settings.lifecycle,
     )
@@ -265,14 +251,7 @@ def describe(
     """What ``GET /v1/memories/{id}`` shows of a memory's lifecycle: its values now, why it is in its
     tier (the last tier change, or its initial tier), and what the job would do at ``now``."""
     values = rules_math.explain(
-        importance=record.importance,
-        confidence=record.confidence,
-        feedback_weight=record.feedback_weight,
-        access_count=record.access_count,
-        tier=record.tier,
-        pinned=record.pinned,
-        created_at=record.created_at,
-        last_accessed_at=record.last_accessed_at,
+        **rules_math.state_of(record),
         now=now,
         settings=settings.lifecycle,
     )

@@ -313,14 +313,7 @@ def recall(
 
 def _lifecycle(record: MemoryRecord, now: datetime, settings: Settings) -> dict[str, Any]:
     values = lifecycle.explain(
-        importance=record.importance,
-        confidence=record.confidence,
-        feedback_weight=record.feedback_weight,
-        access_count=record.access_count,
-        tier=record.tier,
-        pinned=record.pinned,
-        created_at=record.created_at,
-        last_accessed_at=record.last_accessed_at,
+        **lifecycle.state_of(record),
         now=now,
         settings=settings.lifecycle,
     )

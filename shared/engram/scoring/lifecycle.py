@@ -11,9 +11,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engram.settings import LifecycleSettings
+
+if TYPE_CHECKING:
+    from engram.models import MemoryRecord
 
 SECONDS_PER_DAY = 86_400.0
 POSITIVE_SIGNALS = frozenset({"used", "positive"})
@@ -96,6 +99,22 @@ def feedback_ema(weight: float, signal: str, *, alpha: float = 0.3) -> float:
 def days_between(earlier: datetime, later: datetime) -> float:
     """Days from ``earlier`` to ``later`` (0 if ``earlier`` is in the future)."""
     return max(0.0, (later - earlier).total_seconds() / SECONDS_PER_DAY)
+
+
+def state_of(record: MemoryRecord, **overrides: Any) -> dict[str, Any]:
+    """The fields of a record the formulas here read, as their keyword arguments (``overrides``
+    replace some, e.g. the tier a record would move to)."""
+    return {
+        "importance": record.importance,
+        "confidence": record.confidence,
+        "feedback_weight": record.feedback_weight,
+        "access_count": record.access_count,
+        "tier": record.tier,
+        "pinned": record.pinned,
+        "created_at": record.created_at,
+        "last_accessed_at": record.last_accessed_at,
+        **overrides,
+    }
 
 
 def explain(
