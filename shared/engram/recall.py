@@ -243,16 +243,22 @@ def recall(
             )
             # Only transcript turns (raw, in a session): a short turn leans on its neighbours, while
             # a short fact stored on its own ("I prefer dark mode") was kept on purpose.
+            brevity = 1.0
             if r.brevity_anchor > 0 and record.category == "raw" and record.source.session_id:
-                norm *= shaping.brevity(
+                brevity = shaping.brevity(
                     len(words.informative_words(record.content)),
                     anchor=r.brevity_anchor,
                     strength=r.brevity_strength,
                     floor=r.brevity_floor,
                 )
-            score = fused[memory_id] * life["multiplier"] * norm
+            score = fused[memory_id] * life["multiplier"] * norm * brevity
             trace[memory_id].update(
-                {"lifecycle": life, "length_norm": round(norm, 6), "final": round(score, 6)}
+                {
+                    "lifecycle": life,
+                    "length_norm": round(norm, 6),
+                    "brevity": round(brevity, 6),
+                    "final": round(score, 6),
+                }
             )
             if score >= min_score:
                 final[memory_id] = score

@@ -151,7 +151,12 @@ def test_short_transcript_turns_give_way_to_informative_ones_but_short_facts_do_
     plain = _ids(engine, query, {"brevity_anchor": 0, "neighbour_weight": 0.0, "mmr_lambda": 1.0})
     shaped = _ids(engine, query, {"brevity_anchor": 6, "neighbour_weight": 0.0, "mmr_lambda": 1.0})
 
-    # Then the fillers push the informative turn out of the top three only without it,
+    # Then the debug trace shows the prior per memory (1 turn of one informative word: floor 0.3)
+    engine.configure_tenant("acme", {"recall": {"brevity_anchor": 6, "neighbour_weight": 0.0}})
+    traced = engine.recall("acme", parse(RecallRequest, {"query": query, "min_score": 0, "debug": True}))
+    brevity = {m.content: (m.trace or {}).get("brevity") for m in traced.memories}
+    assert brevity["Daniel: A hint?"] == 0.3 and brevity["Daniel plays bass"] == 1.0
+    # And the fillers push the informative turn out of the top three only without it,
     # and the short stand-alone fact is kept either way
     assert band not in plain
     assert band in shaped
