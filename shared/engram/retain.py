@@ -24,7 +24,7 @@ import json
 import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -208,6 +208,18 @@ def _record(
     )
 
 
+def _event(
+    record: MemoryRecord,
+    event: Literal["created", "merged", "superseded"],
+    at: datetime,
+    detail: dict[str, Any],
+) -> HistoryEntry:
+    """The history entry of what this retain made of ``record`` (its version and text as written)."""
+    return HistoryEntry(
+        memory_id=record.id, version=record.version, event=event, at=at, content=record.content, detail=detail
+    )
+
+
 def _merge(existing: MemoryRecord, new: MemoryRecord, now: datetime) -> MemoryRecord:
     """The newer statement wins the text; tags and metadata are united; importance never drops."""
     return existing.model_copy(
@@ -383,14 +395,7 @@ def retain(
                     merged_vector = vector if content == record.content else embedder.embed([content])[0]
                     put(merged, merged_vector)
                     batch.history.append(
-                        HistoryEntry(
-                            memory_id=merged.id,
-                            version=merged.version,
-                            event="merged",
-                            at=now,
-                            content=merged.content,
-                            detail={"previous": target.content, "decided_by": "llm"},
-                        )
+                        _event(merged, "merged", now, {"previous": target.content, "decided_by": "llm"})
                     )
                     results.append(RetainResult(id=merged.id, action="merged", memory=MemoryView.of(merged)))
                     seen_hashes[record.content_hash] = merged.id
@@ -412,25 +417,9 @@ def retain(
                         index_vectors[old.id] = old_vector
                     put(old, None)
                     put(new, vector)
+                    batch.history.append(_event(old, "superseded", now, {"superseded_by": new.id}))
                     batch.history.append(
-                        HistoryEntry(
-                            memory_id=old.id,
-                            version=old.version,
-                            event="superseded",
-                            at=now,
-                            content=old.content,
-                            detail={"superseded_by": new.id},
-                        )
-                    )
-                    batch.history.append(
-                        HistoryEntry(
-                            memory_id=new.id,
-                            version=new.version,
-                            event="created",
-                            at=now,
-                            content=new.content,
-                            detail={"mode": request.mode, "supersedes": old.id},
-                        )
+                        _event(new, "created", now, {"mode": request.mode, "supersedes": old.id})
                     )
                     if vector is not None:
                         accepted.append((new.id, vector))
@@ -460,14 +449,7 @@ def retain(
                 merged = _merge(twin, record, now)
                 put(merged, vector)
                 batch.history.append(
-                    HistoryEntry(
-                        memory_id=merged.id,
-                        version=merged.version,
-                        event="merged",
-                        at=now,
-                        content=merged.content,
-                        detail={"previous": twin.content, "cosine": round(twin_cos, 4)},
-                    )
+                    _event(merged, "merged", now, {"previous": twin.content, "cosine": round(twin_cos, 4)})
                 )
                 results.append(RetainResult(id=merged.id, action="merged", memory=MemoryView.of(merged)))
                 seen_hashes[record.content_hash] = merged.id
@@ -476,16 +458,7 @@ def retain(
         detail: dict[str, Any] = {"mode": request.mode}
         if candidate.quarantine:
             detail["quarantined"] = candidate.quarantine
-        batch.history.append(
-            HistoryEntry(
-                memory_id=record.id,
-                version=record.version,
-                event="created",
-                at=now,
-                content=record.content,
-                detail=detail,
-            )
-        )
+        batch.history.append(_event(record, "created", now, detail))
         if vector is not None:
             accepted.append((record.id, vector))
         seen_hashes[record.content_hash] = record.id
