@@ -40,7 +40,7 @@ def _policy(principal: str, method_arn: str, context: dict[str, str]) -> dict[st
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     presented = extract_key(event.get("headers") or {})
     current = engine()
-    if verify_operator(presented, current.operator_token):
+    if verify_operator(presented, current.operator_credential()):
         return _policy("operator", event["methodArn"], {"role": "operator"})
     if current.keys is None:
         raise Exception("Unauthorized")

@@ -144,7 +144,8 @@ class Engine:
     usage_plans: UsagePlanRegistry | None = None
     """Where accepted jobs go (SQS in the cloud); None runs them on this process's job thread."""
     keys: KeyService | None = None
-    operator_token: str | None = field(default=None, repr=False)
+    operator_token: str | Callable[[], str | None] | None = field(default=None, repr=False)
+    """The admin routes' credential, or a function reading it (from Secrets Manager) on first use."""
     _jobs: ThreadPoolExecutor | None = field(default=None, repr=False)
     _embedding: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _embedder_thread: threading.Thread | None = field(default=None, repr=False)
@@ -237,23 +238,22 @@ class Engine:
 
         # Either the value itself or, in the stack, a Secrets Manager ARN read once per container.
         keys = None
+        # Nothing is read at build time: only the functions that use a secret may read it.
         if aws.key_pepper is not None:
-            pepper = LazySecret(aws.key_pepper.get_secret_value(), name="the API key pepper")()
+            pepper = LazySecret(aws.key_pepper.get_secret_value(), name="the API key pepper")
             keys = KeyService(
-                DynamoKeyStore(client, aws.table), pepper=str(pepper).encode(), clock=SystemClock()
+                DynamoKeyStore(client, aws.table), pepper=lambda: str(pepper()).encode(), clock=SystemClock()
             )
         token = settings.operator_token.get_secret_value() if settings.operator_token else None
         usage_plans = None
         if aws.usage_plan_prefix:
-            from engram.adapters.usage_plans import UsagePlans, usage_plans_client
+            from engram.adapters.usage_plans import UsagePlans
 
             tiers = [t.strip() for t in aws.usage_plan_tiers.split(",") if t.strip()]
-            usage_plans = UsagePlans(
-                usage_plans_client(aws.region), prefix=aws.usage_plan_prefix, tiers=tiers
-            )
+            usage_plans = UsagePlans(region=aws.region, prefix=aws.usage_plan_prefix, tiers=tiers)
         return cls(
             keys=keys,
-            operator_token=LazySecret(token, name="the operator token")() if token else None,
+            operator_token=LazySecret(token, name="the operator token") if token else None,
             settings=settings,
             store=store,
             index=index,
@@ -310,6 +310,10 @@ class Engine:
         if not self.store.set_tenant_settings(tenant_id, overrides):
             raise NotFoundError(f"tenant '{tenant_id}' not found")
         return effective
+
+    def operator_credential(self) -> str | None:
+        """The operator token, read (once, by its reader) when first needed."""
+        return self.operator_token() if callable(self.operator_token) else self.operator_token
 
     def settings_for(self, tenant_id: str) -> Settings:
         """The settings in effect for a tenant: the service's, with the tenant's overrides."""

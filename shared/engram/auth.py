@@ -15,7 +15,7 @@ import os
 import re
 import secrets
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -186,13 +186,26 @@ class KeyService:
     ('acme', False)
     """
 
-    def __init__(self, store: KeyStore, *, pepper: bytes, clock: Clock) -> None:
-        if len(pepper) < 16:
-            raise ValueError("the pepper must be at least 16 bytes")
+    def __init__(self, store: KeyStore, *, pepper: bytes | Callable[[], bytes], clock: Clock) -> None:
+        """``pepper`` may be a function: it is then read on the first key operation, not before
+        (in the cloud it comes from Secrets Manager, which only the key-handling functions may read)."""
         self.store = store
         self.clock = clock
-        self._pepper = pepper
-        self._dummy_hash = hash_secret("0" * SECRET_CHARS, pepper)
+        self._pepper_source = pepper
+        self._resolved: bytes | None = None
+
+    @property
+    def _pepper(self) -> bytes:
+        if self._resolved is None:
+            pepper = self._pepper_source() if callable(self._pepper_source) else self._pepper_source
+            if len(pepper) < 16:
+                raise ValueError("the pepper must be at least 16 bytes")
+            self._resolved = pepper
+        return self._resolved
+
+    @property
+    def _dummy_hash(self) -> str:
+        return hash_secret("0" * SECRET_CHARS, self._pepper)
 
     def create(
         self,

@@ -20,12 +20,25 @@ from engram.errors import ProviderError, ValidationFailedError
 class UsagePlans:
     """Enrols tenants in usage plans through an injected boto3 ``apigateway`` client."""
 
-    def __init__(self, client: Any, *, prefix: str, tiers: Sequence[str]) -> None:
+    def __init__(
+        self, client: Any = None, *, region: str | None = None, prefix: str, tiers: Sequence[str]
+    ) -> None:
+        """``client`` is an ``apigateway`` client; without one, it is made on first use (only the
+        admin function enrols tenants, so no other function pays for boto3 at cold start)."""
         if not tiers:
             raise ValidationFailedError("at least one usage-plan tier is needed")
-        self.client = client
+        self._client = client
+        self._region = region
         self.prefix = prefix
         self.tiers = tuple(tiers)
+
+    @property
+    def client(self) -> Any:
+        if self._client is None:
+            import boto3
+
+            self._client = boto3.client("apigateway", region_name=self._region)
+        return self._client
 
     def _plan_id(self, tier: str) -> str:
         wanted = self.prefix + tier
@@ -72,9 +85,3 @@ class UsagePlans:
             except self.client.exceptions.NotFoundException:
                 continue
         return removed
-
-
-def usage_plans_client(region: str | None) -> Any:
-    import boto3
-
-    return boto3.client("apigateway", region_name=region)
