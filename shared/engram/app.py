@@ -182,7 +182,7 @@ class Engine:
             operator_token=token,
             settings=settings,
             store=SqliteStore(db),
-            index=SqliteIndex(db, dimension=embedder.dimension),
+            index=SqliteIndex(db, dimension=embedder.dimension, scan=settings.scan),
             embedder=embedder,
             extractor=RuleExtractor(),
             clock=SystemClock(),

@@ -632,6 +632,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--queries", type=int, default=300)
     p.add_argument("--tenants", type=int, default=10)
     p.add_argument("--out", default="bench-out")
+    p.add_argument(
+        "--exact-max-rows",
+        type=int,
+        help="k-NN scans over more rows take an int8 first pass (default 32768; 0: always; "
+        "a huge number: never)",
+    )
     return parser
 
 

@@ -52,7 +52,10 @@ def _fuse(
     bm25: dict[str, float],
     method: str,
     settings: Settings,
+    debug: bool,
 ) -> tuple[dict[str, float], dict[str, dict[str, Any]]]:
+    """Fused scores, and each memory's trace when ``debug`` (skipped otherwise: it costs more than
+    the scores)."""
     r = settings.recall
     bm25_norm = fusion.normalise_bm25(bm25)
     bm25_ranks = fusion.ranks_of(bm25)
@@ -75,6 +78,8 @@ def _fuse(
         else:
             score = fusion.weighted(vec, b, w_vector=r.weight_vector, w_bm25=r.weight_bm25)
         fused[memory_id] = score
+        if not debug:
+            continue
         trace[memory_id] = {
             "cosine": round(c, 6),
             "vector_score": round(vec, 6),
@@ -111,7 +116,8 @@ def _rerank(
     out = {}
     for memory_id, score in zip(ids, scores, strict=True):
         out[memory_id] = w * score + (1.0 - w) * fused[memory_id]
-        trace[memory_id]["rerank"] = round(score, 6)
+        if memory_id in trace:
+            trace[memory_id]["rerank"] = round(score, 6)
     return out
 
 
@@ -182,7 +188,10 @@ def recall(
     records = timer.run("fetch", lambda: store.get_many(tenant_id, ids))
     ids = [i for i in ids if i in records]
     knn_ranks = {memory_id: rank for rank, (memory_id, _) in enumerate(knn, start=1)}
-    fused, trace = timer.run("fusion", lambda: _fuse(ids, cos, knn_ranks, dict(bm25_hits), method, settings))
+    debug = request.debug
+    fused, trace = timer.run(
+        "fusion", lambda: _fuse(ids, cos, knn_ranks, dict(bm25_hits), method, settings, debug)
+    )
 
     def context() -> None:
         """Entity and time bonuses, then session neighbours of the best hits (may add candidates)."""
@@ -192,15 +201,19 @@ def recall(
                 record = records[memory_id]
                 hit = channels.inside(record.occurred_at or record.created_at, window)
                 fused[memory_id] = channels.with_bonus(fused[memory_id], hit, r.time_weight)
-                trace[memory_id].update({"in_time_window": bool(hit), "fused": round(fused[memory_id], 6)})
+                if debug:
+                    trace[memory_id].update(
+                        {"in_time_window": bool(hit), "fused": round(fused[memory_id], 6)}
+                    )
         entities = channels.query_entities(request.query) if r.entity_weight > 0 else ()
         if entities:
             for memory_id in ids:
                 share = channels.entity_share(entities, records[memory_id].content)
                 fused[memory_id] = channels.with_bonus(fused[memory_id], share, r.entity_weight)
-                trace[memory_id].update(
-                    {"entity_share": round(share, 6), "fused": round(fused[memory_id], 6)}
-                )
+                if debug:
+                    trace[memory_id].update(
+                        {"entity_share": round(share, 6), "fused": round(fused[memory_id], 6)}
+                    )
         if r.neighbour_weight <= 0 or not ids:
             return
         seeds = sorted(ids, key=lambda i: (-fused[i], i))[: r.neighbour_seeds]
@@ -215,9 +228,10 @@ def recall(
                 continue
             if memory_id not in fused:
                 ids.append(memory_id)
-                trace[memory_id] = {"cosine": round(cos.get(memory_id, 0.0), 6), "fusion": method}
             fused[memory_id] = share
-            trace[memory_id].update({"neighbour_of": seed, "fused": round(share, 6)})
+            if debug:
+                trace.setdefault(memory_id, {"cosine": round(cos.get(memory_id, 0.0), 6), "fusion": method})
+                trace[memory_id].update({"neighbour_of": seed, "fused": round(share, 6)})
 
     timer.run("context", context)
 
@@ -234,7 +248,7 @@ def recall(
         r = settings.recall
         for memory_id in ids:
             record = records[memory_id]
-            life = _lifecycle(record, now, settings)
+            life = _lifecycle(record, now, settings, rounded=debug)
             norm = shaping.length_norm(
                 len(record.content),
                 anchor=r.length_norm_anchor,
@@ -251,15 +265,16 @@ def recall(
                     strength=r.brevity_strength,
                     floor=r.brevity_floor,
                 )
-            score = fused[memory_id] * life["multiplier"] * norm * brevity
-            trace[memory_id].update(
-                {
-                    "lifecycle": life,
-                    "length_norm": round(norm, 6),
-                    "brevity": round(brevity, 6),
-                    "final": round(score, 6),
-                }
-            )
+            score = fused[memory_id] * round(life["multiplier"], 6) * norm * brevity
+            if debug:
+                trace[memory_id].update(
+                    {
+                        "lifecycle": life,
+                        "length_norm": round(norm, 6),
+                        "brevity": round(brevity, 6),
+                        "final": round(score, 6),
+                    }
+                )
             if score >= min_score:
                 final[memory_id] = score
         return final
@@ -317,10 +332,9 @@ def recall(
     return response
 
 
-def _lifecycle(record: MemoryRecord, now: datetime, settings: Settings) -> dict[str, Any]:
-    values = lifecycle.explain(
-        **lifecycle.state_of(record),
-        now=now,
-        settings=settings.lifecycle,
-    )
+def _lifecycle(record: MemoryRecord, now: datetime, settings: Settings, *, rounded: bool) -> dict[str, Any]:
+    """The record's lifecycle values at ``now``; rounded to 6 places for a trace."""
+    values = lifecycle.explain(**lifecycle.state_of(record), now=now, settings=settings.lifecycle)
+    if not rounded:
+        return values
     return {k: round(v, 6) if isinstance(v, float) else v for k, v in values.items()}

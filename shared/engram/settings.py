@@ -112,6 +112,20 @@ class RetainSettings(_Section):
     """Existing memories (cosine >= ``prefilter_cosine``) shown to the LLM per new memory."""
 
 
+class ScanSettings(_Section):
+    """How the embedded default's k-NN scans a tenant's vectors (process-wide, not per tenant)."""
+
+    exact_max_rows: int = Field(default=32_768, ge=0)
+    """Scans over at most this many rows compare the query with every float32 vector. Above it,
+    a first pass over int8 codes of the vectors picks candidates, and only those are scored on
+    their float32 vectors (env ENGRAM_SCAN_EXACT_MAX_ROWS)."""
+    rescore: int = Field(default=200, ge=1)
+    """Candidates per query the int8 pass hands on (at least 4 × k)."""
+    threads: int = Field(default=2, ge=1, le=64)
+    """onnxruntime threads for the int8 pass (two halve its time on two cores: it is bound by
+    memory reads, and the embedding model is idle by then)."""
+
+
 class LlmSettings(_Section):
     """The extraction model (DESIGN §10); ``none`` keeps the rule-based extractor alone."""
 
@@ -210,6 +224,7 @@ class Settings(_Section):
     recall: RecallSettings = RecallSettings()
     lifecycle: LifecycleSettings = LifecycleSettings()
     retain: RetainSettings = RetainSettings()
+    scan: ScanSettings = ScanSettings()
     aws: AwsSettings = AwsSettings()
     llm: LlmSettings = LlmSettings()
 
@@ -231,6 +246,8 @@ class Settings(_Section):
             values["recall"] = {"fusion": environ["ENGRAM_FUSION"]}
         if "ENGRAM_DEFER_EMBEDDING" in environ:
             values["retain"] = {"defer_embedding": environ["ENGRAM_DEFER_EMBEDDING"]}
+        if "ENGRAM_SCAN_EXACT_MAX_ROWS" in environ:
+            values["scan"] = {"exact_max_rows": environ["ENGRAM_SCAN_EXACT_MAX_ROWS"]}
         if "ENGRAM_EMBEDDER" in environ:
             values["embedder"] = environ["ENGRAM_EMBEDDER"]
         aws = {name: environ[var] for var, name in _AWS_ENV.items() if environ.get(var)}

@@ -9,6 +9,12 @@ cache is checked against the tenant's generation in ``index_state`` on every que
 another process (the CLI beside a running server) are seen; writes through this process are
 applied incrementally. Archived memories are not loaded (they leave the hot index; the store
 keeps them and their vectors).
+
+A scan over more rows than ``ScanSettings.exact_max_rows`` (a whole large tenant) is done in two
+passes: int8 codes of the vectors (``int8_scan``: a quarter of the bytes, scanned by onnxruntime's
+integer kernels) pick the best ``rescore`` rows, and only those are scored on their float32
+vectors, so every returned cosine is exact and only the choice of candidates is approximate.
+``engram bench`` reports how many of the exact top 50 this finds.
 """
 
 from __future__ import annotations
@@ -23,10 +29,12 @@ from datetime import datetime
 import numpy as np
 import numpy.typing as npt
 
+from engram.adapters.int8_scan import ZERO, Int8Codes, Int8Scan
 from engram.adapters.sqlite_store import SqliteDatabase, conditions_sql, fts_table
 from engram.adapters.text_index import Bm25Index, Fts5Tokenizer, query_terms
 from engram.models import MemoryRecord
 from engram.ports import ALL_SCOPES, Conditions, Vector
+from engram.settings import ScanSettings
 
 logger = logging.getLogger(__name__)
 
@@ -48,6 +56,9 @@ class _Codes:
 
     def mask(self, column: npt.NDArray[np.int32], values: Sequence[str]) -> npt.NDArray[np.bool_]:
         wanted = [self.code[v] for v in values if v in self.code]
+        if len(wanted) == 1:  # the usual case (one scope, one status): a comparison beats isin
+            equal: npt.NDArray[np.bool_] = column == wanted[0]
+            return equal
         return np.isin(column, wanted)
 
 
@@ -71,6 +82,8 @@ class _TenantVectors:
         default_factory=lambda: {k: _Codes() for k in ("scope", "status", "tier", "category")}
     )
     text: Bm25Index = field(default_factory=Bm25Index)
+    quantized: Int8Codes | None = None  # fitted on the first scan too large to do exactly
+    version: int = 0  # bumped by every put and remove: cached row masks go stale
 
     def _grow(self, need: int) -> None:
         capacity = self.matrix.shape[0]
@@ -81,6 +94,8 @@ class _TenantVectors:
         if capacity:
             matrix[:capacity] = self.matrix
         self.matrix = matrix
+        if self.quantized is not None:
+            self.quantized.grow(new)
         self.text.grow(new)
         for name in ("alive", "scope", "status", "tier", "category", "created", "occurred"):
             old = getattr(self, name)
@@ -102,6 +117,7 @@ class _TenantVectors:
     ) -> None:
         """Append a row for the memory; a memory already here moves to the new row."""
         self.remove(memory_id)
+        self.version += 1
         self._grow(self.n + 1)
         row = self.n
         self.n += 1
@@ -110,6 +126,8 @@ class _TenantVectors:
         if terms is not None:
             self.text.add(row, terms)
         self.matrix[row] = vector
+        if self.quantized is not None:
+            self.quantized.codes[row] = self.quantized.encode(self.matrix[row])
         self.alive[row] = True
         self.scope[row] = self.codes["scope"].of(scope)
         self.status[row] = self.codes["status"].of(status)
@@ -121,8 +139,11 @@ class _TenantVectors:
     def remove(self, memory_id: str) -> None:
         row = self.row_of.pop(memory_id, None)
         if row is not None:
+            self.version += 1
             self.alive[row] = False
             self.matrix[row] = 0.0
+            if self.quantized is not None:
+                self.quantized.codes[row] = ZERO
             self.text.remove(row)
 
     def mask(self, conditions: Conditions) -> npt.NDArray[np.bool_]:
@@ -161,13 +182,16 @@ def _needs_sql(conditions: Conditions) -> bool:
 class SqliteIndex:
     """``SearchIndex`` over ``SqliteDatabase``; thread-safe."""
 
-    def __init__(self, db: SqliteDatabase, *, dimension: int = 384) -> None:
+    def __init__(self, db: SqliteDatabase, *, dimension: int = 384, scan: ScanSettings | None = None) -> None:
         self.db = db
         self.dimension = dimension
+        self.scan = scan or ScanSettings()
+        self._int8 = Int8Scan(threads=self.scan.threads)
         self._lock = threading.RLock()
         self._tenants: dict[str, _TenantVectors] = {}
         self.tokenizer = Fts5Tokenizer()
         self.loads = 0  # full cache loads, for tests and diagnostics
+        self._last_mask: tuple[_TenantVectors, int, Conditions, npt.NDArray[np.bool_]] | None = None
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="engram-knn")
 
     # -- cache -----------------------------------------------------------------------------------
@@ -254,6 +278,20 @@ class SqliteIndex:
     def _allowed_rows(
         self, tenant_id: str, cache: _TenantVectors, conditions: Conditions
     ) -> npt.NDArray[np.bool_]:
+        """The rows meeting ``conditions`` (read-only). A recall asks k-NN and BM25 for the same
+        conditions, so the last mask the numpy columns alone answer is kept until the next write."""
+        if _needs_sql(conditions):
+            return self._compute_allowed(tenant_id, cache, conditions)
+        last = self._last_mask
+        if last is not None and last[0] is cache and last[1] == cache.version and last[2] == conditions:
+            return last[3]
+        keep = self._compute_allowed(tenant_id, cache, conditions)
+        self._last_mask = (cache, cache.version, conditions, keep)
+        return keep
+
+    def _compute_allowed(
+        self, tenant_id: str, cache: _TenantVectors, conditions: Conditions
+    ) -> npt.NDArray[np.bool_]:
         keep = cache.mask(conditions)
         if _needs_sql(conditions):
             where, params = conditions_sql(conditions)
@@ -282,15 +320,37 @@ class SqliteIndex:
         return np.concatenate([first.result(), second])
 
     def _similarities(
-        self, tenant_id: str, cache: _TenantVectors, conditions: Conditions, queries: npt.NDArray[np.float32]
+        self,
+        tenant_id: str,
+        cache: _TenantVectors,
+        conditions: Conditions,
+        queries: npt.NDArray[np.float32],
+        k: int,
     ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float32]]:
-        """(rows, cosines of those rows with each query column) for the rows meeting the conditions."""
+        """(rows, exact cosines of those rows with each query column): every row meeting the
+        conditions, or, for a scan larger than ``exact_max_rows``, the int8 pass's best."""
         keep = self._allowed_rows(tenant_id, cache, conditions)
         rows = np.flatnonzero(keep)
+        if rows.size > max(self.scan.exact_max_rows, self.scan.rescore, 4 * k) and self._int8.available():
+            return self._two_pass(cache, keep, queries, k)
         if rows.size * 4 < cache.n:  # few rows pass: gather them
             return rows, self._product(cache.matrix[rows], queries)
         # Most rows pass: one pass over the whole matrix beats copying it, then keep the passing rows.
         return rows, self._product(cache.matrix[: cache.n], queries)[rows]
+
+    def _two_pass(
+        self, cache: _TenantVectors, keep: npt.NDArray[np.bool_], queries: npt.NDArray[np.float32], k: int
+    ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float32]]:
+        """The best ``max(rescore, 4k)`` allowed rows per query by their int8 codes (the union
+        over queries), scored on their float32 vectors."""
+        if cache.quantized is None or cache.n > 2 * cache.quantized.fitted_rows:
+            cache.quantized = Int8Codes.fit(cache.matrix, cache.alive[: cache.n])
+        codes = cache.quantized
+        take = max(self.scan.rescore, 4 * k)
+        best = self._int8.top(codes.codes[: cache.n], codes.queries(queries), keep, take)
+        chosen = np.unique(best.ravel())
+        chosen = chosen[keep[chosen]]
+        return chosen, cache.matrix[chosen] @ queries
 
     @staticmethod
     def _top(rows: npt.NDArray[np.intp], scores: npt.NDArray[np.float32], k: int) -> list[tuple[int, float]]:
@@ -305,7 +365,7 @@ class SqliteIndex:
             if cache.n == 0 or k <= 0:
                 return []
             rows, sims = self._similarities(
-                tenant_id, cache, conditions, np.asarray(vector, dtype=np.float32)
+                tenant_id, cache, conditions, np.asarray(vector, dtype=np.float32), k
             )
             if rows.size == 0:
                 return []
@@ -319,7 +379,7 @@ class SqliteIndex:
             if cache.n == 0 or k <= 0 or len(vectors) == 0:
                 return [[] for _ in range(len(vectors))]
             queries = np.asarray(vectors, dtype=np.float32).T  # (dimension, queries)
-            rows, sims = self._similarities(tenant_id, cache, conditions, queries)
+            rows, sims = self._similarities(tenant_id, cache, conditions, queries, k)
             if rows.size == 0:
                 return [[] for _ in range(len(vectors))]
             return [
@@ -335,8 +395,8 @@ class SqliteIndex:
             cache = self._fresh(tenant_id)
             if cache.n == 0:
                 return []
-            scores = cache.text.scores(terms, cache.alive[: cache.n])
-            scores[~self._allowed_rows(tenant_id, cache, conditions)] = 0.0
+            allowed = self._allowed_rows(tenant_id, cache, conditions)
+            scores = cache.text.scores(terms, cache.alive[: cache.n], allowed)
             hits = np.flatnonzero(scores > 0)
             if hits.size == 0:
                 return []

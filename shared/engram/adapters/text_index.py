@@ -74,20 +74,35 @@ def query_terms(query: str, tokenizer: Fts5Tokenizer) -> list[str]:
 class _Posting:
     """Rows and term frequencies of one term; appends stay in lists until the next query."""
 
-    __slots__ = ("pending_rows", "pending_tfs", "rows", "tfs")
+    __slots__ = ("pending_rows", "pending_tfs", "rows", "tfs", "weights", "weights_avgdl")
 
     def __init__(self) -> None:
         self.rows: npt.NDArray[np.int32] = np.zeros(0, dtype=np.int32)
         self.tfs: npt.NDArray[np.float32] = np.zeros(0, dtype=np.float32)
         self.pending_rows: list[int] = []
         self.pending_tfs: list[float] = []
+        self.weights: npt.NDArray[np.float32] | None = None
+        self.weights_avgdl = 0.0
 
     def arrays(self) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float32]]:
         if self.pending_rows:
             self.rows = np.concatenate([self.rows, np.asarray(self.pending_rows, dtype=np.int32)])
             self.tfs = np.concatenate([self.tfs, np.asarray(self.pending_tfs, dtype=np.float32)])
             self.pending_rows, self.pending_tfs = [], []
+            self.weights = None
         return self.rows, self.tfs
+
+    def saturated(
+        self, doclen: npt.NDArray[np.float32], avgdl: float, k1: float, b: float
+    ) -> npt.NDArray[np.float32]:
+        """``tf·(k1+1) / (tf + k1·(1 - b + b·dl/avgdl))`` of every row, kept until the average
+        length or the posting changes (a row's length never changes: an edit takes a new row)."""
+        rows, tfs = self.arrays()
+        if self.weights is None or self.weights_avgdl != avgdl:
+            dl = doclen[rows]
+            self.weights = (tfs * (k1 + 1) / (tfs + k1 * (1 - b + b * dl / avgdl))).astype(np.float32)
+            self.weights_avgdl = avgdl
+        return self.weights
 
 
 class Bm25Index:
@@ -150,26 +165,42 @@ class Bm25Index:
                 per_row.setdefault(row, []).append(term)
         for row in sorted(per_row):
             self.add(row, per_row[row])
+        for posting in self.postings.values():  # arrays now, not on each term's first query
+            posting.arrays()
 
-    def scores(self, terms: Sequence[str], alive: npt.NDArray[np.bool_]) -> npt.NDArray[np.float64]:
-        """BM25 of every row (0 where no term matches); ``alive`` has one flag per row."""
+    def scores(
+        self,
+        terms: Sequence[str],
+        alive: npt.NDArray[np.bool_],
+        allowed: npt.NDArray[np.bool_] | None = None,
+    ) -> npt.NDArray[np.float64]:
+        """BM25 of every row (0 where no term matches); ``alive`` has one flag per row.
+
+        Statistics (document frequency, average length) count every live row; only the rows in
+        ``allowed`` (default: the live ones) are scored, so a search within one scope of a large
+        tenant touches that scope's postings alone.
+        """
         n = alive.shape[0]
-        total = np.zeros(n, dtype=np.float64)
         if self.docs <= 0:
-            return total
+            return np.zeros(n, dtype=np.float64)
         avgdl = self.total_len / self.docs
+        hit_rows: list[npt.NDArray[np.int32]] = []
+        hit_scores: list[npt.NDArray[np.floating[Any]]] = []
         for term in terms:
             posting = self.postings.get(term)
             if posting is None:
                 continue
-            rows, tfs = posting.arrays()
+            rows, _ = posting.arrays()
             live = alive[rows]
-            df = int(live.sum())
+            df = int(np.count_nonzero(live))
             if df == 0:
                 continue
             idf = math.log((self.docs - df + 0.5) / (df + 0.5))
             idf = idf if idf > 0 else 1e-6
-            dl = self.doclen[rows]
-            contribution = idf * tfs * (self.k1 + 1) / (tfs + self.k1 * (1 - self.b + self.b * dl / avgdl))
-            total += np.bincount(rows[live], weights=contribution[live], minlength=n)[:n]
-        return total
+            keep = live if allowed is None else allowed[rows]
+            hit_rows.append(rows[keep])
+            hit_scores.append(idf * posting.saturated(self.doclen, avgdl, self.k1, self.b)[keep])
+        if not hit_rows:
+            return np.zeros(n, dtype=np.float64)
+        total = np.bincount(np.concatenate(hit_rows), weights=np.concatenate(hit_scores), minlength=n)
+        return total[:n].astype(np.float64, copy=False)
