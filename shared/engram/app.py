@@ -169,7 +169,7 @@ class Engine:
             from threadpoolctl import threadpool_limits
 
             threadpool_limits(settings.blas_threads, user_api="blas")
-        db = SqliteDatabase(settings.data_dir / "engram.db")
+        db = SqliteDatabase(settings.data_dir / "engram.db", mmap_mb=settings.sqlite_mmap_mb)
         embedder = shared_embedder()
         pepper = load_or_create_secret(settings.data_dir / "pepper")
         token = (

@@ -215,6 +215,8 @@ class Settings(_Section):
     blas_threads: int | None = Field(default=1, ge=1)
     """Threads numpy's BLAS may use in this process (None leaves it alone). Recall's products are
     small and memory-bound; extra BLAS threads only spin against the embedding model's threads."""
+    sqlite_mmap_mb: int = Field(default=4_096, ge=0)
+    """How much of the SQLite file reads may map into memory (0: read() every page)."""
     lifecycle_interval_s: float = Field(default=3_600.0, gt=0)
     """How often ``engram serve`` runs the lifecycle job over every tenant (``--no-lifecycle`` turns it off)."""
     extract_queue_url: str | None = None

@@ -417,4 +417,6 @@ class SqliteIndex:
     def vectors(self, tenant_id: str, memory_ids: Sequence[str]) -> dict[str, Vector]:
         with self._lock:
             cache = self._fresh(tenant_id)
-            return {i: cache.matrix[cache.row_of[i]].copy() for i in memory_ids if i in cache.row_of}
+            present = [i for i in memory_ids if i in cache.row_of]
+            gathered = cache.matrix[[cache.row_of[i] for i in present]]  # one copy for all of them
+            return dict(zip(present, gathered, strict=True))

