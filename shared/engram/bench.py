@@ -42,7 +42,9 @@ def _words(text: str) -> tuple[str, ...]:
     return tuple(text.split())
 
 
-STAGES = _words("embed candidates fetch fusion context rerank lifecycle mmr access serialise total wall http")
+STAGES = _words(
+    "embed beside_embed candidates fetch fusion context rerank lifecycle mmr access serialise total wall http"
+)
 # A small vocabulary so that words recur across memories (BM25 has term statistics to work with)
 # and clauses carry topics (people, places, products) the embedding model can tell apart.
 VOCAB = {
@@ -288,7 +290,11 @@ def _report(result: dict[str, Any]) -> str:
     one, every = result["recall"]["one_scope"], result["recall"]["all_scopes"]
     rows = [
         [
-            {"wall": "wall (around call)", "http": "HTTP via local gateway"}.get(stage, stage),
+            {
+                "wall": "wall (around call)",
+                "http": "HTTP via local gateway",
+                "beside_embed": "(BM25 + its records, during embed)",
+            }.get(stage, stage),
             *cells(one.get(stage, {})),
             *cells(every.get(stage, {})),
         ]

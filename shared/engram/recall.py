@@ -1,6 +1,7 @@
 """Recall (DESIGN §6): the memories that matter for a query, best first, with a trace on request.
 
-Stages: embed the query; candidates from k-NN and BM25 (conditions applied before ranking);
+Stages: embed the query (BM25 and its hits' records are fetched on another thread meanwhile);
+candidates from k-NN and BM25 (conditions applied before ranking);
 the cosine of every candidate in the union; fusion (``weighted`` or ``rrf``) to [0, 1]; optional
 rerank blended 0.6/0.4; lifecycle multiplier and length normalisation; ``min_score``; MMR;
 access tracking. Every stage's time is measured; every memory's per-stage scores go in
@@ -10,11 +11,13 @@ access tracking. Every stage's time is measured; every memory's per-stage scores
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 
@@ -38,6 +41,35 @@ class _Timer:
             return fn()
         finally:
             self.stages[stage] = self.stages.get(stage, 0.0) + (time.perf_counter() - start) * 1000.0
+
+
+class _TextSide(NamedTuple):
+    hits: list[tuple[str, float]]
+    records: dict[str, MemoryRecord]
+    ms: float
+
+
+_BESIDE: ThreadPoolExecutor | None = None
+_BESIDE_LOCK = threading.Lock()
+
+
+def _beside() -> ThreadPoolExecutor:
+    """The threads recall's query-independent work runs on (made on first use)."""
+    global _BESIDE
+    with _BESIDE_LOCK:
+        if _BESIDE is None:
+            _BESIDE = ThreadPoolExecutor(max_workers=4, thread_name_prefix="engram-recall")
+        return _BESIDE
+
+
+def _text_side(
+    tenant_id: str, query: str, pool: int, conditions: Conditions, index: SearchIndex, store: MemoryStore
+) -> _TextSide:
+    """BM25's candidates and their records: what recall can do before it has the query vector."""
+    start = time.perf_counter()
+    hits = index.bm25(tenant_id, query, pool, conditions)
+    records = store.get_many(tenant_id, [i for i, _ in hits])
+    return _TextSide(hits, records, (time.perf_counter() - start) * 1000.0)
 
 
 def candidate_pool(limit: int, settings: Settings) -> int:
@@ -160,18 +192,25 @@ def recall(
     method = request.fusion or settings.recall.fusion
     now = clock.now()
     window = channels.time_window(request.query, now) if settings.recall.time_weight > 0 else None
-    query_vector = timer.run("embed", lambda: embedder.embed([request.query])[0])
     pool = candidate_pool(request.limit, settings)
+    one_trip = isinstance(index, CandidateSearch) and method in ("weighted", "rrf")
+    # BM25 and its hits' records need no query vector: they run on another thread while the
+    # query is embedded (the embedder gives a single text one core), and are waited for below.
+    text_side = None
+    if not one_trip and method != "vector":
+        text_side = _beside().submit(_text_side, tenant_id, request.query, pool, conditions, index, store)
+    query_vector = timer.run("embed", lambda: embedder.embed([request.query])[0])
 
     def candidates() -> tuple[list[tuple[str, float]], list[tuple[str, float]], dict[str, float]]:
-        if isinstance(index, CandidateSearch) and method in ("weighted", "rrf"):
+        if one_trip:
             # Both lists and their cosines in one round trip (OpenSearch _msearch).
+            assert isinstance(index, CandidateSearch)
             knn, bm25, both = index.candidates(tenant_id, query_vector, request.query, pool, conditions)
             cos = dict(both)
         else:
             # A one-channel ranking (``bm25`` or ``vector``) takes its candidates from that channel alone.
             knn = index.knn(tenant_id, query_vector, pool, conditions) if method != "bm25" else []
-            bm25 = index.bm25(tenant_id, request.query, pool, conditions) if method != "vector" else []
+            bm25 = text_side.result().hits if text_side is not None else []
             cos = dict(knn)
         if window is not None and method != "bm25":  # the time channel: the best matches in the window
             low, high = conditions.occurred_at
@@ -185,7 +224,17 @@ def recall(
 
     knn, bm25_hits, cos = timer.run("candidates", candidates)
     ids = list(dict.fromkeys([i for i, _ in knn] + [i for i, _ in bm25_hits] + list(cos)))
-    records = timer.run("fetch", lambda: store.get_many(tenant_id, ids))
+
+    def fetch() -> dict[str, MemoryRecord]:
+        fetched = dict(text_side.result().records) if text_side is not None else {}
+        rest = [i for i in ids if i not in fetched]
+        if rest:
+            fetched.update(store.get_many(tenant_id, rest))
+        return fetched
+
+    records = timer.run("fetch", fetch)
+    if text_side is not None:
+        timer.stages["beside_embed"] = text_side.result().ms
     ids = [i for i in ids if i in records]
     knn_ranks = {memory_id: rank for rank, (memory_id, _) in enumerate(knn, start=1)}
     debug = request.debug

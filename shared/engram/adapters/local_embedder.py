@@ -65,14 +65,17 @@ class LocalEmbedder:
         tokenizer_path: Path | None = None,
         *,
         threads: int = 2,
+        query_threads: int = 1,
         verify: bool = True,
     ) -> None:
         self._model_path = model_path
         self._tokenizer_path = tokenizer_path
         self._threads = threads
+        self._query_threads = query_threads
         self._verify = verify
         self._lock = threading.Lock()
         self._session: Any = None
+        self._query_session: Any = None
         self._tokenizer: Any = None
 
     def _load(self) -> None:
@@ -94,19 +97,26 @@ class LocalEmbedder:
             data = model_path.read_bytes()
             if self._verify and hashlib.sha256(data).hexdigest() != MODEL_SHA256:
                 raise DependencyMissingError(f"{model_path} is not the pinned model (sha256 mismatch)")
-            options = ort.SessionOptions()
-            options.intra_op_num_threads = self._threads
-            options.inter_op_num_threads = 1
-            # Spinning threads would fight numpy for the same cores between two embeddings
-            # (measured: query embedding p50 4 ms without spinning, 14 ms with, beside recall).
-            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-            options.add_session_config_entry("session.inter_op.allow_spinning", "0")
-            session = ort.InferenceSession(data, options, providers=["CPUExecutionProvider"])
+
+            def session(threads: int) -> Any:
+                options = ort.SessionOptions()
+                options.intra_op_num_threads = threads
+                options.inter_op_num_threads = 1
+                # Spinning threads would fight numpy for the same cores between two embeddings
+                # (measured: query embedding p50 4 ms without spinning, 14 ms with, beside recall).
+                options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+                options.add_session_config_entry("session.inter_op.allow_spinning", "0")
+                return ort.InferenceSession(data, options, providers=["CPUExecutionProvider"])
+
+            # A single text (a recall's query) runs as fast on one thread as on two, which
+            # leaves the other core to the work recall does beside it (BM25, record reads).
+            self._query_session = session(self._query_threads)
+            batch_session = session(self._threads)
             tokenizer = Tokenizer.from_file(str(tokenizer_path))
             tokenizer.enable_truncation(MAX_TOKENS)
             tokenizer.enable_padding()
             self._tokenizer = tokenizer
-            self._session = session
+            self._session = batch_session
             logger.info("local embedder loaded from %s", model_path)
 
     def embed(self, texts: Sequence[str]) -> Vector:
@@ -128,7 +138,8 @@ class LocalEmbedder:
         ids = np.array([e.ids for e in encodings], dtype=np.int64)
         mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
         feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
-        hidden = self._session.run(None, feeds)[0]
+        session = self._query_session if len(texts) == 1 else self._session
+        hidden = session.run(None, feeds)[0]
         weights = mask[..., None].astype(np.float32)
         pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)

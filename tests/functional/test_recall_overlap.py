@@ -1,0 +1,61 @@
+"""Recall runs BM25 and reads its hits' records on another thread while it embeds the query."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import pytest
+
+from engram.app import Engine
+from engram.models import RecallRequest, RetainItem, RetainRequest, parse
+
+TEXTS = [
+    "Deploys on the green cluster fail with error E4711 after the cache flush",
+    "I prefer dark mode in every editor",
+    "The billing dashboard shows invoices by month",
+]
+
+
+def _spy(engine: Engine, obj: Any, name: str, seen: list[tuple[str, str]]) -> None:
+    original = getattr(obj, name)
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        seen.append((name, threading.current_thread().name))
+        return original(*args, **kwargs)
+
+    setattr(obj, name, spy)
+
+
+def test_bm25_and_its_records_are_read_beside_the_embedding(engine: Engine) -> None:
+    engine.retain(
+        "acme", RetainRequest(scope="user:a", items=[RetainItem(text=t) for t in TEXTS], mode="raw")
+    )
+    request = parse(RecallRequest, {"query": "error E4711", "scopes": ["user:a"], "min_score": 0.0})
+    expected = engine.recall("acme", request)
+    seen: list[tuple[str, str]] = []
+    _spy(engine, engine.index, "bm25", seen)
+    _spy(engine, engine.store, "get_many", seen)
+    _spy(engine, engine.embedder, "embed", seen)
+
+    response = engine.recall("acme", request, with_timings=True)
+
+    # The same answer as before, BM25 first among it
+    assert [m.id for m in response.memories] == [m.id for m in expected.memories]
+    assert "E4711" in response.memories[0].content
+    bm25_thread = next(thread for name, thread in seen if name == "bm25")
+    embed_thread = next(thread for name, thread in seen if name == "embed")
+    assert bm25_thread.startswith("engram-recall") and embed_thread == threading.main_thread().name
+    assert ("get_many", bm25_thread) in seen  # BM25's hits are read on that thread too
+    assert response.timings_ms is not None and "beside_embed" in response.timings_ms
+
+
+def test_a_failure_beside_the_embedding_fails_the_recall(engine: Engine) -> None:
+    engine.retain("acme", RetainRequest(scope="user:a", items=[RetainItem(text=TEXTS[0])], mode="raw"))
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("text index unavailable")
+
+    engine.index.bm25 = broken  # type: ignore[method-assign]
+    with pytest.raises(RuntimeError, match="text index unavailable"):
+        engine.recall("acme", parse(RecallRequest, {"query": "error E4711", "scopes": ["user:a"]}))
