@@ -188,3 +188,20 @@ def test_the_shipped_graph_is_the_one_build_model_writes() -> None:
 
     shipped = onnx.load_model_from_string(MODEL.read_bytes())
     assert shipped == onnx.load_model_from_string(build_model())
+
+
+def test_dead_rows_do_not_make_every_scan_refit(db: SqliteDatabase) -> None:
+    """Edits leave dead rows behind; the codes are remade when the rows double, not each query."""
+    index = SqliteIndex(db, dimension=DIM, scan=TWO_PASS)
+    everything = Conditions(scopes=ALL_SCOPES)
+    index.knn("acme", _queries(1)[0], 10, everything)
+    # Re-put every memory twice over: 3 × N rows, N of them alive
+    records = [_record(i, f"user:{i % 3}") for i in range(N)]
+    for seed in (7, 8):
+        index.upsert("acme", records, list(_vectors(N, seed=seed)))
+    before = index._tenants["acme"].quantized
+    index.knn("acme", _queries(1)[0], 10, everything)  # the rows tripled: remade once
+    remade = index._tenants["acme"].quantized
+    assert remade is not before and remade is not None and remade.fitted_rows == 3 * N
+    index.knn("acme", _queries(1)[0], 10, everything)
+    assert index._tenants["acme"].quantized is remade  # and not again on the next query

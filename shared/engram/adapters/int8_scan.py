@@ -4,7 +4,7 @@ Each dimension is scaled by its largest magnitude among the tenant's vectors and
 int8 (stored as uint8 with a zero point of 128): a quarter of float32's bytes, and the scan is
 bound by memory reads. Numpy has no fast integer matrix product, so the pass runs in
 onnxruntime (already the embedder's runtime): ``MatMulInteger`` (u8 × s8 → int32), a penalty
-that sinks the rows failing the conditions, and ``TopK``. The graph is a 400-byte ONNX file
+that sinks the rows failing the conditions, and ``TopK``. The graph is a 352-byte ONNX file
 shipped beside this module; ``python -m engram.adapters.int8_scan`` rewrites it (that needs the
 ``onnx`` package of the dev extra). The caller scores the rows this pass picks on their float32
 vectors, so every cosine it returns is exact; only the choice of candidates is approximate.
@@ -32,7 +32,7 @@ class Int8Codes:
 
     scale: npt.NDArray[np.float32]
     codes: npt.NDArray[np.uint8]
-    fitted_rows: int
+    fitted_rows: int  # rows (live or dead) when fitted: the codes are remade once they double
 
     @classmethod
     def fit(cls, matrix: npt.NDArray[np.float32], live: npt.NDArray[np.bool_]) -> Int8Codes:
@@ -41,9 +41,7 @@ class Int8Codes:
         n = live.shape[0]
         peak = np.abs(matrix[:n][live]).max(axis=0) if live.any() else np.ones(matrix.shape[1])
         scale = (np.maximum(peak, 1e-12) / 127.0).astype(np.float32)
-        codes = cls(
-            scale=scale, codes=np.full(matrix.shape, ZERO, dtype=np.uint8), fitted_rows=int(live.sum())
-        )
+        codes = cls(scale=scale, codes=np.full(matrix.shape, ZERO, dtype=np.uint8), fitted_rows=n)
         for start in range(0, n, 8_192):
             stop = min(n, start + 8_192)
             codes.codes[start:stop] = codes.encode(matrix[start:stop])
