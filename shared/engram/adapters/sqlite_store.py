@@ -89,10 +89,26 @@ CREATE TABLE IF NOT EXISTS lifecycle_runs (
 CREATE INDEX IF NOT EXISTS lifecycle_runs_started ON lifecycle_runs (tenant_id, started_at);
 """
 
-_RECORD_COLUMNS = (
-    "tenant_id, id, scope, category, status, tier, content_hash, session_id, created_at, occurred_at, "
-    "version, tags, metadata, doc, embedding, embedding_model"
-)
+
+def _columns(record: MemoryRecord) -> dict[str, Any]:
+    """A record's values for the memories table, by column (all but the embedding)."""
+    return {
+        "tenant_id": record.tenant_id,
+        "id": record.id,
+        "scope": record.scope,
+        "category": record.category,
+        "status": record.status,
+        "tier": record.tier,
+        "content_hash": record.content_hash,
+        "session_id": record.source.session_id,
+        "created_at": iso(record.created_at),
+        "occurred_at": iso(record.occurred_at),
+        "version": record.version,
+        "tags": json.dumps(record.tags),
+        "metadata": json.dumps(record.metadata),
+        "doc": record.model_dump_json(),
+        "embedding_model": record.embedding_model,
+    }
 
 
 def iso(value: datetime | None) -> str | None:
@@ -447,36 +463,19 @@ class SqliteStore:
             "SELECT rowid, content_hash FROM memories WHERE tenant_id=? AND id=?",
             (record.tenant_id, record.id),
         ).fetchone()
-        values: tuple[Any, ...] = (
-            record.tenant_id,
-            record.id,
-            record.scope,
-            record.category,
-            record.status,
-            record.tier,
-            record.content_hash,
-            record.source.session_id,
-            iso(record.created_at),
-            iso(record.occurred_at),
-            record.version,
-            json.dumps(record.tags),
-            json.dumps(record.metadata),
-            record.model_dump_json(),
-            vector_blob(vector),
-            record.embedding_model,
-        )
+        columns = _columns(record)
+        if old is None or vector is not None:  # an update without a vector keeps the stored one
+            columns["embedding"] = vector_blob(vector)
         if old is None:
-            cur = conn.execute(
-                f"INSERT INTO memories({_RECORD_COLUMNS}) VALUES({','.join('?' * 16)})", values
-            )
-            rowid = cur.lastrowid
+            names = ", ".join(columns)
+            marks = ", ".join("?" * len(columns))
+            rowid = conn.execute(
+                f"INSERT INTO memories({names}) VALUES({marks})", tuple(columns.values())
+            ).lastrowid
         else:
             rowid = old[0]
-            sets = ", ".join(f"{c.strip()}=?" for c in _RECORD_COLUMNS.split(","))
-            if vector is None:  # keep the stored embedding
-                sets = sets.replace(", embedding=?", "")
-                values = values[:14] + values[15:]
-            conn.execute(f"UPDATE memories SET {sets} WHERE rowid=?", (*values, rowid))
+            sets = ", ".join(f"{name}=?" for name in columns)
+            conn.execute(f"UPDATE memories SET {sets} WHERE rowid=?", (*columns.values(), rowid))
             if old[1] == record.content_hash:
                 return  # same text: the text index row stands (feedback, tags, pins…)
             conn.execute(f"DELETE FROM {fts} WHERE rowid=?", (rowid,))
@@ -550,28 +549,12 @@ class SqliteStore:
             for update in updates:
                 record = update.record
                 # The common case in one statement: same text (the text index row stands), same version.
+                keys = ("tenant_id", "id", "content_hash")
+                columns = {name: value for name, value in _columns(record).items() if name not in keys}
+                sets = ", ".join(f"{name}=?" for name in columns)
                 cur = conn.execute(
-                    "UPDATE memories SET scope=?, category=?, status=?, tier=?, session_id=?, created_at=?,"
-                    " occurred_at=?, version=?, tags=?, metadata=?, doc=?, embedding_model=?"
-                    " WHERE tenant_id=? AND id=? AND version=? AND content_hash=?",
-                    (
-                        record.scope,
-                        record.category,
-                        record.status,
-                        record.tier,
-                        record.source.session_id,
-                        iso(record.created_at),
-                        iso(record.occurred_at),
-                        record.version,
-                        json.dumps(record.tags),
-                        json.dumps(record.metadata),
-                        record.model_dump_json(),
-                        record.embedding_model,
-                        tenant_id,
-                        record.id,
-                        update.expected_version,
-                        record.content_hash,
-                    ),
+                    f"UPDATE memories SET {sets} WHERE tenant_id=? AND id=? AND version=? AND content_hash=?",
+                    (*columns.values(), tenant_id, record.id, update.expected_version, record.content_hash),
                 )
                 if not cur.rowcount:
                     row = conn.execute(
