@@ -14,10 +14,9 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from datetime import datetime
-from typing import Any, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 import numpy as np
 
@@ -26,6 +25,9 @@ from engram.ports import CandidateSearch, Clock, Conditions, Embedder, MemorySto
 from engram.query import recall_conditions
 from engram.scoring import channels, fusion, lifecycle, shaping, words
 from engram.settings import Settings
+
+if TYPE_CHECKING:
+    from concurrent.futures import ThreadPoolExecutor
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -58,6 +60,10 @@ def _beside() -> ThreadPoolExecutor:
     global _BESIDE
     with _BESIDE_LOCK:
         if _BESIDE is None:
+            # Imported here: the cloud path (one OpenSearch round trip) never needs the threads,
+            # and a Lambda's cold start should not pay for the import.
+            from concurrent.futures import ThreadPoolExecutor
+
             _BESIDE = ThreadPoolExecutor(max_workers=4, thread_name_prefix="engram-recall")
         return _BESIDE
 
