@@ -23,7 +23,11 @@ import numpy.typing as npt
 
 MODEL = Path(__file__).with_name("int8_scan.onnx")
 ZERO = 128  # uint8 code of 0.0
-EXCLUDED = -(1 << 30)  # below any dot product of two code vectors (|dot| ≤ 127 · 127 · dims)
+EXCLUDED = -(1 << 30)  # below any dot product of two code vectors (|dot| ≤ 255 · 63 · dims)
+# Queries use 7 bits: without AVX-VNNI, onnxruntime's u8 × s8 kernel (vpmaddubsw) adds pairs of
+# products into int16 with saturation, and 255 · 127 · 2 overflows it (half the true neighbours
+# were lost on an AVX2-only CPU); 255 · 63 · 2 = 32,130 fits.
+QUERY_PEAK = 63.0
 
 
 @dataclass
@@ -63,10 +67,10 @@ class Int8Codes:
     def queries(self, vectors: npt.NDArray[np.float32]) -> npt.NDArray[np.int8]:
         """int8 (dimension, queries) for a query vector (dimension,) or columns (dimension, q):
         each column is multiplied by the scales (so code · query ranks like vector · query)
-        and stretched to ±127."""
+        and stretched to ±63."""
         columns = (vectors.reshape(vectors.shape[0], -1) * self.scale[:, None]).astype(np.float32)
         peak = np.maximum(np.abs(columns).max(axis=0), 1e-12)
-        stretched: npt.NDArray[np.int8] = np.rint(columns * (127.0 / peak)).astype(np.int8)
+        stretched: npt.NDArray[np.int8] = np.rint(columns * (QUERY_PEAK / peak)).astype(np.int8)
         return stretched
 
 
