@@ -32,7 +32,6 @@ DRAIN_LIMIT = 8 * MAX_BODY_BYTES  # beyond this the connection is simply closed
 MAX_HEADER_BYTES = 10 * 1024  # API Gateway (REST): request line and headers together
 LINGER_S = 1.0  # how long a closing connection still reads what the client sends
 BODY_DEADLINE_S = 60.0  # a whole body must arrive within this, however slowly it trickles
-METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "CONNECT")
 _CODES = {
     400: "bad_request",
     408: "request_timeout",
@@ -196,9 +195,11 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
         logger.info("%s %s", self.address_string(), format % args)
 
-
-for _method in METHODS:  # every method reaches the route table: 405 with Allow, never 501
-    setattr(_Handler, f"do_{_method}", _Handler._serve)
+    def __getattr__(self, name: str) -> Any:
+        """Every method (GET, QUERY, TRACE …) reaches the route table: a 405 with Allow, never a 501."""
+        if name.startswith("do_"):
+            return self._serve
+        raise AttributeError(name)
 
 
 class GatewayServer(ThreadingHTTPServer):

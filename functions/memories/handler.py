@@ -20,7 +20,7 @@ from engram.models import (
 )
 from engram_http.runtime import caller, documented, engine, entry_point, json_response, resolver, tracer
 
-app = resolver()
+app = resolver(text_bodies=("/v1/import",))
 NDJSON = "application/x-ndjson"
 
 

@@ -428,7 +428,7 @@ class Engine:
             scope=request.scope,
             created_at=now,
             updated_at=now,
-            request=request.model_dump(mode="json", by_alias=True),
+            request=request.model_dump(mode="json", by_alias=True, exclude_none=True),
         )
         self.store.put_job(tenant_id, job)
         if self.queue is None:
@@ -483,7 +483,8 @@ class Engine:
         self.store.put_job(tenant_id, running)
         try:
             # The job's own key makes a retried job replay its first outcome instead of writing twice.
-            body = {**(job.request or {}), "async": False}
+            # Unset fields are dropped (null is not "not given" for text/messages/items).
+            body = {k: v for k, v in (job.request or {}).items() if v is not None} | {"async": False}
             body["idempotency_key"] = body.get("idempotency_key") or f"job:{job.job_id}"
             response = self.retain(tenant_id, RetainRequest.model_validate(body))
             results = [

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 from pydantic import ValidationError
 
-from engram import lifecycle
+from engram import lifecycle, strict_json
 from engram.errors import ConflictError, ForbiddenError, NotFoundError, ValidationFailedError
 from engram.identity import content_hash
 from engram.models import (
@@ -263,7 +263,7 @@ def import_lines(
         if not line.strip():
             continue
         try:
-            data = json.loads(line)
+            data = strict_json.loads(line)
             if "format" in data:
                 if data["format"] != EXPORT_FORMAT:
                     raise ValidationFailedError(f"line {number}: unknown export format {data['format']!r}")
