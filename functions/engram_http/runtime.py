@@ -225,7 +225,9 @@ class EngramResolver(APIGatewayRestResolver):
     def _checked_body(self, event: Mapping[str, Any]) -> str:
         """The body as text: UTF-8, and strict JSON unless the route reads its own format."""
         body = str(event["body"])
-        raw = base64.b64decode(body) if event.get("isBase64Encoded") else body.encode("utf-8", "surrogatepass")
+        raw = (
+            base64.b64decode(body) if event.get("isBase64Encoded") else body.encode("utf-8", "surrogatepass")
+        )
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
