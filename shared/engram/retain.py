@@ -4,8 +4,9 @@ Modes: ``raw`` stores each text verbatim (no extraction); ``auto`` and ``smart``
 extract memories, with the LLM when one is configured and with the rules otherwise or when the
 LLM fails or answers off-schema, keeping an explicitly given ``text`` verbatim when nothing is
 found (``smart`` runs as a background job unless ``async`` is false; batches of ``items`` use
-the rules). Extracted memories that read as instructions to a model are stored ``quarantined``
-(see ``extraction.guard``). Unless ``retain.defer_embedding`` is off, raw texts, events and cases are written
+the rules). In every mode, a memory that reads as an instruction to a model, or an extracted one
+that restates an instruction of its source message, is stored ``quarantined`` (see
+``engram.screening`` and ``extraction.guard``). Unless ``retain.defer_embedding`` is off, raw texts, events and cases are written
 without a vector and embedded in the background (the engine embeds what is pending before any
 read), so a batch is acknowledged as soon as it is durable. Dedup: the same normalised text in the same scope is skipped (its id is
 deterministic, so a replay is a no-op). For profile, preference, entity, fact and pattern, a
@@ -30,7 +31,7 @@ import numpy as np
 
 from engram.errors import ConflictError
 from engram.extraction import is_noise
-from engram.extraction.guard import instruction_like
+from engram.extraction.guard import derived_from_instruction, instruction_like
 from engram.extraction.pipeline import Extraction, LlmUsage, llm_decisions
 from engram.identity import content_hash, memory_id, normalise
 from engram.models import (
@@ -108,19 +109,29 @@ def _candidates(
     base_meta, base_tags = dict(request.metadata), list(request.tags)
     out: list[_Candidate] = []
 
+    screened: dict[int, Any] = {}  # each source message is screened once per request
+
     def add(
-        memory: ExtractedMemory, metadata: dict[str, Any], tags: list[str], when: datetime | None
+        memory: ExtractedMemory,
+        metadata: dict[str, Any],
+        tags: list[str],
+        when: datetime | None,
+        sources: list[Message] | None = None,
     ) -> None:
         merged_tags = list(dict.fromkeys([*tags, *memory.tags]))
-        quarantine = None
-        if mode != "raw":
-            quarantine = instruction_like(memory.content, user_said=memory.trust == "user-stated")
+        user_said = memory.trust == "user-stated" and memory.role in (None, "user")
+        quarantine = instruction_like(memory.content, user_said=user_said)
+        if quarantine is None and sources:
+            if sources is not messages:
+                screened.clear()  # a single text or item: its own message 0
+            quarantine = derived_from_instruction(memory.content, memory.message_refs, sources, screened)
         if quarantine:
             merged_tags = list(dict.fromkeys([*merged_tags, "quarantined"]))
         # A date the extractor resolved from the text is more precise than the conversation's time.
         out.append(_Candidate(memory, metadata, merged_tags, memory.occurred_at or when, quarantine))
 
     mode = "auto" if request.mode == "smart" else request.mode
+    messages = request.messages or []
     if request.items is not None:
         for item in request.items:
             meta, tags = {**base_meta, **item.metadata}, [*base_tags, *item.tags]
@@ -133,7 +144,7 @@ def _candidates(
                 item.text, extractor=extractor, settings=settings, reference=when or now, use_llm=False
             )
             for memory in found:
-                add(memory, meta, tags, when)
+                add(memory, meta, tags, when, [Message(role="user", content=item.text)])
     elif request.text is not None:
         if mode == "raw":
             add(_raw(request.text, settings=settings), base_meta, base_tags, request.occurred_at)
@@ -142,9 +153,14 @@ def _candidates(
                 request.text, extractor=extractor, settings=settings, reference=request.occurred_at or now
             )
             for memory in found:
-                add(memory, base_meta, base_tags, request.occurred_at)
+                add(
+                    memory,
+                    base_meta,
+                    base_tags,
+                    request.occurred_at,
+                    [Message(role="user", content=request.text)],
+                )
     else:
-        messages = request.messages or []
         if mode == "raw":
             for index, message in enumerate(messages):
                 add(
@@ -157,7 +173,7 @@ def _candidates(
             kept = [m for m in messages if not is_noise(m.content, min_chars=settings.retain.min_chars)]
             found = extractor(messages, request.occurred_at or now) if kept else []
             for memory in found:
-                add(memory, base_meta, base_tags, request.occurred_at)
+                add(memory, base_meta, base_tags, request.occurred_at, messages)
     return out
 
 
