@@ -10,17 +10,18 @@ from types import ModuleType
 
 FUNCTIONS_DIR = Path(__file__).resolve().parent.parent
 _lock = threading.Lock()
+_loaded: dict[str, ModuleType] = {}  # only modules whose code has run to the end
 
 
 def load_handler(function: str) -> ModuleType:
     """The handler module of ``functions/<function>/``, imported as ``engram_fn_<function>``."""
     name = f"engram_fn_{function}"
-    module = sys.modules.get(name)
+    module = _loaded.get(name)
     if module is not None:
         return module
     with _lock:
-        if name in sys.modules:
-            return sys.modules[name]
+        if name in _loaded:
+            return _loaded[name]
         path = FUNCTIONS_DIR / function / "handler.py"
         spec = importlib.util.spec_from_file_location(name, path)
         if spec is None or spec.loader is None:
@@ -32,4 +33,5 @@ def load_handler(function: str) -> ModuleType:
         except BaseException:
             del sys.modules[name]
             raise
+        _loaded[name] = module
         return module

@@ -105,21 +105,22 @@ def delete_memory(id: str) -> Response[str]:
 @tracer.capture_method
 def stats() -> Response[str]:
     who = caller(app)
-    return json_response(engine().stats(who.tenant_id))
+    return json_response(engine().stats(who.tenant_id, allowed_scopes=who.allowed_scopes))
 
 
 @app.get("/v1/jobs/<id>", responses=documented(Job, "an asynchronous retain's status and results"))
 @tracer.capture_method
 def get_job(id: str) -> Response[str]:
     who = caller(app)
-    return json_response(engine().get_job(who.tenant_id, id))
+    return json_response(engine().get_job(who.tenant_id, id, allowed_scopes=who.allowed_scopes))
 
 
 @app.post("/v1/export", responses={200: {"description": "JSONL: a header line, then one memory per line"}})
 @tracer.capture_method
 def export() -> Response[str]:
     who = caller(app)
-    body = "".join(line + "\n" for line in engine().export_lines(who.tenant_id))
+    lines = engine().export_lines(who.tenant_id, allowed_scopes=who.allowed_scopes)
+    body = "".join(line + "\n" for line in lines)
     return Response(200, NDJSON, body)
 
 
@@ -127,7 +128,8 @@ def export() -> Response[str]:
 @tracer.capture_method
 def import_() -> Response[str]:
     who = caller(app, write=True)
-    counts = engine().import_lines(who.tenant_id, (app.current_event.body or "").splitlines())
+    lines = (app.current_event.body or "").splitlines()
+    counts = engine().import_lines(who.tenant_id, lines, allowed_scopes=who.allowed_scopes)
     return json_response(counts)
 
 

@@ -425,6 +425,7 @@ class Engine:
         job = Job(
             job_id=job_id(),
             status="queued",
+            scope=request.scope,
             created_at=now,
             updated_at=now,
             request=request.model_dump(mode="json", by_alias=True),
@@ -465,10 +466,10 @@ class Engine:
             self._worker().submit(self._run_job, tenant_id, job)
         return len(pending)
 
-    def get_job(self, tenant_id: str, job_id_: str) -> Job:
+    def get_job(self, tenant_id: str, job_id_: str, *, allowed_scopes: Sequence[str] | None = None) -> Job:
         self._settings(tenant_id)
         job = self.store.get_job(tenant_id, job_id_)
-        if job is None:
+        if job is None or (allowed_scopes is not None and job.scope not in allowed_scopes):
             raise NotFoundError(f"job '{job_id_}' not found")
         return job
 
@@ -743,20 +744,28 @@ class Engine:
     ) -> ForgetResponse:
         return self.forget(tenant_id, ForgetRequest(ids=[memory_id]), allowed_scopes=allowed_scopes)
 
-    def stats(self, tenant_id: str) -> StatsResponse:
+    def stats(self, tenant_id: str, *, allowed_scopes: Sequence[str] | None = None) -> StatsResponse:
+        """Counts of what the caller may see; tenant-wide usage and the lifecycle report (which
+        names memories of every scope) only for a key of the whole tenant."""
         self._settings(tenant_id)
-        stats = self.store.stats(tenant_id)
-        last = self.store.lifecycle_reports(tenant_id, 1)
-        stats.last_lifecycle_run = last[0] if last else None
+        stats = self.store.stats(tenant_id, scopes=allowed_scopes)
+        if allowed_scopes is None:
+            last = self.store.lifecycle_reports(tenant_id, 1)
+            stats.last_lifecycle_run = last[0] if last else None
         return stats
 
-    def export_lines(self, tenant_id: str) -> Iterator[str]:
+    def export_lines(self, tenant_id: str, *, allowed_scopes: Sequence[str] | None = None) -> Iterator[str]:
         self._settings(tenant_id)
         self.embed_pending(tenant_id)  # an export carries every vector
-        return memory_service.export_lines(tenant_id, store=self.store)
+        return memory_service.export_lines(tenant_id, store=self.store, scopes=allowed_scopes)
 
     def import_lines(
-        self, tenant_id: str, lines: Iterable[str], progress: Callable[[int, int], None] | None = None
+        self,
+        tenant_id: str,
+        lines: Iterable[str],
+        progress: Callable[[int, int], None] | None = None,
+        *,
+        allowed_scopes: Sequence[str] | None = None,
     ) -> dict[str, int]:
         self._settings(tenant_id)
         return memory_service.import_lines(
@@ -766,6 +775,7 @@ class Engine:
             index=self.index,
             embedder=self.embedder,
             progress=progress,
+            scopes=allowed_scopes,
             clock=self.clock,
         )
 

@@ -435,6 +435,8 @@ def cmd_key(args: argparse.Namespace) -> int:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """The local gateway: the Lambda handlers behind a real HTTP server, on the embedded default."""
+    if args.max_connections < 1 or args.idle_timeout <= 0:
+        raise ValidationFailedError("--max-connections and --idle-timeout: must be more than 0")
     if args.lifecycle_interval is not None and args.lifecycle_interval <= 0:
         raise ValidationFailedError(
             "--lifecycle-interval: must be more than 0 seconds (--no-lifecycle turns it off)"
@@ -465,7 +467,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
         )
 
     try:
-        gateway.serve(args.host, args.port, on_start=announce)
+        gateway.serve(
+            args.host,
+            args.port,
+            on_start=announce,
+            max_connections=args.max_connections,
+            idle_timeout=args.idle_timeout,
+        )
     finally:
         engine.close()
         runtime.use_engine(None)
@@ -612,6 +620,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="run the lifecycle job over every tenant this often (default: setting lifecycle_interval_s, 3600)",
     )
     p.add_argument("--no-lifecycle", action="store_true", help="do not run the lifecycle job in this server")
+    p.add_argument(
+        "--max-connections", type=int, default=64, help="open connections at most (beyond: 503); default 64"
+    )
+    p.add_argument(
+        "--idle-timeout",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="close a connection that sends nothing for this long (default 30)",
+    )
 
     p = command(
         "lifecycle",

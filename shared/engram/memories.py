@@ -16,7 +16,7 @@ import numpy as np
 from pydantic import ValidationError
 
 from engram import lifecycle
-from engram.errors import ConflictError, NotFoundError, ValidationFailedError
+from engram.errors import ConflictError, ForbiddenError, NotFoundError, ValidationFailedError
 from engram.extraction.guard import instruction_like
 from engram.identity import content_hash
 from engram.models import (
@@ -264,10 +264,30 @@ def _screened(
     return record, [*history, entry]
 
 
-def export_lines(tenant_id: str, *, store: MemoryStore) -> Iterator[str]:
-    """JSONL: one header line, then one line per memory with its history and embedding."""
+def _as_retained(record: MemoryRecord) -> MemoryRecord:
+    """A memory imported by a key limited to some scopes: what the server owns (tier, pinning,
+    trust, use, feedback, the archive) is reset, so such a key cannot give its text more weight
+    than a retain would; a status that keeps it out of recall (quarantined, superseded) stays."""
+    return record.model_copy(
+        update={
+            "tier": "peripheral",
+            "pinned": False,
+            "trust": "imported",
+            "access_count": 0,
+            "last_accessed_at": None,
+            "feedback_weight": 0.5,
+            "status": "active" if record.status == "archived" else record.status,
+        }
+    )
+
+
+def export_lines(tenant_id: str, *, store: MemoryStore, scopes: Sequence[str] | None = None) -> Iterator[str]:
+    """JSONL: one header line, then one line per memory (of ``scopes``, if given) with its
+    history and embedding."""
     yield json.dumps({"format": EXPORT_FORMAT, "tenant_id": tenant_id})
     for record, vector in store.iter_records(tenant_id):
+        if scopes is not None and record.scope not in scopes:
+            continue
         line = {
             "memory": record.model_dump(mode="json", exclude={"tenant_id"}),
             "history": [h.model_dump(mode="json") for h in store.history(tenant_id, record.id)],
@@ -285,12 +305,15 @@ def import_lines(
     embedder: Embedder,
     batch_size: int = 200,
     progress: Callable[[int, int], None] | None = None,
+    scopes: Sequence[str] | None = None,
     clock: Clock | None = None,
 ) -> dict[str, int]:
     """Import an export into ``tenant_id``: validated line by line, written in batches.
 
-    Memories whose id already exists are skipped; vectors of another model are re-embedded; a
-    memory whose text reads as an instruction to a model is imported ``quarantined``.
+    Memories whose id already exists are skipped; vectors of another model are re-embedded.
+    With ``scopes`` (a key limited to some scopes) every memory must be in one of them, and the
+    fields the server owns start afresh, as for a retain (``_as_retained``). A memory whose text
+    reads as an instruction to a model is imported ``quarantined``.
     """
     now = clock.now() if clock is not None else datetime.now(UTC)
     counts = {"imported": 0, "skipped": 0}
@@ -334,6 +357,10 @@ def import_lines(
                     raise ValidationFailedError(f"line {number}: unknown export format {data['format']!r}")
                 continue
             record = MemoryRecord.model_validate({**data["memory"], "tenant_id": tenant_id})
+            if scopes is not None:
+                if record.scope not in scopes:
+                    raise ForbiddenError(f"line {number}: scope not allowed for this key: {record.scope}")
+                record = _as_retained(record)
             history = [HistoryEntry.model_validate(h) for h in data.get("history", [])]
             record, history = _screened(record, history, now)
             vector = None

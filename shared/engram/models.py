@@ -462,6 +462,8 @@ class Job(BaseModel):
 
     job_id: str
     status: Literal["queued", "running", "succeeded", "failed"]
+    scope: str | None = None
+    """The retain's scope: a key limited to other scopes does not see the job."""
     created_at: datetime
     updated_at: datetime
     results: list[RetainResult] | None = None

@@ -6,99 +6,26 @@ import json
 import subprocess
 import sys
 import time
-import urllib.error
-import urllib.request
 import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-@dataclass
-class Server:
-    url: str
-    data_dir: Path
-    operator_token: str
-    process: subprocess.Popen[str]
-
-
-@dataclass
-class Reply:
-    status: int
-    body: Any
-    headers: dict[str, str]
-
-
-def call(
-    server: Server,
-    method: str,
-    path: str,
-    body: Any = None,
-    *,
-    key: str | None = None,
-    headers: dict[str, str] | None = None,
-    raw: bytes | None = None,
-) -> Reply:
-    data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
-    request = urllib.request.Request(server.url + path, data=data, method=method)
-    request.add_header("Content-Type", "application/json")
-    if key:
-        request.add_header("Authorization", f"Bearer {key}")
-    for name, value in (headers or {}).items():
-        request.add_header(name, value)
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            status, payload, got = response.status, response.read(), dict(response.headers)
-    except urllib.error.HTTPError as error:
-        status, payload, got = error.code, error.read(), dict(error.headers)
-    text = payload.decode()
-    try:
-        parsed: Any = json.loads(text)
-    except json.JSONDecodeError:
-        parsed = text
-    return Reply(status, parsed, got)
+from serve_support import ROOT, Server, call, new_key, new_tenant, running_server
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    data_dir = tmp_path_factory.mktemp("serve")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "engram.cli", "--data-dir", str(data_dir), "serve", "--port", "0"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        cwd=ROOT,
-    )
-    assert process.stdout is not None
-    first = process.stdout.readline()
-    assert first.startswith("Engram listening on "), first + process.stdout.read()
-    url = first.split()[3]
-    yield Server(
-        url=url,
-        data_dir=data_dir,
-        operator_token=(data_dir / "operator-token").read_text().strip(),
-        process=process,
-    )
-    process.terminate()
-    process.wait(timeout=30)
+    with running_server(tmp_path_factory.mktemp("serve")) as running:
+        yield running
 
 
 def _tenant(server: Server) -> str:
-    name = "t-" + uuid.uuid4().hex[:10]
-    reply = call(server, "POST", "/v1/admin/tenants", {"tenant_id": name}, key=server.operator_token)
-    assert reply.status == 201, reply.body
-    return name
+    return new_tenant(server)
 
 
 def _key(server: Server, tenant: str, **options: Any) -> str:
-    reply = call(server, "POST", f"/v1/admin/tenants/{tenant}/keys", options, key=server.operator_token)
-    assert reply.status == 201, reply.body
-    return str(reply.body["api_key"])
+    return new_key(server, tenant, **options)
 
 
 def _retain(server: Server, key: str, text: str, scope: str = "user:alice") -> str:
