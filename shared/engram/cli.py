@@ -378,7 +378,7 @@ def cmd_screen(args: argparse.Namespace) -> int:
         _out(args, hit._asdict() if hit else None, hit.explain() if hit else "not instruction-like")
         return 0
     paths = args.ordinary or [
-        *sorted(Path("tests/eval").glob("devset*.json")),
+        *sorted(Path("tests/eval").glob("*.json")),
         "tests/fixtures/poisoning_ordinary.json",
     ]
     ordinary = {Path(p).name: conversation_turns(Path(p)) for p in paths}
@@ -664,7 +664,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         default=None,
         help="ordinary text: a LoCoMo-shaped conversation file or a [{text}] list (repeatable; default: "
-        "tests/eval/devset*.json and tests/fixtures/poisoning_ordinary.json)",
+        "tests/eval/*.json and tests/fixtures/poisoning_ordinary.json)",
     )
     p.add_argument("--show-held-out", action="store_true", help="also list the held-out split's misses")
 

@@ -57,6 +57,7 @@ from engram.ports import (
     Vector,
     WriteBatch,
 )
+from engram.screening import Hit
 from engram.settings import Settings
 
 logger = logging.getLogger(__name__)
@@ -102,6 +103,14 @@ def _raw(
     )
 
 
+_Sources = tuple[list[Message], dict[int, Hit | None]]
+
+
+def _sources(messages: list[Message]) -> _Sources:
+    """The messages extracted memories come from, and the screening of each (made once)."""
+    return messages, {}
+
+
 def _candidates(
     request: RetainRequest, *, extractor: Extraction, settings: Settings, now: datetime
 ) -> list[_Candidate]:
@@ -109,29 +118,24 @@ def _candidates(
     base_meta, base_tags = dict(request.metadata), list(request.tags)
     out: list[_Candidate] = []
 
-    screened: dict[int, Any] = {}  # each source message is screened once per request
-
     def add(
         memory: ExtractedMemory,
         metadata: dict[str, Any],
         tags: list[str],
         when: datetime | None,
-        sources: list[Message] | None = None,
+        sources: _Sources | None = None,
     ) -> None:
         merged_tags = list(dict.fromkeys([*tags, *memory.tags]))
         user_said = memory.trust == "user-stated" and memory.role in (None, "user")
         quarantine = instruction_like(memory.content, user_said=user_said)
-        if quarantine is None and sources:
-            if sources is not messages:
-                screened.clear()  # a single text or item: its own message 0
-            quarantine = derived_from_instruction(memory.content, memory.message_refs, sources, screened)
+        if quarantine is None and sources is not None:
+            quarantine = derived_from_instruction(memory.content, memory.message_refs, *sources)
         if quarantine:
             merged_tags = list(dict.fromkeys([*merged_tags, "quarantined"]))
         # A date the extractor resolved from the text is more precise than the conversation's time.
         out.append(_Candidate(memory, metadata, merged_tags, memory.occurred_at or when, quarantine))
 
     mode = "auto" if request.mode == "smart" else request.mode
-    messages = request.messages or []
     if request.items is not None:
         for item in request.items:
             meta, tags = {**base_meta, **item.metadata}, [*base_tags, *item.tags]
@@ -143,8 +147,9 @@ def _candidates(
             found = _extract_text(
                 item.text, extractor=extractor, settings=settings, reference=when or now, use_llm=False
             )
+            sources = _sources([Message(role="user", content=item.text)])
             for memory in found:
-                add(memory, meta, tags, when, [Message(role="user", content=item.text)])
+                add(memory, meta, tags, when, sources)
     elif request.text is not None:
         if mode == "raw":
             add(_raw(request.text, settings=settings), base_meta, base_tags, request.occurred_at)
@@ -152,15 +157,11 @@ def _candidates(
             found = _extract_text(
                 request.text, extractor=extractor, settings=settings, reference=request.occurred_at or now
             )
+            sources = _sources([Message(role="user", content=request.text)])
             for memory in found:
-                add(
-                    memory,
-                    base_meta,
-                    base_tags,
-                    request.occurred_at,
-                    [Message(role="user", content=request.text)],
-                )
+                add(memory, base_meta, base_tags, request.occurred_at, sources)
     else:
+        messages = request.messages or []
         if mode == "raw":
             for index, message in enumerate(messages):
                 add(
@@ -172,8 +173,9 @@ def _candidates(
         else:
             kept = [m for m in messages if not is_noise(m.content, min_chars=settings.retain.min_chars)]
             found = extractor(messages, request.occurred_at or now) if kept else []
+            sources = _sources(messages)
             for memory in found:
-                add(memory, base_meta, base_tags, request.occurred_at, messages)
+                add(memory, base_meta, base_tags, request.occurred_at, sources)
     return out
 
 

@@ -21,7 +21,7 @@ from engram.screening.views import views
 
 ROOT = Path(__file__).resolve().parents[2]
 ATTACKS = load_attacks(ROOT / "tests" / "fixtures" / "poisoning_attacks.json")
-DEV_SETS = sorted((ROOT / "tests" / "eval").glob("devset*.json"))
+DEV_SETS = sorted((ROOT / "tests" / "eval").glob("*.json"))  # every dev set, whatever its name
 ORDINARY = {path.name: conversation_turns(path) for path in DEV_SETS}
 ORDINARY["poisoning_ordinary.json"] = conversation_turns(
     ROOT / "tests" / "fixtures" / "poisoning_ordinary.json"

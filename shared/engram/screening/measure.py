@@ -32,9 +32,11 @@ def conversation_turns(path: Path) -> list[str]:
     every ``text`` of a plain list."""
     data = json.loads(path.read_text(encoding="utf-8"))
     turns: list[str] = []
-    for item in data:
-        conversation = item.get("conversation")
+    for item in data if isinstance(data, list) else [None]:
+        conversation = item.get("conversation") if isinstance(item, dict) else None
         if conversation is None:
+            if not isinstance(item, dict) or not isinstance(item.get("text"), str):
+                raise ValueError(f"{path}: neither LoCoMo-shaped conversations nor a list of {{'text'}}")
             turns.append(item["text"])
             continue
         for key, session in conversation.items():
