@@ -1,4 +1,5 @@
-"""Memories one by one and the tenant's views: get, list, patch, restore, delete, stats, jobs, export, import."""
+"""Memories one by one and the tenant's views: get, list, patch, restore, release, delete, stats, jobs,
+export, import."""
 
 # No `from __future__ import annotations`: Powertools reads these annotations at run time.
 
@@ -78,6 +79,19 @@ def patch_memory(id: str, request: Annotated[PatchRequest, Body()]) -> Response[
 def restore_memory(id: str, request: Annotated[RestoreRequest | None, Body()] = None) -> Response[str]:
     who = caller(app, write=True)
     return json_response(engine().restore(who.tenant_id, id, request, allowed_scopes=who.allowed_scopes))
+
+
+@app.post(
+    "/v1/memories/<id>/release",
+    responses=documented(
+        MemoryView, "the memory, out of quarantine after review", errors=(400, 401, 403, 404, 409, 422, 429)
+    ),
+)
+@tracer.capture_method
+def release_memory(id: str) -> Response[str]:
+    who = caller(app, write=True)
+    view = engine().release(who.tenant_id, id, allowed_scopes=who.allowed_scopes, released_by=who.key_id)
+    return json_response(view)
 
 
 @app.delete("/v1/memories/<id>", responses=documented(ForgetResponse, "the deletion receipt"))

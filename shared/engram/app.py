@@ -721,6 +721,25 @@ class Engine:
             scopes=allowed_scopes,
         )
 
+    def release(
+        self,
+        tenant_id: str,
+        memory_id: str,
+        *,
+        allowed_scopes: Sequence[str] | None = None,
+        released_by: str = "",
+    ) -> MemoryView:
+        self._settings(tenant_id)
+        return memory_service.release(
+            tenant_id,
+            memory_id,
+            store=self.store,
+            index=self.index,
+            clock=self.clock,
+            scopes=allowed_scopes,
+            released_by=released_by,
+        )
+
     def delete(
         self, tenant_id: str, memory_id: str, *, allowed_scopes: Sequence[str] | None = None
     ) -> ForgetResponse:
@@ -758,6 +777,7 @@ class Engine:
             embedder=self.embedder,
             progress=progress,
             scopes=allowed_scopes,
+            clock=self.clock,
         )
 
     def erase_tenant(self, tenant_id: str) -> int:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import getpass
 import json
 import os
 import sys
@@ -213,6 +214,7 @@ def cmd_list(args: argparse.Namespace) -> int:
             ("category", args.category),
             ("tier", args.tier),
             ("tag", args.tag),
+            ("status", args.status),
             ("cursor", args.cursor),
             ("limit", args.limit),
         )
@@ -355,6 +357,33 @@ def cmd_restore(args: argparse.Namespace) -> int:
     engine = _engine(args)
     view = engine.restore(args.tenant, args.id, parse(RestoreRequest, {"tier": args.tier}))
     _out(args, dump(view), f"{view.id} is {view.tier}")
+    return 0
+
+
+def cmd_release(args: argparse.Namespace) -> int:
+    engine = _engine(args)
+    view = engine.release(args.tenant, args.id, released_by=f"cli:{getpass.getuser()}")
+    engine.close()
+    _out(args, dump(view), f"{view.id} is {view.status}")
+    return 0
+
+
+def cmd_screen(args: argparse.Namespace) -> int:
+    """Explain one text, or measure the screening over an attack corpus and ordinary texts."""
+    from engram.screening import screen
+    from engram.screening.measure import conversation_turns, load_attacks, measure, report
+
+    if args.text is not None:
+        hit = screen(args.text, user_said=not args.not_user)
+        _out(args, hit._asdict() if hit else None, hit.explain() if hit else "not instruction-like")
+        return 0
+    paths = args.ordinary or [
+        *sorted(Path("tests/eval").glob("*.json")),
+        "tests/fixtures/poisoning_ordinary.json",
+    ]
+    ordinary = {Path(p).name: conversation_turns(Path(p)) for p in paths}
+    result = measure(load_attacks(Path(args.attacks)), ordinary)
+    print(report(result, show_held_out=args.show_held_out))
     return 0
 
 
@@ -550,7 +579,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command("list", cmd_list, "memories page by page")
     p.add_argument("--tenant", required=True)
-    for name in ("scope", "category", "tier", "tag", "cursor"):
+    for name in ("scope", "category", "tier", "tag", "status", "cursor"):
         p.add_argument(f"--{name}")
     p.add_argument("--limit", type=int)
 
@@ -621,6 +650,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tenant", required=True)
     p.add_argument("--id", required=True)
     p.add_argument("--tier", choices=["peripheral", "working", "core"], default="peripheral")
+
+    p = command("release", cmd_release, "return a quarantined memory to recall after review")
+    p.add_argument("--tenant", required=True)
+    p.add_argument("--id", required=True)
+
+    p = command("screen", cmd_screen, "explain why a text reads as an instruction, or measure the screening")
+    p.add_argument("--text", help="the text to explain")
+    p.add_argument("--not-user", action="store_true", help="--text comes from an assistant or tool")
+    p.add_argument("--attacks", default="tests/fixtures/poisoning_attacks.json", help="attack corpus (JSON)")
+    p.add_argument(
+        "--ordinary",
+        action="append",
+        default=None,
+        help="ordinary text: a LoCoMo-shaped conversation file or a [{text}] list (repeatable; default: "
+        "tests/eval/*.json and tests/fixtures/poisoning_ordinary.json)",
+    )
+    p.add_argument("--show-held-out", action="store_true", help="also list the held-out split's misses")
 
     p = command("bench-gateway", cmd_bench_gateway, "recall latency in-process vs through the local gateway")
     p.add_argument("--memories", type=int, default=1000)

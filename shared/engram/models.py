@@ -182,7 +182,7 @@ class HistoryEntry(BaseModel):
 
     memory_id: str
     version: int
-    event: Literal["created", "merged", "updated", "superseded", "feedback", "tier"]
+    event: Literal["created", "merged", "updated", "superseded", "feedback", "tier", "released"]
     at: datetime
     content: str
     detail: dict[str, Any] = Field(default_factory=dict)
@@ -448,6 +448,8 @@ class RecalledMemory(BaseModel):
     metadata: dict[str, Any]
     created_at: datetime
     occurred_at: datetime | None
+    trust: Trust = "user-stated"
+    """Who said it: ``user-stated``, ``assistant-inferred``, ``tool`` or ``imported``."""
     trace: dict[str, Any] | None = None
 
 
