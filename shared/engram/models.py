@@ -32,7 +32,9 @@ MAX_QUERY_CHARS = 4_000
 METADATA_KEY = r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$"
 NOT_BLANK = r"\S"  # JSON Schema's way to say "not only whitespace" (patterns are unanchored)
 TenantId = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]{2,62}$")]
-MemoryId = Annotated[str, StringConstraints(pattern=r"^mem_[0-9a-f]{32}$")]
+MEMORY_ID = r"^mem_[0-9a-f]{32}$"
+JOB_ID = r"^job_[0-9a-f]{32}$"
+MemoryId = Annotated[str, StringConstraints(pattern=MEMORY_ID)]
 Scope = Annotated[
     str,
     StringConstraints(pattern=r"^(global|(agent|user|project|session):[A-Za-z0-9][A-Za-z0-9._@:+-]{0,127})$"),
@@ -58,6 +60,15 @@ def _iso_string(value: Any) -> Any:
         raise ValueError("must be an ISO 8601 date-time string with a time zone, not a number")
     return value
 
+
+def _integral(value: Any) -> Any:
+    if isinstance(value, float) and value.is_integer():
+        return int(value)  # JSON Schema's integer includes 57.0; a string or a bool is still refused
+    return value
+
+
+Count = Annotated[int, BeforeValidator(_integral)]
+"""An integer field of a request: ``5`` or ``5.0``, never ``"5"`` or ``true``."""
 
 IsoDatetime = Annotated[AwareDatetime, Field(strict=False), BeforeValidator(_iso_string)]
 """A request's date-time: an ISO 8601 string with a zone (``2026-05-08T10:00:00Z``), never a number."""
@@ -228,6 +239,14 @@ def _exactly_one(model: BaseModel, names: tuple[str, ...]) -> None:
         )
 
 
+def _without_null(prop: dict[str, Any]) -> None:
+    """A property's JSON Schema without its ``null`` branch or default: null is refused."""
+    branches = [b for b in prop.pop("anyOf", []) if b != {"type": "null"}]
+    if branches:
+        prop.update(branches[0] if len(branches) == 1 else {"anyOf": branches})
+    prop.pop("default", None)
+
+
 def _one_of(*names: str) -> Callable[[dict[str, Any]], None]:
     """The JSON Schema of "exactly one of ``names``, not null": a ``oneOf`` of ``required``,
     and those properties without their ``null`` branch."""
@@ -235,11 +254,7 @@ def _one_of(*names: str) -> Callable[[dict[str, Any]], None]:
     def edit(schema: dict[str, Any]) -> None:
         schema["oneOf"] = [{"required": [name]} for name in names]
         for name in names:
-            prop = schema["properties"][name]
-            branches = [b for b in prop.pop("anyOf", []) if b != {"type": "null"}]
-            if branches:
-                prop.update(branches[0] if len(branches) == 1 else {"anyOf": branches})
-            prop.pop("default", None)
+            _without_null(schema["properties"][name])
 
     return edit
 
@@ -301,7 +316,7 @@ class RecallRequest(Request):
         str, Field(min_length=1, max_length=MAX_QUERY_CHARS, pattern=NOT_BLANK), AfterValidator(_not_blank)
     ]
     scopes: list[Scope] | None = Field(default=None, min_length=1, max_length=50)
-    limit: int = Field(default=5, ge=1, le=100)
+    limit: Count = Field(default=5, ge=1, le=100)
     filters: RecallFilters | None = None
     min_score: float | None = Field(default=None, ge=0.0, le=1.0)
     debug: bool = False
@@ -313,16 +328,31 @@ class RecallRequest(Request):
     """Recall what was true at this time (superseded memories included while they were valid)."""
 
 
+def _no_nulls(schema: dict[str, Any]) -> None:
+    """JSON Schema edit: every property without its ``null`` branch (null is refused)."""
+    for prop in schema["properties"].values():
+        _without_null(prop)
+    schema["minProperties"] = 1
+
+
 class ForgetFilter(Request):
+    """What a forget by filter deletes: at least one condition, none of them null or empty, so a
+    filter can never mean "everything" by accident."""
+
+    model_config = ConfigDict(json_schema_extra=_no_nulls)
+
     scope: Scope | None = None
-    category: Category | list[Category] | None = None
-    tier: Tier | list[Tier] | None = None
-    tags_any: list[Tag] | None = None
+    category: Category | Annotated[list[Category], Field(min_length=1)] | None = None
+    tier: Tier | Annotated[list[Tier], Field(min_length=1)] | None = None
+    tags_any: list[Tag] | None = Field(default=None, min_length=1)
     older_than: IsoDatetime | None = None
-    session_id: str | None = None
+    session_id: str | None = Field(default=None, min_length=1, max_length=128)
 
     @model_validator(mode="after")
     def _not_empty(self) -> ForgetFilter:
+        nulls = [name for name in self.model_fields_set if getattr(self, name) is None]
+        if nulls:
+            raise ValueError(f"filter conditions must not be null: {', '.join(sorted(nulls))}")
         if not self.model_fields_set:
             raise ValueError("filter must name at least one condition")
         return self
@@ -337,7 +367,7 @@ class ForgetRequest(Request):
     query: str | None = Field(default=None, min_length=1, max_length=MAX_QUERY_CHARS, pattern=NOT_BLANK)
     scopes: list[Scope] | None = Field(default=None, min_length=1, max_length=50)
     threshold: float = Field(default=0.6, ge=0.0, le=1.0)
-    limit: int = Field(default=100, ge=1, le=1000)
+    limit: Count = Field(default=100, ge=1, le=1000)
     filter: ForgetFilter | None = None
     dry_run: bool = False
 
@@ -464,6 +494,17 @@ class ForgetResponse(BaseModel):
     dry_run: bool
     receipt_id: str | None
     candidates: list[dict[str, Any]] | None = None
+
+
+class ImportResponse(BaseModel):
+    imported: int
+    skipped: int
+    """Memories whose id the tenant already had."""
+
+
+class HealthResponse(BaseModel):
+    status: Literal["ok"]
+    version: str
 
 
 class FeedbackResponse(BaseModel):
@@ -603,6 +644,18 @@ def parse(model: type[RequestT], data: Any) -> RequestT:
         raise ValidationFailedError(f"invalid request: {summary}", details=details) from None
 
 
+def check_expiry(expires_at: datetime | None, now: datetime) -> None:
+    """An ``expires_at`` a request sets must lie ahead of ``now`` (the service's clock): one in
+    the past would delete what the request keeps at the next lifecycle run."""
+    from engram.errors import ValidationFailedError
+
+    if expires_at is not None and expires_at <= now:
+        problem = f"must be later than now ({now.isoformat()})"
+        detail = {"field": "expires_at", "problem": problem, "type": "expires_in_past"}
+        raise ValidationFailedError(f"invalid request: expires_at: {problem}", details=[detail])
+
+
 def dump(model: BaseModel) -> dict[str, Any]:
-    """The JSON shape the API returns: top-level fields that are None are left out."""
-    return {k: v for k, v in model.model_dump(mode="json").items() if v is not None}
+    """The JSON shape the API returns: every field of the response model, null ones included,
+    exactly as the OpenAPI document describes it."""
+    return model.model_dump(mode="json")
