@@ -31,7 +31,8 @@ MAX_QUERY_CHARS = 4_000
 
 METADATA_KEY = r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$"
 NOT_BLANK = r"\S"  # JSON Schema's way to say "not only whitespace" (patterns are unanchored)
-TenantId = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]{2,62}$")]
+TENANT_ID = r"^[a-z0-9][a-z0-9-]{2,62}$"
+TenantId = Annotated[str, StringConstraints(pattern=TENANT_ID)]
 MEMORY_ID = r"^mem_[0-9a-f]{32}$"
 JOB_ID = r"^job_[0-9a-f]{32}$"
 MemoryId = Annotated[str, StringConstraints(pattern=MEMORY_ID)]
@@ -60,15 +61,6 @@ def _iso_string(value: Any) -> Any:
         raise ValueError("must be an ISO 8601 date-time string with a time zone, not a number")
     return value
 
-
-def _integral(value: Any) -> Any:
-    if isinstance(value, float) and value.is_integer():
-        return int(value)  # JSON Schema's integer includes 57.0; a string or a bool is still refused
-    return value
-
-
-Count = Annotated[int, BeforeValidator(_integral)]
-"""An integer field of a request: ``5`` or ``5.0``, never ``"5"`` or ``true``."""
 
 IsoDatetime = Annotated[AwareDatetime, Field(strict=False), BeforeValidator(_iso_string)]
 """A request's date-time: an ISO 8601 string with a zone (``2026-05-08T10:00:00Z``), never a number."""
@@ -316,7 +308,7 @@ class RecallRequest(Request):
         str, Field(min_length=1, max_length=MAX_QUERY_CHARS, pattern=NOT_BLANK), AfterValidator(_not_blank)
     ]
     scopes: list[Scope] | None = Field(default=None, min_length=1, max_length=50)
-    limit: Count = Field(default=5, ge=1, le=100)
+    limit: int = Field(default=5, ge=1, le=100)
     filters: RecallFilters | None = None
     min_score: float | None = Field(default=None, ge=0.0, le=1.0)
     debug: bool = False
@@ -367,7 +359,7 @@ class ForgetRequest(Request):
     query: str | None = Field(default=None, min_length=1, max_length=MAX_QUERY_CHARS, pattern=NOT_BLANK)
     scopes: list[Scope] | None = Field(default=None, min_length=1, max_length=50)
     threshold: float = Field(default=0.6, ge=0.0, le=1.0)
-    limit: Count = Field(default=100, ge=1, le=1000)
+    limit: int = Field(default=100, ge=1, le=1000)
     filter: ForgetFilter | None = None
     dry_run: bool = False
 
