@@ -8,7 +8,7 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path
 from pydantic import BaseModel, Field
 
-from engram.auth import KEY_ID_PATTERN
+from engram.auth import KEY_ID_PATTERN, MAX_KEY_DAYS
 from engram.errors import ForbiddenError, NotFoundError
 from engram.models import TENANT_ID, Request, Scope, TenantId
 from engram.settings import TenantOverrides
@@ -32,7 +32,7 @@ class TenantCreated(BaseModel):
 class CreateKey(Request):
     scopes: list[Scope] = Field(default_factory=list, max_length=100)
     read_only: bool = False
-    expires_in_days: float | None = Field(default=None, gt=0)
+    expires_in_days: float | None = Field(default=None, gt=0, le=MAX_KEY_DAYS)
 
 
 class KeyCreated(BaseModel):
@@ -136,7 +136,8 @@ def configure_tenant(tenant: TenantPath, request: Annotated[ConfigureTenant, Bod
 
 
 @app.delete(
-    "/v1/admin/keys/<key_id>", responses=documented(KeyRevoked, "the key is revoked", errors=(401, 403, 404))
+    "/v1/admin/keys/<key_id>",
+    responses=documented(KeyRevoked, "the key is revoked", errors=(400, 401, 403, 404)),
 )
 @tracer.capture_method
 def revoke_key(key_id: KeyIdPath) -> Response[str]:
@@ -150,7 +151,7 @@ def revoke_key(key_id: KeyIdPath) -> Response[str]:
 
 @app.delete(
     "/v1/admin/tenants/<tenant>",
-    responses=documented(TenantErased, "everything of the tenant is gone", errors=(401, 403, 404)),
+    responses=documented(TenantErased, "everything of the tenant is gone", errors=(400, 401, 403, 404)),
 )
 @tracer.capture_method
 def erase_tenant(tenant: TenantPath) -> Response[str]:

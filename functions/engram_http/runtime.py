@@ -169,7 +169,8 @@ def error_body(code: str, message: str, details: list[dict[str, Any]] | None = N
 def _from_validation(exc: RequestValidationError) -> Response[str]:
     details = [
         {
-            "field": ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "(body)",
+            "field": ".".join(str(p) for p in err.get("loc", ()) if p not in ("body", "path", "query"))
+            or "(body)",
             "problem": str(err.get("msg", "invalid")),
             "type": str(err.get("type", "")),
         }

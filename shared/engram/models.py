@@ -56,6 +56,11 @@ Text = Annotated[
 ]
 
 
+QueryText = Annotated[
+    str, Field(min_length=1, max_length=MAX_QUERY_CHARS, pattern=NOT_BLANK), AfterValidator(_not_blank)
+]
+
+
 def _iso_string(value: Any) -> Any:
     if isinstance(value, int | float):
         raise ValueError("must be an ISO 8601 date-time string with a time zone, not a number")
@@ -92,27 +97,27 @@ def _check_metadata(value: dict[str, Any]) -> dict[str, Any]:
     return value
 
 
-_METADATA_VALUE: dict[str, Any] = {
-    "anyOf": [
-        {"type": "string", "maxLength": 1024},
-        {"type": "number"},
-        {"type": "boolean"},
-        {"type": "null"},
-    ]
-}
+def _keyed_by_metadata_key(value: dict[str, Any], *, max_properties: int | None = None) -> WithJsonSchema:
+    """The JSON Schema of an object whose keys are metadata keys (and no other keys)."""
+    schema: dict[str, Any] = {
+        "type": "object",
+        "patternProperties": {METADATA_KEY: {"anyOf": [value, {"type": "array", "items": value}]}},
+        "additionalProperties": False,
+    }
+    if max_properties is not None:
+        schema["maxProperties"] = max_properties
+    return WithJsonSchema(schema)
+
+
+_SCALAR = [{"type": "string", "maxLength": 1024}, {"type": "number"}, {"type": "boolean"}]
 Metadata = Annotated[
     dict[MetadataKey, Any],
     AfterValidator(_check_metadata),
-    WithJsonSchema(
-        {
-            "type": "object",
-            "maxProperties": 32,
-            "patternProperties": {
-                METADATA_KEY: {"anyOf": [_METADATA_VALUE, {"type": "array", "items": _METADATA_VALUE}]}
-            },
-            "additionalProperties": False,
-        }
-    ),
+    _keyed_by_metadata_key({"anyOf": [*_SCALAR, {"type": "null"}]}, max_properties=32),
+]
+_FilterScalar = Annotated[str, Field(max_length=1024)] | int | float | bool
+MetadataFilter = Annotated[
+    dict[MetadataKey, _FilterScalar | list[_FilterScalar]], _keyed_by_metadata_key({"anyOf": _SCALAR})
 ]
 
 
@@ -296,7 +301,7 @@ class RecallFilters(Request):
     tags_any: list[Tag] | None = None
     tags_all: list[Tag] | None = None
     session_id: str | None = None
-    metadata: dict[MetadataKey, Scalar | list[Scalar]] | None = None
+    metadata: MetadataFilter | None = None
     occurred_at: TimeRange | None = None
     created_at: TimeRange | None = None
 
@@ -304,9 +309,7 @@ class RecallFilters(Request):
 class RecallRequest(Request):
     """``POST /v1/recall``."""
 
-    query: Annotated[
-        str, Field(min_length=1, max_length=MAX_QUERY_CHARS, pattern=NOT_BLANK), AfterValidator(_not_blank)
-    ]
+    query: QueryText
     scopes: list[Scope] | None = Field(default=None, min_length=1, max_length=50)
     limit: int = Field(default=5, ge=1, le=100)
     filters: RecallFilters | None = None
@@ -356,7 +359,7 @@ class ForgetRequest(Request):
     model_config = ConfigDict(json_schema_extra=_one_of("ids", "query", "filter"))
 
     ids: list[MemoryId] | None = Field(default=None, min_length=1, max_length=1000)
-    query: str | None = Field(default=None, min_length=1, max_length=MAX_QUERY_CHARS, pattern=NOT_BLANK)
+    query: QueryText | None = None
     scopes: list[Scope] | None = Field(default=None, min_length=1, max_length=50)
     threshold: float = Field(default=0.6, ge=0.0, le=1.0)
     limit: int = Field(default=100, ge=1, le=1000)

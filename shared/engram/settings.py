@@ -12,7 +12,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal, Optional
 
+import annotated_types
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, create_model
+
+from engram.strict_json import MAX_INT
 
 
 class _Section(BaseModel):
@@ -296,6 +299,8 @@ def _override_model(name: str, section: type[_Section]) -> type[BaseModel]:
         optional = copy.copy(info)
         optional.default = None
         optional.default_factory = None
+        if info.annotation is int and not any(hasattr(m, "le") or hasattr(m, "lt") for m in info.metadata):
+            optional.metadata = [*info.metadata, annotated_types.Le(MAX_INT)]  # what JSON carries
         fields[field] = (Optional[info.annotation], optional)  # noqa: UP045 (a runtime type)
     config = ConfigDict(extra="forbid", strict=True)
     return create_model(f"{name.title()}Overrides", __config__=config, **fields)

@@ -24,8 +24,9 @@ from typing import Any
 
 MAX_DEPTH = 32
 """Objects and arrays nested deeper than this are refused (no API field needs more than 4)."""
-MAX_INT = 2**63 - 1
-"""Integers beyond ±(2⁶³ − 1) are refused: a 64-bit store or client could not keep them."""
+MAX_INT = 2**53 - 1
+"""Integers beyond ±(2⁵³ − 1) are refused, as I-JSON (RFC 7493) advises: beyond it a JavaScript
+client (or any reader that parses numbers as doubles) silently rounds them."""
 
 
 class StrictJsonError(ValueError):
@@ -56,7 +57,7 @@ def _float(text: str) -> float | int:
 
 
 def _int(text: str) -> int:
-    if len(text) > 20:
+    if len(text) > 17:
         raise StrictJsonError(f"integer {text[:20]}… is out of range (at most ±{MAX_INT})")
     value = int(text)
     if abs(value) > MAX_INT:
