@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from aws_cdk import Acknowledgment, CfnElement, Stack, Validations
 from aws_cdk import aws_ec2 as ec2
+from aws_cdk import aws_lambda as lambda_
 from constructs import IConstruct
 
 if TYPE_CHECKING:
@@ -73,6 +74,8 @@ def acknowledge(stack: EngramStack) -> None:
             reason = "a DynamoDB stream source: failed batches go to the event source mapping's on-failure SQS destination"
         elif name == "extract_worker":
             reason = "an SQS source: failed messages go to the extraction queue's redrive DLQ"
+        elif name == "search_setup":
+            reason = "invoked by the custom resource provider during deploys: a failure fails the deploy"
         elif name in ("decay", "tiering"):
             reason = "asynchronous: an on-failure destination (the schedules DLQ) receives failed runs with their error"
         else:
@@ -101,6 +104,33 @@ def acknowledge(stack: EngramStack) -> None:
     _queues(stack)
     _api(stack)
     _search(stack)
+    _custom_resource(stack)
+
+
+def _custom_resource(stack: EngramStack) -> None:
+    """The provider framework's own function (CDK's code) in front of ``search_setup``."""
+    framework = stack.search_setup_provider.node.find_child("framework-onEvent")
+    assert isinstance(framework, lambda_.Function)
+    role = framework.role
+    assert role is not None
+    _ack(
+        role,
+        "AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]",
+        "the CDK provider framework's function: its role is made by CDK with the basic execution policy",
+    )
+    _ack(
+        role,
+        f"AwsSolutions-IAM5[Resource::{_ref(stack.functions['search_setup'])}:*]",
+        "the framework invokes every version of the one search setup function",
+    )
+    reason = "the CDK provider framework's function runs only during deploys, for seconds"
+    for rule in ("Serverless-LambdaDefaultMemorySize", "Serverless-LambdaTracing"):
+        _ack(framework, rule, reason)
+    _ack(
+        framework,
+        "Serverless-LambdaDLQ",
+        "invoked by CloudFormation through the framework: a failure fails the deploy, which reports it",
+    )
 
 
 def _secrets(stack: EngramStack) -> None:
@@ -181,6 +211,11 @@ def _search(stack: EngramStack) -> None:
                     "CDK's endpoint security group admits HTTPS from the VPC's own CIDR only (cdk-nag cannot "
                     "resolve the CIDR token)",
                 )
+    _ack(
+        stack.search.admin_role,
+        f"AwsSolutions-IAM5[Resource::{_ref(domain)}/*]",
+        "the operators' administrator role works on every index path of the one search domain",
+    )
     _ack(
         domain,
         "AwsSolutions-OS3",

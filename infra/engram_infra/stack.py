@@ -11,13 +11,14 @@ import os
 import re
 from typing import Any
 
-from aws_cdk import App, Aws, CfnOutput, Duration, Environment, Stack, Validations
+from aws_cdk import App, Aws, CfnOutput, CustomResource, Duration, Environment, Stack, Validations
 from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_lambda_event_sources as sources
 from aws_cdk import aws_logs as logs
 from aws_cdk import aws_sqs as sqs
+from aws_cdk import custom_resources as cr
 from cdk_nag import AwsSolutionsChecks, ServerlessChecks
 from constructs import Construct
 
@@ -25,13 +26,13 @@ from engram_infra.api import Api
 from engram_infra.config import Config
 from engram_infra.data import Data
 from engram_infra.extraction import Extraction
-from engram_infra.functions import API_FUNCTIONS, Functions, worker_functions
+from engram_infra.functions import API_FUNCTIONS, EXTRACT_BATCH, Functions, worker_functions
 from engram_infra.nag import acknowledge
 from engram_infra.observability import Observability
 from engram_infra.schedules import Schedules
 from engram_infra.search import Search
 
-WORKERS = ("indexer", "extract_worker", "decay", "tiering")
+WORKERS = ("indexer", "extract_worker", "decay", "tiering", "search_setup")
 # Cross-region inference profile ids start with a geography; their calls land in several regions.
 _PROFILE = re.compile(r"^(us|eu|apac|global|ca|jp|au|us-gov)\.(.+)$")
 
@@ -49,17 +50,21 @@ TABLE_ACCESS: dict[str, str] = {
     "extract_worker": "W",
     "decay": "W",
     "tiering": "W",
+    "search_setup": "",
 }
-# Who searches (R) or also indexes and deletes (W) in the search index.
+# Who searches (R) or also indexes and deletes (W) in the search index. Retain and the extract
+# worker read it for dedup and write a head start of what the stream indexer will apply.
 SEARCH_ACCESS: dict[str, str] = {
+    "retain": "W",
     "recall": "R",
-    "extract_worker": "R",
+    "extract_worker": "W",
     "forget": "W",
     "memories": "W",
     "admin": "W",
     "indexer": "W",
     "decay": "W",
     "tiering": "W",
+    "search_setup": "W",
 }
 # Who calls the embedding model (queries, deferred embeddings) and the extraction LLM.
 EMBEDS = ("retain", "recall", "forget", "memories", "indexer", "extract_worker")
@@ -107,6 +112,7 @@ class EngramStack(Stack):
             require_handlers=config.require_handlers,
             vpc=self.search.vpc,
             security_group=self.search.client_security_group,
+            roles={"search_setup": self.search.setup_role} if self.search.setup_role else None,
         )
         fns = self.functions.functions
         self.api = Api(
@@ -144,6 +150,7 @@ class EngramStack(Stack):
         )
         self._event_sources()
         self._grants()
+        self.search_index = self._search_index()
         self.observability = Observability(
             self,
             "Observability",
@@ -164,6 +171,49 @@ class EngramStack(Stack):
         self._outputs()
         acknowledge(self)
 
+    def _search_index(self) -> CustomResource:
+        """The index template, the index, its search pipeline and (domain) the role mappings,
+        created on the first deploy and brought up to date on every update (``search_setup``)."""
+        from engram.adapters.opensearch_index import OpenSearchIndex
+
+        c = self.config
+        provider = cr.Provider(
+            self,
+            "SearchSetupProvider",
+            on_event_handler=self.functions["search_setup"],
+            log_group=logs.LogGroup(
+                self, "SearchSetupProviderLogs", retention=_retention(c.log_retention_days)
+            ),
+        )
+        template = OpenSearchIndex(
+            None,
+            "engram-memories",
+            dimension=c.embedding_dimensions,
+            model_id=f"{c.embedding_model_id}@{c.embedding_dimensions}",
+            serverless=self.search.domain is None,
+            shards=1,
+            replicas=self.search.replicas,
+        ).template_body()
+        properties: dict[str, Any] = {
+            # Any change of the mapping, shards or replicas makes CloudFormation send an Update.
+            "Template": Stack.of(self).to_json_string(template),
+        }
+        if self.search.domain is not None:
+            properties |= {
+                "Readers": self.search.readers,
+                "Writers": self.search.writers,
+                "Admins": [self.search.admin_role.role_arn, self.functions.roles["search_setup"].role_arn],
+            }
+        self.search_setup_provider = provider
+        resource = CustomResource(
+            self,
+            "SearchIndex",
+            service_token=provider.service_token,
+            resource_type="Custom::EngramSearchIndex",
+            properties=properties,
+        )
+        return resource
+
     def _outputs(self) -> None:
         outputs = {
             "ApiUrl": (self.api.rest_api.url, "base URL of the API (append v1/...)"),
@@ -177,7 +227,7 @@ class EngramStack(Stack):
         if self.search.domain is not None:
             outputs["SearchAdminRole"] = (
                 self.search.admin_role.role_arn,
-                "fine-grained access control master role",
+                "role mapped to all_access in the search domain (for operators)",
             )
         for name, (value, description) in outputs.items():
             CfnOutput(self, name, value=value, description=description)
@@ -190,6 +240,8 @@ class EngramStack(Stack):
             "ENGRAM_TABLE": self.data.table.table_name,
             "ENGRAM_OPENSEARCH_ENDPOINT": self.search.endpoint,
             "ENGRAM_OPENSEARCH_SERVICE": self.search.service,
+            "ENGRAM_OPENSEARCH_SHARDS": "1",
+            "ENGRAM_OPENSEARCH_REPLICAS": str(self.search.replicas),
             "ENGRAM_EMBEDDER": "bedrock",
             "ENGRAM_BEDROCK_MODEL": c.embedding_model_id,
             "ENGRAM_EMBEDDING_DIMENSIONS": str(c.embedding_dimensions),
@@ -227,7 +279,7 @@ class EngramStack(Stack):
         fns["extract_worker"].add_event_source(
             sources.SqsEventSource(
                 self.extraction.queue,
-                batch_size=5,
+                batch_size=EXTRACT_BATCH,  # one smart retain may take two long LLM calls
                 report_batch_item_failures=True,
                 max_concurrency=max(2, self.config.extract_worker_max_concurrency),
             )

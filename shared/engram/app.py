@@ -21,7 +21,13 @@ from engram import lifecycle as lifecycle_service
 from engram import memories as memory_service
 from engram import recall as recall_service
 from engram import retain as retain_service
-from engram.errors import ForbiddenError, NotFoundError, ProviderError, ValidationFailedError
+from engram.errors import (
+    ConfigurationError,
+    ForbiddenError,
+    NotFoundError,
+    ProviderError,
+    ValidationFailedError,
+)
 from engram.identity import job_id
 from engram.models import (
     FeedbackRequest,
@@ -73,8 +79,10 @@ def build_search_index(settings: Settings, *, client: Any = None) -> SearchIndex
     aws = settings.aws
     if client is None:
         if not aws.opensearch_endpoint:
-            raise ValidationFailedError("ENGRAM_OPENSEARCH_ENDPOINT is required for the aws backend")
-        client = opensearch_client(aws.opensearch_endpoint, aws.region, aws.opensearch_service)
+            raise ConfigurationError("ENGRAM_OPENSEARCH_ENDPOINT is required for the aws backend")
+        client = opensearch_client(
+            aws.opensearch_endpoint, aws.region, aws.opensearch_service, timeout=aws.opensearch_timeout_s
+        )
     model_id, dimension = embedding_spec(settings)
     return OpenSearchIndex(
         client,
@@ -83,7 +91,27 @@ def build_search_index(settings: Settings, *, client: Any = None) -> SearchIndex
         model_id=model_id,
         serverless=aws.opensearch_service == "aoss",
         hybrid_pipeline=aws.hybrid_pipeline,
+        shards=aws.opensearch_shards,
+        replicas=aws.opensearch_replicas,
+        timeout_s=aws.opensearch_timeout_s,
     )
+
+
+def check_configuration(settings: Settings) -> None:
+    """Refuse settings a deployed function cannot work with (``ConfigurationError`` names the
+    variable). A Lambda function runs this at init, so a misconfigured one fails to start instead
+    of answering its callers as if their request were wrong."""
+    if settings.backend != "aws":
+        return
+    aws = settings.aws
+    if aws.index == "opensearch":
+        if not aws.opensearch_endpoint:
+            raise ConfigurationError("ENGRAM_OPENSEARCH_ENDPOINT is required for the aws backend")
+        from engram.adapters.opensearch_index import endpoint_url
+
+        endpoint_url(aws.opensearch_endpoint)
+    if settings.llm.provider != "none" and not settings.llm.model:
+        raise ConfigurationError("ENGRAM_LLM_MODEL is required when an LLM provider is configured")
 
 
 def build_llm(settings: LlmSettings) -> LLM | None:
@@ -91,7 +119,7 @@ def build_llm(settings: LlmSettings) -> LLM | None:
     if settings.provider == "none":
         return None
     if not settings.model:
-        raise ValidationFailedError("ENGRAM_LLM_MODEL is required when an LLM provider is configured")
+        raise ConfigurationError("ENGRAM_LLM_MODEL is required when an LLM provider is configured")
     if settings.provider == "bedrock":
         from engram.adapters.bedrock_llm import BedrockLLM
 
@@ -107,7 +135,7 @@ def build_llm(settings: LlmSettings) -> LLM | None:
     from engram.adapters.secrets import LazySecret
 
     if not settings.base_url:
-        raise ValidationFailedError("ENGRAM_LLM_BASE_URL is required for the openai provider")
+        raise ConfigurationError("ENGRAM_LLM_BASE_URL is required for the openai provider")
     key = settings.api_key.get_secret_value() if settings.api_key else None
     return OpenAICompatLLM(
         settings.base_url,

@@ -561,7 +561,9 @@ def build_parser() -> argparse.ArgumentParser:
     group = p.add_mutually_exclusive_group(required=True)
     group.add_argument("--tenant")
     group.add_argument("--all", action="store_true", help="every tenant")
-    p.add_argument("--clean", action="store_true", help="first drop every indexed document of the tenant")
+    p.add_argument(
+        "--clean", action="store_true", help="also remove documents of memories the store no longer indexes"
+    )
 
     command("demo", cmd_demo, "a first run on the embedded default")
 

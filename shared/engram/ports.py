@@ -300,7 +300,12 @@ class SearchIndex(Protocol):
 
     def upsert(self, tenant_id: str, records: Sequence[MemoryRecord], vectors: Sequence[Vector]) -> None: ...
 
-    def remove(self, tenant_id: str, memory_ids: Sequence[str]) -> None: ...
+    def remove(
+        self, tenant_id: str, memory_ids: Sequence[str], *, states: Sequence[MemoryRecord] = ()
+    ) -> None:
+        """Take memories out of the index. ``states``: the removal state of some of them, when known
+        (the archived record, or ``removed_state(record)`` for a hard delete), so that an index
+        with versions never lets a delete remove a later write."""
 
 
 @runtime_checkable
@@ -349,3 +354,8 @@ class KeyStore(Protocol):
     def delete_tenant_keys(self, tenant_id: str) -> int:
         """Delete every key of one tenant; return how many were deleted."""
         ...
+
+
+def removed_state(record: MemoryRecord) -> MemoryRecord:
+    """The state a hard delete leaves: one version after the record's last (an index orders it so)."""
+    return record.model_copy(update={"version": record.version + 1})

@@ -47,6 +47,7 @@ def _function_names(synth: Synth) -> dict[str, str]:
     return {
         lid: r["Properties"]["FunctionName"].removeprefix(prefix).replace("-", "_")
         for lid, r in synth.resources("AWS::Lambda::Function").items()
+        if "FunctionName" in r["Properties"]  # the provider framework's function is CDK's own
     }
 
 
@@ -223,8 +224,8 @@ def test_every_function_is_arm64_on_the_configured_python_with_its_memory_and_ti
     assert len(layers) == 1
     [layer] = layers
     assert set(names.values()) == set(SPECS)
-    for lid, function in functions.items():
-        props, spec = function["Properties"], SPECS[names[lid]]
+    for lid, name in names.items():
+        props, spec = functions[lid]["Properties"], SPECS[name]
         assert props["Runtime"] == f"python{CONFIG.python_version}"
         assert props["Architectures"] == ["arm64"]
         assert props["MemorySize"] == spec.memory_mb
@@ -354,7 +355,7 @@ def test_the_indexer_reads_the_memories_stream_with_partial_failures_and_an_on_f
     assert "OnFailure" in indexer["DestinationConfig"]
     assert indexer["MaximumRetryAttempts"] == 5
     assert indexer["StartingPosition"] == "TRIM_HORIZON"
-    assert by_function["extract_worker"]["BatchSize"] == 5
+    assert by_function["extract_worker"]["BatchSize"] == 1
     assert by_function["extract_worker"]["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
 
 
