@@ -2,6 +2,7 @@
 
 # No `from __future__ import annotations`: Powertools reads these annotations at run time.
 
+import json
 from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response
@@ -16,9 +17,10 @@ from engram.models import (
     PatchRequest,
     RestoreRequest,
     StatsResponse,
+    dump,
     parse,
 )
-from engram_http.runtime import caller, documented, engine, entry_point, json_response, resolver, tracer
+from engram_http.runtime import JSON, caller, documented, engine, entry_point, json_response, resolver, tracer
 
 app = resolver()
 NDJSON = "application/x-ndjson"
@@ -101,10 +103,21 @@ def get_job(id: str) -> Response[str]:
     return json_response(engine().get_job(who.tenant_id, id))
 
 
-@app.post("/v1/export", responses={200: {"description": "JSONL: a header line, then one memory per line"}})
+@app.post(
+    "/v1/export",
+    responses={
+        200: {"description": "JSONL: a header line, then one memory per line"},
+        303: {
+            "description": "(cloud) the JSONL is at Location, a presigned URL; the body says when it expires"
+        },
+    },
+)
 @tracer.capture_method
 def export() -> Response[str]:
     who = caller(app)
+    link = engine().export_link(who.tenant_id)
+    if link is not None:  # written to object storage: no response limit on the tenant's size
+        return Response(303, JSON, json.dumps(dump(link)), headers={"Location": link.url})
     body = "".join(line + "\n" for line in engine().export_lines(who.tenant_id))
     return Response(200, NDJSON, body)
 

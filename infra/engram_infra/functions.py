@@ -103,6 +103,9 @@ API_FUNCTIONS: tuple[FunctionSpec, ...] = (
     ),
 )
 
+STEP_TIMEOUT_S = 300
+STEP_STOP_MARGIN_S = 60.0
+"""A step starts no new batch within this of its timeout (``functions/tenant_work``)."""
 EXTRACT_BATCH = 1
 """Messages per extract worker invocation: one smart retain may make two long LLM calls."""
 
@@ -150,6 +153,14 @@ def worker_functions(*, extract_timeout_s: int, extract_llm_s: float = 45.0) -> 
             in_vpc=True,
             deadlines=worker,
             worst_case_s=120.0,
+        ),
+        FunctionSpec(
+            "tenant_work",
+            "tenant_work",
+            timeout_s=STEP_TIMEOUT_S,
+            in_vpc=True,
+            deadlines=worker,
+            worst_case_s=STEP_STOP_MARGIN_S + worker.opensearch_s,
         ),
         FunctionSpec(
             "search_setup",

@@ -36,7 +36,7 @@ def _ref(construct: IConstruct) -> str:
 
 def acknowledge(stack: EngramStack) -> None:
     """Acknowledge the accepted findings of the AwsSolutions and Serverless packs."""
-    from engram_infra.stack import SEARCH_ACCESS, TABLE_ACCESS
+    from engram_infra.stack import OBJECTS, SEARCH_ACCESS, TABLE_ACCESS
 
     functions = stack.functions
     for name, role in functions.roles.items():
@@ -69,9 +69,23 @@ def acknowledge(stack: EngramStack) -> None:
                 f"AwsSolutions-IAM5[Resource::{_ref(stack.search.domain)}/*]",
                 "index paths inside the one search domain; fine-grained access control narrows them further",
             )
+        if name in OBJECTS:
+            for action in ("s3:GetObject*", "s3:GetBucket*", "s3:List*", "s3:DeleteObject*", "s3:Abort*"):
+                _ack(
+                    role,
+                    f"AwsSolutions-IAM5[Action::{action}]",
+                    "CDK's read-write grant on the one bucket of job bodies and exports",
+                )
+            _ack(
+                role,
+                f"AwsSolutions-IAM5[Resource::{_ref(stack.data.bucket)}/*]",
+                "objects are keyed by tenant and job or export id at run time (tenants/<tenant>/...)",
+            )
         function = functions[name]
         if name == "indexer":
             reason = "a DynamoDB stream source: failed batches go to the event source mapping's on-failure SQS destination"
+        elif name == "tenant_work":
+            reason = "an SQS source: failed steps go to the step queue's redrive DLQ"
         elif name == "extract_worker":
             reason = "an SQS source: failed messages go to the extraction queue's redrive DLQ"
         elif name == "search_setup":
@@ -82,7 +96,12 @@ def acknowledge(stack: EngramStack) -> None:
             reason = SYNCHRONOUS
         _ack(function, "Serverless-LambdaDLQ", reason)
 
-    extract_sources = [c for c in functions["extract_worker"].node.children if "SqsEventSource" in c.node.id]
+    extract_sources = [
+        c
+        for name in ("extract_worker", "tenant_work")
+        for c in functions[name].node.children
+        if "SqsEventSource" in c.node.id
+    ]
     for source in extract_sources:
         _ack(
             source,
@@ -135,6 +154,12 @@ def _custom_resource(stack: EngramStack) -> None:
 
 def _secrets(stack: EngramStack) -> None:
     _ack(
+        stack.data.bucket,
+        "AwsSolutions-S1",
+        "holds only transient objects (job bodies, exports) that expire within days; reads and writes are "
+        "by the stack's own functions, whose calls CloudTrail records",
+    )
+    _ack(
         stack.data.pepper,
         "AwsSolutions-SMG4",
         "the pepper keys the HMAC of every stored API key hash: rotating it would revoke every key",
@@ -154,7 +179,12 @@ def _queues(stack: EngramStack) -> None:
             "this queue is a dead-letter queue of a Lambda on-failure destination or an EventBridge target, "
             "which cdk-nag cannot see",
         )
-    for queue in (stack.indexer_dead_letters, stack.schedules.dead_letters, stack.extraction.dead_letters):
+    for queue in (
+        stack.indexer_dead_letters,
+        stack.schedules.dead_letters,
+        stack.extraction.dead_letters,
+        stack.steps.dead_letters,
+    ):
         _ack(
             queue,
             "Serverless-SQSRedrivePolicy",

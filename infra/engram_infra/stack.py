@@ -26,13 +26,13 @@ from engram_infra.api import Api
 from engram_infra.config import Config
 from engram_infra.data import Data
 from engram_infra.extraction import Extraction
-from engram_infra.functions import API_FUNCTIONS, EXTRACT_BATCH, Functions, worker_functions
+from engram_infra.functions import API_FUNCTIONS, EXTRACT_BATCH, STEP_TIMEOUT_S, Functions, worker_functions
 from engram_infra.nag import acknowledge
 from engram_infra.observability import Observability
 from engram_infra.schedules import Schedules
 from engram_infra.search import Search
 
-WORKERS = ("indexer", "extract_worker", "decay", "tiering", "search_setup")
+WORKERS = ("indexer", "extract_worker", "decay", "tiering", "tenant_work", "search_setup")
 # Cross-region inference profile ids start with a geography; their calls land in several regions.
 _PROFILE = re.compile(r"^(us|eu|apac|global|ca|jp|au|us-gov)\.(.+)$")
 
@@ -50,6 +50,7 @@ TABLE_ACCESS: dict[str, str] = {
     "extract_worker": "W",
     "decay": "W",
     "tiering": "W",
+    "tenant_work": "W",
     "search_setup": "",
 }
 # Who searches (R) or also indexes and deletes (W) in the search index. Retain and the extract
@@ -64,8 +65,15 @@ SEARCH_ACCESS: dict[str, str] = {
     "indexer": "W",
     "decay": "W",
     "tiering": "W",
+    "tenant_work": "W",  # an erasure's last step deletes the tenant's documents
     "search_setup": "W",
 }
+# Who keeps objects in the bucket: large job bodies (retain, the worker), exports (memories),
+# and the erasure of a tenant's objects (tenant_work).
+OBJECTS = ("retain", "extract_worker", "memories", "tenant_work")
+# Who queues steps of tenant-wide work: an erasure (admin), the lifecycle of every tenant
+# (decay, tiering) and the steps that carry on (tenant_work).
+STEPS = ("admin", "decay", "tiering", "tenant_work")
 # Who calls the embedding model (queries, deferred embeddings) and the extraction LLM.
 EMBEDS = ("retain", "recall", "forget", "memories", "indexer", "extract_worker")
 EXTRACTS = ("retain", "extract_worker")  # retain: mode auto uses the LLM inline when configured
@@ -95,6 +103,14 @@ class EngramStack(Stack):
         )
         self.extraction = Extraction(
             self, "Extraction", prefix=config.prefix, key=self.data.key, worker_timeout=worker_timeout
+        )
+        self.steps = Extraction(
+            self,
+            "Steps",
+            prefix=config.prefix,
+            key=self.data.key,
+            worker_timeout=Duration.seconds(STEP_TIMEOUT_S),
+            name="steps",
         )
         self.functions = Functions(
             self,
@@ -162,6 +178,7 @@ class EngramStack(Stack):
             indexer=fns["indexer"],
             dead_letter_queues={
                 "extract": self.extraction.dead_letters,
+                "steps": self.steps.dead_letters,
                 "indexer": self.indexer_dead_letters,
                 "schedules": self.schedules.dead_letters,
             },
@@ -250,6 +267,8 @@ class EngramStack(Stack):
             "ENGRAM_LLM_PROVIDER": "bedrock",
             "ENGRAM_LLM_MODEL": c.llm_model_id,
             "ENGRAM_EXTRACT_QUEUE_URL": self.extraction.queue.queue_url,
+            "ENGRAM_STEP_QUEUE_URL": self.steps.queue.queue_url,
+            "ENGRAM_BUCKET": self.data.bucket.bucket_name,
             # Secrets Manager ARNs: the functions read each value once per container.
             "ENGRAM_OPERATOR_TOKEN": self.data.operator_token.secret_arn,
             "ENGRAM_KEY_PEPPER": self.data.pepper.secret_arn,
@@ -275,6 +294,9 @@ class EngramStack(Stack):
                 report_batch_item_failures=True,
                 on_failure=sources.SqsDlq(self.indexer_dead_letters),
             )
+        )
+        fns["tenant_work"].add_event_source(
+            sources.SqsEventSource(self.steps.queue, batch_size=1, report_batch_item_failures=True)
         )
         fns["extract_worker"].add_event_source(
             sources.SqsEventSource(
@@ -305,6 +327,10 @@ class EngramStack(Stack):
         for name in EXTRACTS:
             roles[name].add_to_policy(iam.PolicyStatement(actions=["bedrock:InvokeModel"], resources=llm))
         self.extraction.queue.grant_send_messages(fns["retain"])
+        for name in STEPS:
+            self.steps.queue.grant_send_messages(fns[name])
+        for name in OBJECTS:
+            self.data.bucket.grant_read_write(fns[name])
         self.data.operator_token.grant_read(fns["authorizer"])
         self.data.pepper.grant_read(fns["authorizer"])
         self.data.pepper.grant_read(fns["admin"])

@@ -80,11 +80,14 @@ def cmd_tenant(args: argparse.Namespace) -> int:
         _out(args, {"tenants": tenants}, "\n".join(t["tenant_id"] for t in tenants) or "(no tenants)")
     else:
         removed = engine.erase_tenant(args.name)
-        _out(
-            args,
-            {"tenant_id": args.name, "erased_memories": removed},
-            f"erased {args.name}: {removed} memories",
-        )
+        if removed is None:  # the stack's step queue carries on
+            _out(args, {"tenant_id": args.name, "status": "erasing"}, f"erasing {args.name} (in steps)")
+        else:
+            _out(
+                args,
+                {"tenant_id": args.name, "status": "erased", "erased_memories": removed},
+                f"erased {args.name}: {removed} memories",
+            )
     return 0
 
 

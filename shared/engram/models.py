@@ -153,6 +153,8 @@ class Tenant(BaseModel):
     name: str
     created_at: datetime
     settings_overrides: dict[str, Any] = Field(default_factory=dict)
+    erasing: bool = False
+    """Its erasure has started (in steps, in the cloud): it answers nothing any more."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -533,3 +535,12 @@ def parse(model: type[RequestT], data: Any) -> RequestT:
 def dump(model: BaseModel) -> dict[str, Any]:
     """The JSON shape the API returns: top-level fields that are None are left out."""
     return {k: v for k, v in model.model_dump(mode="json").items() if v is not None}
+
+
+class ExportLink(BaseModel):
+    """An export written to object storage (the cloud): the JSONL is fetched from ``url``."""
+
+    url: str
+    expires_at: datetime
+    memories: int
+    bytes: int

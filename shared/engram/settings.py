@@ -190,6 +190,12 @@ class AwsSettings(_Section):
     named ``<prefix><tier>``, deleted with the tenant."""
     usage_plan_tiers: str = "standard"
     """Comma-separated tiers (env ENGRAM_TIERS); new tenants go to the first."""
+    bucket: str | None = None
+    """S3 bucket (env ENGRAM_BUCKET) for job bodies too large for an item and for exports."""
+    step_queue_url: str | None = None
+    """SQS queue (env ENGRAM_STEP_QUEUE_URL) of tenant-wide work in resumable steps: erasures and
+    the scheduled lifecycle run of every tenant."""
+    export_url_expiry_s: int = Field(default=900, ge=60, le=43_200)
 
 
 _AWS_ENV = {
@@ -216,6 +222,8 @@ _AWS_ENV = {
     "ENGRAM_KEY_PEPPER": "key_pepper",
     "ENGRAM_USAGE_PLAN_PREFIX": "usage_plan_prefix",
     "ENGRAM_TIERS": "usage_plan_tiers",
+    "ENGRAM_BUCKET": "bucket",
+    "ENGRAM_STEP_QUEUE_URL": "step_queue_url",
 }
 
 

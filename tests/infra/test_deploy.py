@@ -146,3 +146,43 @@ def test_the_docs_function_carries_every_handler_whose_openapi_it_merges() -> No
     for function in FUNCTIONS:
         if function != "docs":
             assert (asset / function / "handler.py").is_file(), function
+
+
+def test_tenant_wide_work_runs_in_steps_from_a_queue_with_a_dlq(synth: Synth) -> None:
+    # Given the step queue every function is told about
+    queues = {
+        q["Properties"]["QueueName"]: (lid, q["Properties"])
+        for lid, q in synth.resources("AWS::SQS::Queue").items()
+    }
+    queue_id, queue = queues[f"{CONFIG.prefix}-steps"]
+    dlq_id, _ = queues[f"{CONFIG.prefix}-steps-dlq"]
+    assert _refs(queue["RedrivePolicy"]["deadLetterTargetArn"]) == {dlq_id}
+    worker_id, worker = _functions(synth)["tenant_work"]
+    assert queue["VisibilityTimeout"] >= 6 * worker["Timeout"]
+    # Then the step worker reads it one step at a time
+    [mapping] = [
+        m["Properties"]
+        for m in synth.resources("AWS::Lambda::EventSourceMapping").values()
+        if _refs(m["Properties"]["FunctionName"]) == {worker_id}
+    ]
+    assert mapping["BatchSize"] == 1 and queue_id in _refs(mapping["EventSourceArn"])
+    # And every function knows where to queue steps and where large objects go
+    for name, (_, props) in _functions(synth).items():
+        env = props["Environment"]["Variables"]
+        assert queue_id in _refs(env["ENGRAM_STEP_QUEUE_URL"]), name
+        assert _refs(env["ENGRAM_BUCKET"]) == set(synth.resources("AWS::S3::Bucket")), name
+
+
+def test_the_object_bucket_is_private_encrypted_and_expires_what_it_holds(synth: Synth) -> None:
+    [bucket] = synth.resources("AWS::S3::Bucket").values()
+    props = bucket["Properties"]
+    [rule] = props["BucketEncryption"]["ServerSideEncryptionConfiguration"]
+    assert rule["ServerSideEncryptionByDefault"]["SSEAlgorithm"] == "aws:kms"
+    assert props["PublicAccessBlockConfiguration"] == {
+        "BlockPublicAcls": True,
+        "BlockPublicPolicy": True,
+        "IgnorePublicAcls": True,
+        "RestrictPublicBuckets": True,
+    }
+    expiring = [r for r in props["LifecycleConfiguration"]["Rules"] if "ExpirationInDays" in r]
+    assert [r["Prefix"] for r in expiring] == ["tenants/"]

@@ -22,6 +22,7 @@ VPC_FUNCTIONS = {
     "extract_worker",
     "decay",
     "tiering",
+    "tenant_work",
     "search_setup",
 }
 
