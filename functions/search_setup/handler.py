@@ -46,7 +46,9 @@ def setup(properties: dict[str, Any]) -> dict[str, Any]:
                 index.map_roles(readers=roles["Readers"], writers=roles["Writers"], admins=roles["Admins"])
             return {"Index": index.index, "Dimension": index.dimension}
         except ProviderError as exc:
-            if deadline.left(RETRY_PAUSE_S * 2) < RETRY_PAUSE_S * 2:
+            status = getattr(exc.__cause__, "status_code", None)
+            refused = isinstance(status, int) and status < 500 and status != 429  # not a matter of time
+            if refused or deadline.left(RETRY_PAUSE_S * 2) < RETRY_PAUSE_S * 2:
                 raise
             logger.warning("the search domain is not ready yet; retrying", error=str(exc))
             time.sleep(RETRY_PAUSE_S)
