@@ -46,7 +46,7 @@ def main() -> None:
     module_name, function_name = handler.rsplit(".", 1)
     try:
         entry = getattr(importlib.import_module(module_name.replace("/", ".")), function_name)
-    except BaseException as exc:  # noqa: BLE001 - the init phase failed, as Lambda would report
+    except BaseException as exc:  # the init phase failed, as Lambda would report
         traceback.print_exc()
         protocol.write(json.dumps({"init_error": {"type": type(exc).__name__, "message": str(exc)}}) + "\n")
         return
@@ -62,7 +62,7 @@ def main() -> None:
         try:
             result = entry(request["event"], context)
             protocol.write(json.dumps({"result": result}, default=str) + "\n")
-        except BaseException as exc:  # noqa: BLE001 - Lambda reports the function's error
+        except BaseException as exc:  # Lambda reports the function's error
             traceback.print_exc()
             protocol.write(json.dumps({"error": {"type": type(exc).__name__, "message": str(exc)}}) + "\n")
 

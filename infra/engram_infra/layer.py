@@ -40,6 +40,8 @@ def machine_platforms(machine: str | None = None) -> tuple[str, ...]:
     arch = machine or platform.machine()
     arch = {"arm64": "aarch64", "amd64": "x86_64", "AMD64": "x86_64"}.get(arch, arch)
     return tuple(p.replace("aarch64", arch) for p in PLATFORMS)
+
+
 SOURCES = {"engram": REPO_ROOT / "shared" / "engram", "engram_http": REPO_ROOT / "functions" / "engram_http"}
 LAMBDA_UNZIPPED_LIMIT = 250 * 1024 * 1024
 STAMP = ".engram-layer.json"

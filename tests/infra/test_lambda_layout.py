@@ -475,7 +475,7 @@ def test_an_export_is_a_presigned_link_to_the_whole_file(stack: Deployment, tena
 def test_the_docs_routes_answer_from_the_docs_asset(stack: Deployment) -> None:
     status, document, _ = stack.api("GET", "/v1/openapi.json")
     assert status == 200 and "/v1/recall" in document["paths"] and "/v1/admin/tenants" in document["paths"]
-    status, html, headers = stack.api("GET", "/v1/docs")
+    status, html, _ = stack.api("GET", "/v1/docs")
     assert status == 200 and "swagger" in html.lower()
     assert stack.api("GET", "/v1/health")[0] == 200
 
@@ -505,7 +505,7 @@ def test_the_schedules_give_every_tenant_a_lifecycle_step_of_its_own(
         answer = stack.invoke(function, event)
         assert answer["queued"] is True
         assert stack.drain_steps() >= 1
-    status, stats, _ = stack.api("GET", "/v1/stats", key=tenant["key"])
+    _, stats, _ = stack.api("GET", "/v1/stats", key=tenant["key"])
     assert stats["last_lifecycle_run"]["status"] == "completed"
 
 
