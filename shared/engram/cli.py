@@ -465,6 +465,12 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return run(args)
 
 
+def cmd_smoke(args: argparse.Namespace) -> int:
+    from engram.smoke import run
+
+    return run(args)
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from engram.bench import run
 
@@ -615,6 +621,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command("coldstart", cmd_coldstart, "import time of each Lambda handler in a fresh interpreter")
     p.add_argument("--repeat", type=int, default=5)
+
+    p = command(
+        "smoke", cmd_smoke, "after a deploy: tenant, key, retain, recall, forget, docs, erase, with latencies"
+    )
+    p.add_argument("--url", required=True, help="the API's base URL (the stack's ApiUrl output)")
+    p.add_argument("--operator-token", required=True, help="the operator credential")
+    p.add_argument("--wait", type=float, default=30.0, help="seconds recall and the erasure may take")
 
     p = command("eval", cmd_eval, "recall quality on LoCoMo-format conversations, through the HTTP API")
     p.add_argument("suite", choices=["locomo"])
