@@ -591,7 +591,7 @@ def test_the_erase_tenant_sample_erases_its_own_tenant(seeded: Engine) -> None:
 
     # Then globex and its memory are gone, and acme is untouched
     assert response["statusCode"] == 200
-    assert body(response) == {"tenant_id": "globex", "erased_memories": 1}
+    assert body(response) == {"tenant_id": "globex", "status": "erased", "erased_memories": 1}
     assert seeded.store.get(TENANT, MEMORY_ID) is not None
 
 
