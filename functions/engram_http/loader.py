@@ -16,6 +16,7 @@ from types import ModuleType
 
 FUNCTIONS_DIR = Path(__file__).resolve().parent.parent
 _lock = threading.Lock()
+_loaded: dict[str, ModuleType] = {}  # only modules whose code has run to the end
 
 
 def handler_path(function: str) -> Path:
@@ -33,12 +34,12 @@ def handler_path(function: str) -> Path:
 def load_handler(function: str) -> ModuleType:
     """The handler module of ``functions/<function>/``, imported as ``engram_fn_<function>``."""
     name = f"engram_fn_{function}"
-    module = sys.modules.get(name)
+    module = _loaded.get(name)
     if module is not None:
         return module
     with _lock:
-        if name in sys.modules:
-            return sys.modules[name]
+        if name in _loaded:
+            return _loaded[name]
         path = handler_path(function)
         spec = importlib.util.spec_from_file_location(name, path)
         if spec is None or spec.loader is None:
@@ -50,4 +51,5 @@ def load_handler(function: str) -> ModuleType:
         except BaseException:
             del sys.modules[name]
             raise
+        _loaded[name] = module
         return module

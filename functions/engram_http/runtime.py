@@ -8,6 +8,7 @@ body, query or headers.
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import functools
 import json
@@ -23,9 +24,10 @@ from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
 from pydantic import BaseModel
 
-from engram import deadline
+from engram import deadline, strict_json
 from engram.errors import ConfigurationError, EngramError, ForbiddenError, UnauthorizedError, http_status
 from engram.models import dump
+from engram.strict_json import StrictJsonError
 
 if TYPE_CHECKING:
     from engram.app import Engine
@@ -217,25 +219,57 @@ def _from_engram(exc: EngramError) -> Response[str]:
 
 
 class EngramResolver(APIGatewayRestResolver):
-    """Bodies are JSON whatever the Content-Type says (curl -d sends a form type by default)."""
+    """Bodies are UTF-8, and strict JSON (``engram.strict_json``) whatever the Content-Type says
+    (curl -d sends a form type by default); a route in ``text_bodies`` (JSONL) checks its own
+    lines. A body that fails is a 400 before any route code runs."""
+
+    def __init__(self, *, text_bodies: tuple[str, ...] = (), **options: Any) -> None:
+        super().__init__(**options)
+        self.text_bodies = text_bodies
 
     def resolve(self, event: Mapping[str, Any], context: Any) -> dict[str, Any]:
         if event.get("body"):
+            try:
+                text = self._checked_body(event)
+            except StrictJsonError as exc:
+                return {
+                    "statusCode": 400,
+                    "headers": {"Content-Type": JSON},
+                    "body": error_body("malformed_json", str(exc)),
+                    "isBase64Encoded": False,
+                }
             headers = {k: v for k, v in (event.get("headers") or {}).items() if k.lower() != "content-type"}
             multi = {
                 k: v for k, v in (event.get("multiValueHeaders") or {}).items() if k.lower() != "content-type"
             }
             event = {
                 **event,
+                "body": text,
+                "isBase64Encoded": False,
                 "headers": {**headers, "content-type": JSON},
                 "multiValueHeaders": {**multi, "content-type": [JSON]},
             }
         return super().resolve(event, context)
 
+    def _checked_body(self, event: Mapping[str, Any]) -> str:
+        """The body as text: UTF-8, and strict JSON unless the route reads its own format."""
+        body = str(event["body"])
+        raw = (
+            base64.b64decode(body) if event.get("isBase64Encoded") else body.encode("utf-8", "surrogatepass")
+        )
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise StrictJsonError(f"the body is not UTF-8 (byte {exc.start})") from None
+        if event.get("resource") not in self.text_bodies:
+            strict_json.loads(text)
+        return text
 
-def resolver() -> APIGatewayRestResolver:
-    """A REST resolver with OpenAPI validation and Engram's error format for every failure."""
-    app = EngramResolver(enable_validation=True)
+
+def resolver(*, text_bodies: tuple[str, ...] = ()) -> APIGatewayRestResolver:
+    """A REST resolver with OpenAPI validation and Engram's error format for every failure;
+    ``text_bodies``: routes whose body is not one JSON document (it is still UTF-8)."""
+    app = EngramResolver(enable_validation=True, text_bodies=text_bodies)
 
     @app.exception_handler(RequestValidationError)
     def _validation(exc: RequestValidationError) -> Response[str]:

@@ -1,4 +1,5 @@
-"""Memories one by one and the tenant's views: get, list, patch, restore, delete, stats, jobs, export, import."""
+"""Memories one by one and the tenant's views: get, list, patch, restore, release, delete, stats, jobs,
+export, import."""
 
 # No `from __future__ import annotations`: Powertools reads these annotations at run time.
 
@@ -22,7 +23,7 @@ from engram.models import (
 )
 from engram_http.runtime import JSON, caller, documented, engine, entry_point, json_response, resolver, tracer
 
-app = resolver()
+app = resolver(text_bodies=("/v1/import",))
 NDJSON = "application/x-ndjson"
 
 
@@ -82,6 +83,19 @@ def restore_memory(id: str, request: Annotated[RestoreRequest | None, Body()] = 
     return json_response(engine().restore(who.tenant_id, id, request, allowed_scopes=who.allowed_scopes))
 
 
+@app.post(
+    "/v1/memories/<id>/release",
+    responses=documented(
+        MemoryView, "the memory, out of quarantine after review", errors=(400, 401, 403, 404, 409, 422, 429)
+    ),
+)
+@tracer.capture_method
+def release_memory(id: str) -> Response[str]:
+    who = caller(app, write=True)
+    view = engine().release(who.tenant_id, id, allowed_scopes=who.allowed_scopes, released_by=who.key_id)
+    return json_response(view)
+
+
 @app.delete("/v1/memories/<id>", responses=documented(ForgetResponse, "the deletion receipt"))
 @tracer.capture_method
 def delete_memory(id: str) -> Response[str]:
@@ -93,14 +107,14 @@ def delete_memory(id: str) -> Response[str]:
 @tracer.capture_method
 def stats() -> Response[str]:
     who = caller(app)
-    return json_response(engine().stats(who.tenant_id))
+    return json_response(engine().stats(who.tenant_id, allowed_scopes=who.allowed_scopes))
 
 
 @app.get("/v1/jobs/<id>", responses=documented(Job, "an asynchronous retain's status and results"))
 @tracer.capture_method
 def get_job(id: str) -> Response[str]:
     who = caller(app)
-    return json_response(engine().get_job(who.tenant_id, id))
+    return json_response(engine().get_job(who.tenant_id, id, allowed_scopes=who.allowed_scopes))
 
 
 @app.post(
@@ -115,10 +129,11 @@ def get_job(id: str) -> Response[str]:
 @tracer.capture_method
 def export() -> Response[str]:
     who = caller(app)
-    link = engine().export_link(who.tenant_id)
+    link = engine().export_link(who.tenant_id, allowed_scopes=who.allowed_scopes)
     if link is not None:  # written to object storage: no response limit on the tenant's size
         return Response(303, JSON, json.dumps(dump(link)), headers={"Location": link.url})
-    body = "".join(line + "\n" for line in engine().export_lines(who.tenant_id))
+    lines = engine().export_lines(who.tenant_id, allowed_scopes=who.allowed_scopes)
+    body = "".join(line + "\n" for line in lines)
     return Response(200, NDJSON, body)
 
 
@@ -126,7 +141,8 @@ def export() -> Response[str]:
 @tracer.capture_method
 def import_() -> Response[str]:
     who = caller(app, write=True)
-    counts = engine().import_lines(who.tenant_id, (app.current_event.body or "").splitlines())
+    lines = (app.current_event.body or "").splitlines()
+    counts = engine().import_lines(who.tenant_id, lines, allowed_scopes=who.allowed_scopes)
     return json_response(counts)
 
 

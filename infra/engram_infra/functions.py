@@ -20,6 +20,7 @@ from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
 from constructs import Construct
 
+from engram_http.routes import FUNCTIONS as ROUTE_FUNCTIONS
 from engram_infra.config import REPO_ROOT
 
 FUNCTIONS_DIR = REPO_ROOT / "functions"
@@ -99,7 +100,7 @@ API_FUNCTIONS: tuple[FunctionSpec, ...] = (
         memory_mb=256,
         timeout_s=10,
         deadlines=_LIGHT,
-        bundles=("retain", "recall", "forget", "feedback", "memories", "admin"),
+        bundles=tuple(f for f in ROUTE_FUNCTIONS if f != "docs"),  # every route's handler
     ),
 )
 

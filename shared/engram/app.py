@@ -476,9 +476,10 @@ class Engine:
         job = Job(
             job_id=job_id(),
             status="queued",
+            scope=request.scope,
             created_at=now,
             updated_at=now,
-            request=request.model_dump(mode="json", by_alias=True),
+            request=request.model_dump(mode="json", by_alias=True, exclude_none=True),
         )
         self.store.put_job(tenant_id, job)
         if self.queue is None:
@@ -516,10 +517,10 @@ class Engine:
             self._worker().submit(self._run_job, tenant_id, job)
         return len(pending)
 
-    def get_job(self, tenant_id: str, job_id_: str) -> Job:
+    def get_job(self, tenant_id: str, job_id_: str, *, allowed_scopes: Sequence[str] | None = None) -> Job:
         self._settings(tenant_id)
         job = self.store.get_job(tenant_id, job_id_)
-        if job is None:
+        if job is None or (allowed_scopes is not None and job.scope not in allowed_scopes):
             raise NotFoundError(f"job '{job_id_}' not found")
         return job
 
@@ -533,7 +534,8 @@ class Engine:
         self.store.put_job(tenant_id, running)
         try:
             # The job's own key makes a retried job replay its first outcome instead of writing twice.
-            body = {**(job.request or {}), "async": False}
+            # Unset fields are dropped (null is not "not given" for text/messages/items).
+            body = {k: v for k, v in (job.request or {}).items() if v is not None} | {"async": False}
             body["idempotency_key"] = body.get("idempotency_key") or f"job:{job.job_id}"
             response = self.retain(tenant_id, RetainRequest.model_validate(body))
             results = [
@@ -770,32 +772,68 @@ class Engine:
             scopes=allowed_scopes,
         )
 
+    def release(
+        self,
+        tenant_id: str,
+        memory_id: str,
+        *,
+        allowed_scopes: Sequence[str] | None = None,
+        released_by: str = "",
+    ) -> MemoryView:
+        self._settings(tenant_id)
+        return memory_service.release(
+            tenant_id,
+            memory_id,
+            store=self.store,
+            index=self.index,
+            clock=self.clock,
+            scopes=allowed_scopes,
+            released_by=released_by,
+        )
+
     def delete(
         self, tenant_id: str, memory_id: str, *, allowed_scopes: Sequence[str] | None = None
     ) -> ForgetResponse:
         return self.forget(tenant_id, ForgetRequest(ids=[memory_id]), allowed_scopes=allowed_scopes)
 
-    def stats(self, tenant_id: str) -> StatsResponse:
+    def stats(self, tenant_id: str, *, allowed_scopes: Sequence[str] | None = None) -> StatsResponse:
+        """Counts of what the caller may see; tenant-wide usage and the lifecycle report (which
+        names memories of every scope) only for a key of the whole tenant."""
         self._settings(tenant_id)
-        stats = self.store.stats(tenant_id)
-        last = self.store.lifecycle_reports(tenant_id, 1)
-        stats.last_lifecycle_run = last[0] if last else None
+        stats = self.store.stats(tenant_id, scopes=allowed_scopes)
+        if allowed_scopes is None:
+            last = self.store.lifecycle_reports(tenant_id, 1)
+            stats.last_lifecycle_run = last[0] if last else None
         return stats
 
-    def export_lines(self, tenant_id: str) -> Iterator[str]:
+    def export_lines(self, tenant_id: str, *, allowed_scopes: Sequence[str] | None = None) -> Iterator[str]:
         self._settings(tenant_id)
         self.embed_pending(tenant_id)  # an export carries every vector
-        return memory_service.export_lines(tenant_id, store=self.store)
+        return memory_service.export_lines(tenant_id, store=self.store, scopes=allowed_scopes)
 
     def import_lines(
-        self, tenant_id: str, lines: Iterable[str], progress: Callable[[int, int], None] | None = None
+        self,
+        tenant_id: str,
+        lines: Iterable[str],
+        progress: Callable[[int, int], None] | None = None,
+        *,
+        allowed_scopes: Sequence[str] | None = None,
     ) -> dict[str, int]:
         self._settings(tenant_id)
         return memory_service.import_lines(
-            tenant_id, lines, store=self.store, index=self.index, embedder=self.embedder, progress=progress
+            tenant_id,
+            lines,
+            store=self.store,
+            index=self.index,
+            embedder=self.embedder,
+            progress=progress,
+            scopes=allowed_scopes,
+            clock=self.clock,
         )
 
-    def export_link(self, tenant_id: str) -> ExportLink | None:
+    def export_link(
+        self, tenant_id: str, *, allowed_scopes: Sequence[str] | None = None
+    ) -> ExportLink | None:
         """With object storage (the cloud), the export is written there and this is where to
         fetch it (a response could not carry a large tenant: Lambda answers at most 6 MB);
         None without it: the caller streams ``export_lines`` itself."""
@@ -806,7 +844,7 @@ class Engine:
 
         count = size = 0
         with tempfile.NamedTemporaryFile("w", suffix=".jsonl", encoding="utf-8") as out:
-            for line in self.export_lines(tenant_id):
+            for line in self.export_lines(tenant_id, allowed_scopes=allowed_scopes):
                 out.write(line + "\n")
                 count += 1
                 size += len(line.encode()) + 1

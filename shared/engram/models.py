@@ -7,6 +7,8 @@ models so a caller can never set what the server owns.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
 from datetime import datetime
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -14,9 +16,11 @@ from pydantic import (
     AfterValidator,
     AwareDatetime,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     StringConstraints,
+    WithJsonSchema,
     model_validator,
 )
 
@@ -25,6 +29,8 @@ MAX_BATCH_ITEMS = 100
 MAX_MESSAGES = 200
 MAX_QUERY_CHARS = 4_000
 
+METADATA_KEY = r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$"
+NOT_BLANK = r"\S"  # JSON Schema's way to say "not only whitespace" (patterns are unanchored)
 TenantId = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]{2,62}$")]
 MemoryId = Annotated[str, StringConstraints(pattern=r"^mem_[0-9a-f]{32}$")]
 Scope = Annotated[
@@ -32,7 +38,7 @@ Scope = Annotated[
     StringConstraints(pattern=r"^(global|(agent|user|project|session):[A-Za-z0-9][A-Za-z0-9._@:+-]{0,127})$"),
 ]
 Tag = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9 _.:/+-]{0,63}$")]
-MetadataKey = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$")]
+MetadataKey = Annotated[str, StringConstraints(pattern=METADATA_KEY)]
 Scalar = str | int | float | bool
 
 
@@ -42,7 +48,19 @@ def _not_blank(value: str) -> str:
     return value
 
 
-Text = Annotated[str, Field(min_length=1, max_length=MAX_TEXT_CHARS), AfterValidator(_not_blank)]
+Text = Annotated[
+    str, Field(min_length=1, max_length=MAX_TEXT_CHARS, pattern=NOT_BLANK), AfterValidator(_not_blank)
+]
+
+
+def _iso_string(value: Any) -> Any:
+    if isinstance(value, int | float):
+        raise ValueError("must be an ISO 8601 date-time string with a time zone, not a number")
+    return value
+
+
+IsoDatetime = Annotated[AwareDatetime, Field(strict=False), BeforeValidator(_iso_string)]
+"""A request's date-time: an ISO 8601 string with a zone (``2026-05-08T10:00:00Z``), never a number."""
 Category = Literal["profile", "preference", "entity", "event", "case", "pattern", "fact", "raw"]
 Tier = Literal["peripheral", "working", "core", "archived"]
 Status = Literal["active", "superseded", "archived", "quarantined"]
@@ -66,19 +84,43 @@ def _check_metadata(value: dict[str, Any]) -> dict[str, Any]:
                 raise ValueError(f"metadata '{key}' must be a string, number, boolean or a list of them")
             if isinstance(v, str) and len(v) > 1024:
                 raise ValueError(f"metadata '{key}' is longer than 1024 characters")
+            if isinstance(v, float) and not math.isfinite(v):
+                raise ValueError(f"metadata '{key}' must be a finite number")
     return value
 
 
-Metadata = Annotated[dict[MetadataKey, Any], AfterValidator(_check_metadata)]
+_METADATA_VALUE: dict[str, Any] = {
+    "anyOf": [
+        {"type": "string", "maxLength": 1024},
+        {"type": "number"},
+        {"type": "boolean"},
+        {"type": "null"},
+    ]
+}
+Metadata = Annotated[
+    dict[MetadataKey, Any],
+    AfterValidator(_check_metadata),
+    WithJsonSchema(
+        {
+            "type": "object",
+            "maxProperties": 32,
+            "patternProperties": {
+                METADATA_KEY: {"anyOf": [_METADATA_VALUE, {"type": "array", "items": _METADATA_VALUE}]}
+            },
+            "additionalProperties": False,
+        }
+    ),
+]
 
 
 RequestT = TypeVar("RequestT", bound=BaseModel)
 
 
 class Request(BaseModel):
-    """Base of every request: unknown fields are errors, strings are stripped of nothing."""
+    """Base of every request: unknown fields are errors, strings are stripped of nothing, and
+    types are strict (``"5"`` is not a number, ``1`` is not ``true``)."""
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, strict=True)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -140,7 +182,7 @@ class HistoryEntry(BaseModel):
 
     memory_id: str
     version: int
-    event: Literal["created", "merged", "updated", "superseded", "feedback", "tier"]
+    event: Literal["created", "merged", "updated", "superseded", "feedback", "tier", "released"]
     at: datetime
     content: str
     detail: dict[str, Any] = Field(default_factory=dict)
@@ -175,12 +217,39 @@ class Message(Request):
 class RetainItem(Request):
     text: Text
     metadata: Metadata = Field(default_factory=dict)
-    occurred_at: AwareDatetime | None = None
+    occurred_at: IsoDatetime | None = None
     tags: list[Tag] = Field(default_factory=list, max_length=32)
+
+
+def _exactly_one(model: BaseModel, names: tuple[str, ...]) -> None:
+    """Exactly one of ``names`` given, and not null (the schema's ``oneOf`` of ``required``)."""
+    given = [name for name in names if name in model.model_fields_set]
+    if len(given) != 1 or getattr(model, given[0]) is None:
+        raise ValueError(
+            "give exactly one of " + ", ".join(f"'{n}'" for n in names[:-1]) + f" or '{names[-1]}'"
+        )
+
+
+def _one_of(*names: str) -> Callable[[dict[str, Any]], None]:
+    """The JSON Schema of "exactly one of ``names``, not null": a ``oneOf`` of ``required``,
+    and those properties without their ``null`` branch."""
+
+    def edit(schema: dict[str, Any]) -> None:
+        schema["oneOf"] = [{"required": [name]} for name in names]
+        for name in names:
+            prop = schema["properties"][name]
+            branches = [b for b in prop.pop("anyOf", []) if b != {"type": "null"}]
+            if branches:
+                prop.update(branches[0] if len(branches) == 1 else {"anyOf": branches})
+            prop.pop("default", None)
+
+    return edit
 
 
 class RetainRequest(Request):
     """``POST /v1/memories``: exactly one of ``text``, ``messages`` or ``items``."""
+
+    model_config = ConfigDict(json_schema_extra=_one_of("text", "messages", "items"))
 
     scope: Scope
     text: Text | None = None
@@ -189,9 +258,9 @@ class RetainRequest(Request):
     mode: RetainMode = "auto"
     metadata: Metadata = Field(default_factory=dict)
     tags: list[Tag] = Field(default_factory=list, max_length=32)
-    occurred_at: AwareDatetime | None = None
+    occurred_at: IsoDatetime | None = None
     session_id: str | None = Field(default=None, min_length=1, max_length=128)
-    expires_at: AwareDatetime | None = None
+    expires_at: IsoDatetime | None = None
     """When the lifecycle job deletes the memories kept by this request (unless pinned)."""
     async_: bool = Field(default=False, alias="async")
     idempotency_key: str | None = Field(default=None, min_length=1, max_length=256)
@@ -203,17 +272,15 @@ class RetainRequest(Request):
 
     @model_validator(mode="after")
     def _one_input(self) -> RetainRequest:
-        given = [name for name in ("text", "messages", "items") if getattr(self, name) is not None]
-        if len(given) != 1:
-            raise ValueError("give exactly one of 'text', 'messages' or 'items'")
+        _exactly_one(self, ("text", "messages", "items"))
         return self
 
 
 class TimeRange(Request):
-    gte: AwareDatetime | None = None
-    gt: AwareDatetime | None = None
-    lte: AwareDatetime | None = None
-    lt: AwareDatetime | None = None
+    gte: IsoDatetime | None = None
+    gt: IsoDatetime | None = None
+    lte: IsoDatetime | None = None
+    lt: IsoDatetime | None = None
 
 
 class RecallFilters(Request):
@@ -232,7 +299,9 @@ class RecallFilters(Request):
 class RecallRequest(Request):
     """``POST /v1/recall``."""
 
-    query: Annotated[str, Field(min_length=1, max_length=MAX_QUERY_CHARS), AfterValidator(_not_blank)]
+    query: Annotated[
+        str, Field(min_length=1, max_length=MAX_QUERY_CHARS, pattern=NOT_BLANK), AfterValidator(_not_blank)
+    ]
     scopes: list[Scope] | None = Field(default=None, min_length=1, max_length=50)
     limit: int = Field(default=5, ge=1, le=100)
     filters: RecallFilters | None = None
@@ -242,7 +311,7 @@ class RecallRequest(Request):
     fusion: Literal["weighted", "rrf", "bm25", "vector"] | None = None
     rerank: bool | None = None
     track_access: bool = True
-    as_of: AwareDatetime | None = None
+    as_of: IsoDatetime | None = None
     """Recall what was true at this time (superseded memories included while they were valid)."""
 
 
@@ -251,7 +320,7 @@ class ForgetFilter(Request):
     category: Category | list[Category] | None = None
     tier: Tier | list[Tier] | None = None
     tags_any: list[Tag] | None = None
-    older_than: AwareDatetime | None = None
+    older_than: IsoDatetime | None = None
     session_id: str | None = None
 
     @model_validator(mode="after")
@@ -264,8 +333,10 @@ class ForgetFilter(Request):
 class ForgetRequest(Request):
     """``POST /v1/forget``: exactly one of ``ids``, ``query`` or ``filter``."""
 
+    model_config = ConfigDict(json_schema_extra=_one_of("ids", "query", "filter"))
+
     ids: list[MemoryId] | None = Field(default=None, min_length=1, max_length=1000)
-    query: str | None = Field(default=None, min_length=1, max_length=MAX_QUERY_CHARS)
+    query: str | None = Field(default=None, min_length=1, max_length=MAX_QUERY_CHARS, pattern=NOT_BLANK)
     scopes: list[Scope] | None = Field(default=None, min_length=1, max_length=50)
     threshold: float = Field(default=0.6, ge=0.0, le=1.0)
     limit: int = Field(default=100, ge=1, le=1000)
@@ -274,9 +345,7 @@ class ForgetRequest(Request):
 
     @model_validator(mode="after")
     def _one_selector(self) -> ForgetRequest:
-        given = [name for name in ("ids", "query", "filter") if getattr(self, name) is not None]
-        if len(given) != 1:
-            raise ValueError("give exactly one of 'ids', 'query' or 'filter'")
+        _exactly_one(self, ("ids", "query", "filter"))
         return self
 
 
@@ -293,7 +362,7 @@ class PatchRequest(Request):
     metadata: Metadata | None = None
     pinned: bool | None = None
     tier: Tier | None = None
-    expires_at: AwareDatetime | None = None
+    expires_at: IsoDatetime | None = None
 
 
 class RestoreRequest(Request):
@@ -381,6 +450,8 @@ class RecalledMemory(BaseModel):
     metadata: dict[str, Any]
     created_at: datetime
     occurred_at: datetime | None
+    trust: Trust = "user-stated"
+    """Who said it: ``user-stated``, ``assistant-inferred``, ``tool`` or ``imported``."""
     trace: dict[str, Any] | None = None
 
 
@@ -462,6 +533,8 @@ class Job(BaseModel):
 
     job_id: str
     status: Literal["queued", "running", "succeeded", "failed"]
+    scope: str | None = None
+    """The retain's scope: a key limited to other scopes does not see the job."""
     created_at: datetime
     updated_at: datetime
     results: list[RetainResult] | None = None

@@ -70,7 +70,7 @@ def with_bearer(event: dict[str, Any], key: str) -> dict[str, Any]:
 
 def invoke(function: str, event: dict[str, Any]) -> Any:
     """Call ``functions/<function>/handler.py``'s ``lambda_handler`` as Lambda calls it."""
-    from engram_http.gateway import LocalContext
+    from engram_http.apigw import LocalContext
 
     context = LocalContext(
         function_name=f"engram-{function}",
@@ -155,7 +155,7 @@ def test_every_route_has_a_sample_event() -> None:
 
 def test_every_sample_path_routes_to_the_function_its_file_is_named_after() -> None:
     # Given every proxy sample (the authorizer's input is not routed)
-    from engram_http.gateway import match
+    from engram_http.apigw import match
 
     proxies = [name for name in SAMPLES if not name.startswith(NOT_PROXIED)]
 
@@ -171,7 +171,7 @@ def test_every_sample_path_routes_to_the_function_its_file_is_named_after() -> N
 
 def test_every_proxy_sample_has_exactly_the_top_level_keys_the_gateway_builds() -> None:
     # Given the keys of an event as the local gateway builds it
-    from engram_http.gateway import build_event
+    from engram_http.apigw import build_event
 
     expected = set(
         build_event(
@@ -199,7 +199,7 @@ def test_every_proxy_sample_has_exactly_the_top_level_keys_the_gateway_builds() 
 
 def test_the_authorizer_sample_has_exactly_the_top_level_keys_of_an_authorizer_event() -> None:
     # Given the keys of an authorizer event as the local gateway builds it
-    from engram_http.gateway import authorizer_event, build_event
+    from engram_http.apigw import authorizer_event, build_event
 
     proxy = build_event(
         ROUTES[0],

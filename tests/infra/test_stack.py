@@ -174,7 +174,7 @@ def test_usage_plans_throttle_and_meter_each_tier(synth: Synth) -> None:
 
 
 def test_gateway_401_body_is_the_one_the_local_gateway_sends(synth: Synth) -> None:
-    from engram_http.gateway import UNAUTHORIZED
+    from engram_http.apigw import UNAUTHORIZED
 
     responses = {
         r["Properties"]["ResponseType"]: r["Properties"]

@@ -620,13 +620,15 @@ class DynamoStore:
             if memory_id in found:
                 yield self._record(found[memory_id]), self._vector(found[memory_id])
 
-    def stats(self, tenant_id: str) -> StatsResponse:
+    def stats(self, tenant_id: str, *, scopes: Sequence[str] | None = None) -> StatsResponse:
         by_scope: dict[str, int] = {}
         by_category = dict.fromkeys(CATEGORIES, 0)
         by_tier = dict.fromkeys(TIERS, 0)
         by_status: dict[str, int] = {}
         size = 0
-        for item in self._listing(tenant_id, Conditions(scopes=ALL_SCOPES)):
+        for item in self._listing(
+            tenant_id, Conditions(scopes=tuple(scopes) if scopes is not None else ALL_SCOPES)
+        ):
             for counts, name in (
                 (by_scope, "scope"),
                 (by_category, "category"),
@@ -636,15 +638,19 @@ class DynamoStore:
                 value = item[name]["S"]
                 counts[value] = counts.get(value, 0) + 1
             size += len(item["doc"]["S"]) + 4 * int(item.get("dim", {}).get("N", 0))
-        usage = {
-            i["sk"]["S"].removeprefix("USAGE#"): int(i["value"]["N"])
-            for i in self._query(
-                key="pk",
-                value=f"TENANT#{tenant_id}",
-                sk_condition="begins_with(sk, :u)",
-                values={":u": _s("USAGE#")},
-            )
-        }
+        usage = (
+            {
+                i["sk"]["S"].removeprefix("USAGE#"): int(i["value"]["N"])
+                for i in self._query(
+                    key="pk",
+                    value=f"TENANT#{tenant_id}",
+                    sk_condition="begins_with(sk, :u)",
+                    values={":u": _s("USAGE#")},
+                )
+            }
+            if scopes is None
+            else {}
+        )
         return StatsResponse(
             tenant_id=tenant_id,
             total=sum(by_status.values()),

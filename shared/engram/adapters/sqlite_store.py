@@ -737,28 +737,35 @@ class SqliteStore:
         finally:
             conn.execute("PRAGMA synchronous=FULL")
 
-    def stats(self, tenant_id: str) -> StatsResponse:
+    def stats(self, tenant_id: str, *, scopes: Sequence[str] | None = None) -> StatsResponse:
         conn = self.db.connection()
+        where, params = "tenant_id=?", [tenant_id]
+        if scopes is not None:
+            where += f" AND scope IN ({','.join('?' * len(scopes))})"
+            params += list(scopes)
 
         def grouped(column: str) -> dict[str, int]:
             return {
                 str(k): int(v)
                 for k, v in conn.execute(
-                    f"SELECT {column}, count(*) FROM memories WHERE tenant_id=? GROUP BY {column}",
-                    (tenant_id,),
+                    f"SELECT {column}, count(*) FROM memories WHERE {where} GROUP BY {column}", params
                 )
             }
 
         by_category = {c: 0 for c in CATEGORIES} | grouped("category")
         by_tier = {t: 0 for t in TIERS} | grouped("tier")
         size = conn.execute(
-            "SELECT coalesce(sum(length(doc) + coalesce(length(embedding), 0)), 0) FROM memories WHERE tenant_id=?",
-            (tenant_id,),
+            f"SELECT coalesce(sum(length(doc) + coalesce(length(embedding), 0)), 0) FROM memories WHERE {where}",
+            params,
         ).fetchone()[0]
-        usage = {
-            str(k): int(v)
-            for k, v in conn.execute("SELECT counter, value FROM usage WHERE tenant_id=?", (tenant_id,))
-        }
+        usage = (
+            {
+                str(k): int(v)
+                for k, v in conn.execute("SELECT counter, value FROM usage WHERE tenant_id=?", (tenant_id,))
+            }
+            if scopes is None
+            else {}
+        )
         by_status = grouped("status")
         return StatsResponse(
             tenant_id=tenant_id,
