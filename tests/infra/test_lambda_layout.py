@@ -39,7 +39,7 @@ from lambda_layout import (
     start_runner,
 )
 
-from engram_http.gateway import authorizer_event, build_event, match
+from engram_http.apigw import authorizer_event, build_event, match
 
 OPERATOR_TOKEN = "op-" + uuid.uuid4().hex
 SCHEDULE_TIME = "2026-12-01T03:00:00Z"
