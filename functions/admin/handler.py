@@ -5,18 +5,21 @@
 from typing import Annotated, Any, Literal
 
 from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.openapi.params import Body
-from pydantic import BaseModel, ConfigDict, Field
+from aws_lambda_powertools.event_handler.openapi.params import Body, Path
+from pydantic import BaseModel, Field
 
+from engram.auth import KEY_ID_PATTERN
 from engram.errors import ForbiddenError, NotFoundError
-from engram.models import Scope, TenantId
+from engram.models import TENANT_ID, Request, Scope, TenantId
+from engram.settings import TenantOverrides
 from engram_http.runtime import documented, engine, entry_point, json_response, resolver, tracer
 
 app = resolver()
+TenantPath = Annotated[str, Path(pattern=TENANT_ID)]
+KeyIdPath = Annotated[str, Path(pattern=KEY_ID_PATTERN)]
 
 
-class CreateTenant(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class CreateTenant(Request):
     tenant_id: TenantId
     name: str | None = Field(default=None, max_length=200)
 
@@ -26,8 +29,7 @@ class TenantCreated(BaseModel):
     name: str
 
 
-class CreateKey(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class CreateKey(Request):
     scopes: list[Scope] = Field(default_factory=list, max_length=100)
     read_only: bool = False
     expires_in_days: float | None = Field(default=None, gt=0)
@@ -43,9 +45,8 @@ class KeyCreated(BaseModel):
     expires_at: str | None
 
 
-class ConfigureTenant(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    settings: dict[str, dict[str, Any]] = Field(
+class ConfigureTenant(Request):
+    settings: TenantOverrides = Field(
         description='overrides of the "recall", "lifecycle" and "retain" settings; {} restores the defaults'
     )
 
@@ -92,7 +93,7 @@ def create_tenant(request: Annotated[CreateTenant, Body()]) -> Response[str]:
     ),
 )
 @tracer.capture_method
-def create_key(tenant: str, request: Annotated[CreateKey, Body()]) -> Response[str]:
+def create_key(tenant: TenantPath, request: Annotated[CreateKey, Body()]) -> Response[str]:
     _operator()
     current = engine()
     if current.store.get_tenant(tenant) is None or current.keys is None:
@@ -123,13 +124,14 @@ def create_key(tenant: str, request: Annotated[CreateKey, Body()]) -> Response[s
     ),
 )
 @tracer.capture_method
-def configure_tenant(tenant: str, request: Annotated[ConfigureTenant, Body()]) -> Response[str]:
+def configure_tenant(tenant: TenantPath, request: Annotated[ConfigureTenant, Body()]) -> Response[str]:
     _operator()
-    effective = engine().configure_tenant(tenant, request.settings)
+    overrides = request.settings.model_dump(exclude_unset=True, exclude_none=True)  # null: no override
+    effective = engine().configure_tenant(tenant, overrides)
     return json_response(
         TenantConfigured(
             tenant_id=tenant,
-            overrides=request.settings,
+            overrides=overrides,
             effective=effective.model_dump(mode="json", include={"recall", "lifecycle", "retain"}),
         )
     )
@@ -139,7 +141,7 @@ def configure_tenant(tenant: str, request: Annotated[ConfigureTenant, Body()]) -
     "/v1/admin/keys/<key_id>", responses=documented(KeyRevoked, "the key is revoked", errors=(401, 403, 404))
 )
 @tracer.capture_method
-def revoke_key(key_id: str) -> Response[str]:
+def revoke_key(key_id: KeyIdPath) -> Response[str]:
     _operator()
     current = engine()
     if current.keys is None:
@@ -159,7 +161,7 @@ def revoke_key(key_id: str) -> Response[str]:
     },
 )
 @tracer.capture_method
-def erase_tenant(tenant: str) -> Response[str]:
+def erase_tenant(tenant: TenantPath) -> Response[str]:
     _operator()
     removed = engine().erase_tenant(tenant)
     if removed is None:

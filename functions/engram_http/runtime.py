@@ -17,16 +17,17 @@ import threading
 import warnings
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar, cast
 
 from aws_lambda_powertools import Logger, Metrics, Tracer
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
+from aws_lambda_powertools.event_handler.openapi.params import Path
 from pydantic import BaseModel
 
 from engram import deadline, strict_json
 from engram.errors import ConfigurationError, EngramError, ForbiddenError, UnauthorizedError, http_status
-from engram.models import dump
+from engram.models import JOB_ID, MEMORY_ID, dump
 from engram.strict_json import StrictJsonError
 
 if TYPE_CHECKING:
@@ -89,6 +90,9 @@ metrics = Metrics(namespace="Engram", service="engram")
 MAX_BODY_BYTES = 6 * 1024 * 1024  # Lambda's synchronous payload limit
 ANSWER_MARGIN_S = 1.5
 """Time kept back from every internal deadline to log and answer before the function times out."""
+MemoryIdPath = Annotated[str, Path(pattern=MEMORY_ID)]
+"""A ``{id}`` path parameter naming a memory: anything else is a 400 naming ``id``."""
+JobIdPath = Annotated[str, Path(pattern=JOB_ID)]
 JSON = "application/json"
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -261,9 +265,10 @@ class EngramResolver(APIGatewayRestResolver):
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise StrictJsonError(f"the body is not UTF-8 (byte {exc.start})") from None
-        if event.get("resource") not in self.text_bodies:
-            strict_json.loads(text)
-        return text
+        if event.get("resource") in self.text_bodies:
+            return text
+        # What the routes parse is the checked document, integral numbers (57.0) as integers.
+        return json.dumps(strict_json.loads(text))
 
 
 def resolver(*, text_bodies: tuple[str, ...] = ()) -> APIGatewayRestResolver:
@@ -340,10 +345,13 @@ def documented(
     errors: tuple[int, ...] = (400, 401, 403, 404, 413, 422, 429),
 ) -> dict[int, Any]:
     """OpenAPI ``responses`` for a route: its success model and Engram's error body."""
-    responses: dict[int, Any] = {status: {"description": description, "content": {JSON: {"model": model}}}}
-    for code in errors:
-        responses[code] = {"description": _ERRORS[code], "content": {JSON: {"model": ErrorBody}}}
-    return responses
+    success = {status: {"description": description, "content": {JSON: {"model": model}}}}
+    return {**success, **error_responses(errors)}
+
+
+def error_responses(errors: tuple[int, ...]) -> dict[int, Any]:
+    """OpenAPI ``responses`` for Engram's error body under each status in ``errors``."""
+    return {code: {"description": _ERRORS[code], "content": {JSON: {"model": ErrorBody}}} for code in errors}
 
 
 check_at_init()

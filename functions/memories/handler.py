@@ -10,18 +10,37 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from engram.models import (
+    Category,
+    ExportLink,
     ForgetResponse,
+    ImportResponse,
     Job,
     ListRequest,
     ListResponse,
     MemoryView,
     PatchRequest,
     RestoreRequest,
+    Scope,
     StatsResponse,
+    Status,
+    Tag,
+    Tier,
     dump,
     parse,
 )
-from engram_http.runtime import JSON, caller, documented, engine, entry_point, json_response, resolver, tracer
+from engram_http.runtime import (
+    JSON,
+    JobIdPath,
+    MemoryIdPath,
+    caller,
+    documented,
+    engine,
+    entry_point,
+    error_responses,
+    json_response,
+    resolver,
+    tracer,
+)
 
 app = resolver(text_bodies=("/v1/import",))
 NDJSON = "application/x-ndjson"
@@ -30,12 +49,12 @@ NDJSON = "application/x-ndjson"
 @app.get("/v1/memories", responses=documented(ListResponse, "a page of memories, oldest first"))
 @tracer.capture_method
 def list_memories(
-    scope: Annotated[str | None, Query()] = None,
-    category: Annotated[str | None, Query()] = None,
-    tier: Annotated[str | None, Query()] = None,
-    tag: Annotated[str | None, Query()] = None,
-    status: Annotated[str | None, Query()] = None,
-    cursor: Annotated[str | None, Query()] = None,
+    scope: Annotated[Scope | None, Query()] = None,
+    category: Annotated[Category | None, Query()] = None,
+    tier: Annotated[Tier | None, Query()] = None,
+    tag: Annotated[Tag | None, Query()] = None,
+    status: Annotated[Status | None, Query()] = None,
+    cursor: Annotated[str | None, Query(max_length=512)] = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
 ) -> Response[str]:
     who = caller(app)
@@ -54,7 +73,7 @@ def list_memories(
 
 @app.get("/v1/memories/<id>", responses=documented(MemoryView, "the memory (with history on request)"))
 @tracer.capture_method
-def get_memory(id: str, history: Annotated[bool, Query()] = False) -> Response[str]:
+def get_memory(id: MemoryIdPath, history: Annotated[bool, Query()] = False) -> Response[str]:
     who = caller(app)
     return json_response(
         engine().get(who.tenant_id, id, allowed_scopes=who.allowed_scopes, with_history=history)
@@ -66,7 +85,7 @@ def get_memory(id: str, history: Annotated[bool, Query()] = False) -> Response[s
     responses=documented(MemoryView, "the changed memory", errors=(400, 401, 403, 404, 409, 413, 422, 429)),
 )
 @tracer.capture_method
-def patch_memory(id: str, request: Annotated[PatchRequest, Body()]) -> Response[str]:
+def patch_memory(id: MemoryIdPath, request: Annotated[PatchRequest, Body()]) -> Response[str]:
     who = caller(app, write=True)
     return json_response(engine().patch(who.tenant_id, id, request, allowed_scopes=who.allowed_scopes))
 
@@ -78,7 +97,9 @@ def patch_memory(id: str, request: Annotated[PatchRequest, Body()]) -> Response[
     ),
 )
 @tracer.capture_method
-def restore_memory(id: str, request: Annotated[RestoreRequest | None, Body()] = None) -> Response[str]:
+def restore_memory(
+    id: MemoryIdPath, request: Annotated[RestoreRequest | None, Body()] = None
+) -> Response[str]:
     who = caller(app, write=True)
     return json_response(engine().restore(who.tenant_id, id, request, allowed_scopes=who.allowed_scopes))
 
@@ -90,7 +111,7 @@ def restore_memory(id: str, request: Annotated[RestoreRequest | None, Body()] = 
     ),
 )
 @tracer.capture_method
-def release_memory(id: str) -> Response[str]:
+def release_memory(id: MemoryIdPath) -> Response[str]:
     who = caller(app, write=True)
     view = engine().release(who.tenant_id, id, allowed_scopes=who.allowed_scopes, released_by=who.key_id)
     return json_response(view)
@@ -98,7 +119,7 @@ def release_memory(id: str) -> Response[str]:
 
 @app.delete("/v1/memories/<id>", responses=documented(ForgetResponse, "the deletion receipt"))
 @tracer.capture_method
-def delete_memory(id: str) -> Response[str]:
+def delete_memory(id: MemoryIdPath) -> Response[str]:
     who = caller(app, write=True)
     return json_response(engine().delete(who.tenant_id, id, allowed_scopes=who.allowed_scopes))
 
@@ -112,7 +133,7 @@ def stats() -> Response[str]:
 
 @app.get("/v1/jobs/<id>", responses=documented(Job, "an asynchronous retain's status and results"))
 @tracer.capture_method
-def get_job(id: str) -> Response[str]:
+def get_job(id: JobIdPath) -> Response[str]:
     who = caller(app)
     return json_response(engine().get_job(who.tenant_id, id, allowed_scopes=who.allowed_scopes))
 
@@ -120,10 +141,15 @@ def get_job(id: str) -> Response[str]:
 @app.post(
     "/v1/export",
     responses={
-        200: {"description": "JSONL: a header line, then one memory per line"},
-        303: {
-            "description": "(cloud) the JSONL is at Location, a presigned URL; the body says when it expires"
+        200: {
+            "description": "JSONL: a header line, then one memory per line",
+            "content": {NDJSON: {"schema": {"type": "string"}}},
         },
+        303: {
+            "description": "(cloud) the JSONL is at Location, a presigned URL; the body says when it expires",
+            "content": {JSON: {"model": ExportLink}},
+        },
+        **error_responses((401, 403, 429)),
     },
 )
 @tracer.capture_method
@@ -137,13 +163,28 @@ def export() -> Response[str]:
     return Response(200, NDJSON, body)
 
 
-@app.post("/v1/import", responses={200: {"description": "counts of imported and skipped memories"}})
+@app.post(
+    "/v1/import",
+    responses=documented(
+        ImportResponse, "counts of imported and skipped memories", errors=(400, 401, 403, 413, 429)
+    ),
+)
 @tracer.capture_method
 def import_() -> Response[str]:
     who = caller(app, write=True)
     lines = (app.current_event.body or "").splitlines()
     counts = engine().import_lines(who.tenant_id, lines, allowed_scopes=who.allowed_scopes)
-    return json_response(counts)
+    return json_response(ImportResponse(**counts))
 
+
+OPENAPI_EXTRA = {
+    ("POST", "/v1/import"): {
+        "requestBody": {
+            "description": "JSONL as export writes it: a header line, then one memory per line",
+            "content": {NDJSON: {"schema": {"type": "string"}}},
+        }
+    }
+}
+"""What the OpenAPI document says beyond the resolver's own schema (the docs handler adds it)."""
 
 lambda_handler = entry_point(app)

@@ -50,6 +50,7 @@ from engram.models import (
     RetainResponse,
     StatsResponse,
     Tenant,
+    check_expiry,
     parse,
 )
 
@@ -473,6 +474,7 @@ class Engine:
         self._settings(tenant_id)
         self._scopes(tenant_id, [request.scope], allowed_scopes)
         now = self.clock.now()
+        check_expiry(request.expires_at, now)  # refused now, not when the job runs
         job = Job(
             job_id=job_id(),
             status="queued",

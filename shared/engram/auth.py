@@ -42,6 +42,7 @@ MAX_KEY_DAYS = 36_500
 INVALID_KEY = "invalid or missing API key"
 """The one message for every rejected key, so a caller learns nothing about why."""
 
+KEY_ID_PATTERN = rf"^[a-z2-7]{{{KEY_ID_CHARS}}}$"
 _KEY_RE = re.compile(
     rf"{KEY_PREFIX}([a-z2-7]{{{KEY_ID_CHARS}}})_([0-9A-Za-z]{{{SECRET_CHARS}}})([0-9A-Za-z]{{{CHECKSUM_CHARS}}})"
 )

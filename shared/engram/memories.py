@@ -27,6 +27,7 @@ from engram.models import (
     MemoryView,
     PatchRequest,
     RestoreRequest,
+    check_expiry,
 )
 from engram.ports import Clock, Conditions, Embedder, MemoryStore, SearchIndex, Vector, WriteBatch
 from engram.settings import Settings
@@ -116,6 +117,7 @@ def patch(
     changes: dict[str, Any] = {"version": record.version + 1, "updated_at": now}
     detail: dict[str, Any] = {"fields": sorted(request.model_fields_set)}
     if "expires_at" in request.model_fields_set:
+        check_expiry(request.expires_at, now)
         changes["expires_at"] = request.expires_at  # null clears it
     if request.tier is not None and request.tier != record.tier:
         changes["tier"] = request.tier

@@ -31,8 +31,11 @@ MAX_QUERY_CHARS = 4_000
 
 METADATA_KEY = r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$"
 NOT_BLANK = r"\S"  # JSON Schema's way to say "not only whitespace" (patterns are unanchored)
-TenantId = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]{2,62}$")]
-MemoryId = Annotated[str, StringConstraints(pattern=r"^mem_[0-9a-f]{32}$")]
+TENANT_ID = r"^[a-z0-9][a-z0-9-]{2,62}$"
+TenantId = Annotated[str, StringConstraints(pattern=TENANT_ID)]
+MEMORY_ID = r"^mem_[0-9a-f]{32}$"
+JOB_ID = r"^job_[0-9a-f]{32}$"
+MemoryId = Annotated[str, StringConstraints(pattern=MEMORY_ID)]
 Scope = Annotated[
     str,
     StringConstraints(pattern=r"^(global|(agent|user|project|session):[A-Za-z0-9][A-Za-z0-9._@:+-]{0,127})$"),
@@ -230,6 +233,14 @@ def _exactly_one(model: BaseModel, names: tuple[str, ...]) -> None:
         )
 
 
+def _without_null(prop: dict[str, Any]) -> None:
+    """A property's JSON Schema without its ``null`` branch or default: null is refused."""
+    branches = [b for b in prop.pop("anyOf", []) if b != {"type": "null"}]
+    if branches:
+        prop.update(branches[0] if len(branches) == 1 else {"anyOf": branches})
+    prop.pop("default", None)
+
+
 def _one_of(*names: str) -> Callable[[dict[str, Any]], None]:
     """The JSON Schema of "exactly one of ``names``, not null": a ``oneOf`` of ``required``,
     and those properties without their ``null`` branch."""
@@ -237,11 +248,7 @@ def _one_of(*names: str) -> Callable[[dict[str, Any]], None]:
     def edit(schema: dict[str, Any]) -> None:
         schema["oneOf"] = [{"required": [name]} for name in names]
         for name in names:
-            prop = schema["properties"][name]
-            branches = [b for b in prop.pop("anyOf", []) if b != {"type": "null"}]
-            if branches:
-                prop.update(branches[0] if len(branches) == 1 else {"anyOf": branches})
-            prop.pop("default", None)
+            _without_null(schema["properties"][name])
 
     return edit
 
@@ -315,16 +322,31 @@ class RecallRequest(Request):
     """Recall what was true at this time (superseded memories included while they were valid)."""
 
 
+def _no_nulls(schema: dict[str, Any]) -> None:
+    """JSON Schema edit: every property without its ``null`` branch (null is refused)."""
+    for prop in schema["properties"].values():
+        _without_null(prop)
+    schema["minProperties"] = 1
+
+
 class ForgetFilter(Request):
+    """What a forget by filter deletes: at least one condition, none of them null or empty, so a
+    filter can never mean "everything" by accident."""
+
+    model_config = ConfigDict(json_schema_extra=_no_nulls)
+
     scope: Scope | None = None
-    category: Category | list[Category] | None = None
-    tier: Tier | list[Tier] | None = None
-    tags_any: list[Tag] | None = None
+    category: Category | Annotated[list[Category], Field(min_length=1)] | None = None
+    tier: Tier | Annotated[list[Tier], Field(min_length=1)] | None = None
+    tags_any: list[Tag] | None = Field(default=None, min_length=1)
     older_than: IsoDatetime | None = None
-    session_id: str | None = None
+    session_id: str | None = Field(default=None, min_length=1, max_length=128)
 
     @model_validator(mode="after")
     def _not_empty(self) -> ForgetFilter:
+        nulls = [name for name in self.model_fields_set if getattr(self, name) is None]
+        if nulls:
+            raise ValueError(f"filter conditions must not be null: {', '.join(sorted(nulls))}")
         if not self.model_fields_set:
             raise ValueError("filter must name at least one condition")
         return self
@@ -468,6 +490,17 @@ class ForgetResponse(BaseModel):
     candidates: list[dict[str, Any]] | None = None
 
 
+class ImportResponse(BaseModel):
+    imported: int
+    skipped: int
+    """Memories whose id the tenant already had."""
+
+
+class HealthResponse(BaseModel):
+    status: Literal["ok"]
+    version: str
+
+
 class FeedbackResponse(BaseModel):
     id: str
     feedback_weight: float
@@ -605,9 +638,21 @@ def parse(model: type[RequestT], data: Any) -> RequestT:
         raise ValidationFailedError(f"invalid request: {summary}", details=details) from None
 
 
+def check_expiry(expires_at: datetime | None, now: datetime) -> None:
+    """An ``expires_at`` a request sets must lie ahead of ``now`` (the service's clock): one in
+    the past would delete what the request keeps at the next lifecycle run."""
+    from engram.errors import ValidationFailedError
+
+    if expires_at is not None and expires_at <= now:
+        problem = f"must be later than now ({now.isoformat()})"
+        detail = {"field": "expires_at", "problem": problem, "type": "expires_in_past"}
+        raise ValidationFailedError(f"invalid request: expires_at: {problem}", details=[detail])
+
+
 def dump(model: BaseModel) -> dict[str, Any]:
-    """The JSON shape the API returns: top-level fields that are None are left out."""
-    return {k: v for k, v in model.model_dump(mode="json").items() if v is not None}
+    """The JSON shape the API returns: every field of the response model, null ones included,
+    exactly as the OpenAPI document describes it."""
+    return model.model_dump(mode="json")
 
 
 class ExportLink(BaseModel):

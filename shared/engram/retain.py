@@ -45,6 +45,7 @@ from engram.models import (
     RetainResult,
     Source,
     Trust,
+    check_expiry,
 )
 from engram.ports import (
     LLM,
@@ -304,6 +305,7 @@ def retain(
             return _replay(tenant_id, previous[1], store)
 
     now = clock.now()
+    check_expiry(request.expires_at, now)
     usage = LlmUsage()
     extract = Extraction(extractor, llm, settings, usage)
     candidates = _candidates(request, extractor=extract, settings=settings, now=now)

@@ -7,11 +7,12 @@ tenant (``{"recall": {"candidate_pool_min": 40}}``) and applied with ``for_tenan
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Optional
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, create_model
 
 
 class _Section(BaseModel):
@@ -290,7 +291,7 @@ class Settings(_Section):
         """These settings with a tenant's overrides applied (only recall, lifecycle, retain)."""
         if not overrides:
             return self
-        unknown = set(overrides) - {"recall", "lifecycle", "retain"}
+        unknown = set(overrides) - set(TENANT_SECTIONS)
         if unknown:
             raise ValueError(f"unknown settings sections: {sorted(unknown)}")
         sections: dict[str, Any] = {}
@@ -298,3 +299,35 @@ class Settings(_Section):
             current: _Section = getattr(self, name)
             sections[name] = type(current).model_validate({**current.model_dump(), **values})
         return self.model_copy(update=sections)
+
+
+TENANT_SECTIONS: dict[str, type[_Section]] = {
+    "recall": RecallSettings,
+    "lifecycle": LifecycleSettings,
+    "retain": RetainSettings,
+}
+"""The sections a tenant may override (``Settings.for_tenant``)."""
+
+
+def _override_model(name: str, section: type[_Section]) -> type[BaseModel]:
+    """``section`` with every field optional: the shape of one section of a tenant's overrides
+    (the same names, types and bounds; strict types, unknown names refused)."""
+    fields: dict[str, Any] = {}
+    for field, info in section.model_fields.items():
+        optional = copy.copy(info)
+        optional.default = None
+        optional.default_factory = None
+        fields[field] = (Optional[info.annotation], optional)  # noqa: UP045 (a runtime type)
+    config = ConfigDict(extra="forbid", strict=True)
+    return create_model(f"{name.title()}Overrides", __config__=config, **fields)
+
+
+_SECTION_FIELDS: dict[str, Any] = {
+    name: (Optional[_override_model(name, section)], None)  # noqa: UP045 (a runtime type)
+    for name, section in TENANT_SECTIONS.items()
+}
+TenantOverrides: type[BaseModel] = create_model(
+    "TenantOverrides", __config__=ConfigDict(extra="forbid", strict=True), **_SECTION_FIELDS
+)
+"""``PUT /v1/admin/tenants/{t}/settings``'s ``settings``: the sections and fields a tenant may
+override, so the OpenAPI document lists them and anything else is refused by name."""

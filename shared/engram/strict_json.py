@@ -3,7 +3,8 @@
 ``json.loads`` takes duplicate keys (the last wins, silently), ``NaN`` and ``Infinity`` (not JSON),
 numbers that overflow to infinity (``1e309``), integers of thousands of digits (slow, and no
 store keeps them), lone UTF-16 surrogates (``"\\ud800"``, which no UTF-8 store can write), and
-nesting deep enough to exhaust the interpreter's stack. Each of these is refused here with a
+nesting deep enough to exhaust the interpreter's stack. (An integral number written as a float,
+``57.0``, is an integer here, as JSON Schema counts it.) Each of these is refused here with a
 message that says what and where, so the API can answer 400 instead of storing a surprise or
 failing with a 500.
 
@@ -44,10 +45,13 @@ def _constant(name: str) -> Any:
     raise StrictJsonError(f"{name} is not a JSON number")
 
 
-def _float(text: str) -> float:
+def _float(text: str) -> float | int:
+    """A finite number; an integral one (``57.0``, ``1e3``) is the integer JSON Schema calls it."""
     value = float(text)
     if not math.isfinite(value):
         raise StrictJsonError(f"number {text[:40]} is out of range")
+    if value.is_integer() and abs(value) <= MAX_INT:
+        return int(value)
     return value
 
 

@@ -560,7 +560,7 @@ def test_the_configure_tenant_sample_with_an_unknown_setting_changes_nothing(see
     response = invoke("admin", event)
 
     # Then it is refused naming the setting, and acme keeps its defaults
-    assert response["statusCode"] == 400
+    assert response["statusCode"] == 422  # an unknown field, as everywhere
     assert "no_such_knob" in body(response)["error"]["message"]
     assert seeded.settings_for(TENANT) == seeded.settings
 
