@@ -2,7 +2,7 @@
 
 # No `from __future__ import annotations`: Powertools reads these annotations at run time.
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path
@@ -64,7 +64,9 @@ class KeyRevoked(BaseModel):
 
 class TenantErased(BaseModel):
     tenant_id: str
-    erased_memories: int
+    status: Literal["erased", "erasing"]
+    """``erasing`` (202): the erasure goes on in steps; the tenant answers nothing any more."""
+    erased_memories: int | None = None
 
 
 def _operator() -> None:
@@ -151,13 +153,21 @@ def revoke_key(key_id: KeyIdPath) -> Response[str]:
 
 @app.delete(
     "/v1/admin/tenants/<tenant>",
-    responses=documented(TenantErased, "everything of the tenant is gone", errors=(400, 401, 403, 404)),
+    responses={
+        **documented(TenantErased, "everything of the tenant is gone", errors=(400, 401, 403, 404)),
+        202: {
+            "description": "the erasure goes on in steps; repeat the call until it answers 404",
+            "content": {"application/json": {"model": TenantErased}},
+        },
+    },
 )
 @tracer.capture_method
 def erase_tenant(tenant: TenantPath) -> Response[str]:
     _operator()
     removed = engine().erase_tenant(tenant)
-    return json_response(TenantErased(tenant_id=tenant, erased_memories=removed))
+    if removed is None:
+        return json_response(TenantErased(tenant_id=tenant, status="erasing"), status=202)
+    return json_response(TenantErased(tenant_id=tenant, status="erased", erased_memories=removed))
 
 
 lambda_handler = entry_point(app)

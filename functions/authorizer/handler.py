@@ -60,6 +60,6 @@ def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, A
             "permission": "read-write" if who.can_write else "read",
         },
     )
-    # The usage plan of the tenant throttles this caller (an API Gateway key named after the tenant).
-    policy["usageIdentifierKey"] = usage_key(who.tenant_id)
+    # The usage plan of the tenant throttles this caller (the API Gateway key of this stage's tenant).
+    policy["usageIdentifierKey"] = usage_key(who.tenant_id, current.settings.aws.usage_plan_prefix)
     return policy

@@ -9,12 +9,13 @@ body, query or headers.
 from __future__ import annotations
 
 import base64
+import contextlib
 import functools
 import json
 import os
 import threading
 import warnings
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar, cast
 
@@ -24,8 +25,8 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValida
 from aws_lambda_powertools.event_handler.openapi.params import Path
 from pydantic import BaseModel
 
-from engram import strict_json
-from engram.errors import EngramError, ForbiddenError, UnauthorizedError, http_status
+from engram import deadline, strict_json
+from engram.errors import ConfigurationError, EngramError, ForbiddenError, UnauthorizedError, http_status
 from engram.models import JOB_ID, MEMORY_ID, dump
 from engram.strict_json import StrictJsonError
 
@@ -87,6 +88,8 @@ tracer = LazyTracer(service="engram")
 metrics = Metrics(namespace="Engram", service="engram")
 
 MAX_BODY_BYTES = 6 * 1024 * 1024  # Lambda's synchronous payload limit
+ANSWER_MARGIN_S = 1.5
+"""Time kept back from every internal deadline to log and answer before the function times out."""
 MemoryIdPath = Annotated[str, Path(pattern=MEMORY_ID)]
 """A ``{id}`` path parameter naming a memory: anything else is a 400 naming ``id``."""
 JobIdPath = Annotated[str, Path(pattern=JOB_ID)]
@@ -104,6 +107,30 @@ def count(name: str, value: float) -> None:
 
     if not is_metrics_disabled():
         metrics.add_metric(name=name, unit="Count", value=value)
+
+
+@contextlib.contextmanager
+def invocation_budget(context: Any, margin_s: float = ANSWER_MARGIN_S) -> Iterator[None]:
+    """Every deadline inside ends ``margin_s`` before this invocation would time out."""
+    remaining = getattr(context, "get_remaining_time_in_millis", None)
+    seconds = remaining() / 1000 - margin_s if callable(remaining) else None
+    with deadline.within(seconds):
+        yield
+
+
+def check_at_init(environ: Mapping[str, str] = os.environ) -> None:
+    """Inside Lambda, a misconfigured function fails its init (the log says why) instead of
+    answering requests as if they were wrong; API Gateway then answers a generic 5xx."""
+    if not environ.get("AWS_LAMBDA_FUNCTION_NAME"):
+        return
+    from engram.app import check_configuration
+    from engram.settings import Settings
+
+    try:
+        check_configuration(Settings.from_env(environ))
+    except Exception:
+        logger.exception("the function's configuration is invalid; it cannot start")
+        raise
 
 
 def use_engine(engine: Engine | None) -> None:
@@ -187,6 +214,8 @@ def _from_validation(exc: RequestValidationError) -> Response[str]:
 
 
 def _from_engram(exc: EngramError) -> Response[str]:
+    if isinstance(exc, ConfigurationError):  # the operator's fault: the details are in the log
+        return Response(500, JSON, error_body("internal_error", "internal error"))
     headers = {}
     retry_after = getattr(exc, "retry_after", None)
     if retry_after is not None:
@@ -272,7 +301,8 @@ def entry_point(app: APIGatewayRestResolver) -> Callable[[dict[str, Any], Any], 
     @tracer.capture_lambda_handler
     @metrics.log_metrics
     def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
-        return app.resolve(event, context)
+        with invocation_budget(context):
+            return app.resolve(event, context)
 
     return lambda_handler
 
@@ -323,3 +353,6 @@ def documented(
 def error_responses(errors: tuple[int, ...]) -> dict[int, Any]:
     """OpenAPI ``responses`` for Engram's error body under each status in ``errors``."""
     return {code: {"description": _ERRORS[code], "content": {JSON: {"model": ErrorBody}}} for code in errors}
+
+
+check_at_init()

@@ -3,6 +3,7 @@ export, import."""
 
 # No `from __future__ import annotations`: Powertools reads these annotations at run time.
 
+import json
 from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response
@@ -10,6 +11,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from engram.models import (
     Category,
+    ExportLink,
     ForgetResponse,
     ImportResponse,
     Job,
@@ -23,9 +25,11 @@ from engram.models import (
     Status,
     Tag,
     Tier,
+    dump,
     parse,
 )
 from engram_http.runtime import (
+    JSON,
     JobIdPath,
     MemoryIdPath,
     caller,
@@ -141,12 +145,19 @@ def get_job(id: JobIdPath) -> Response[str]:
             "description": "JSONL: a header line, then one memory per line",
             "content": {NDJSON: {"schema": {"type": "string"}}},
         },
+        303: {
+            "description": "(cloud) the JSONL is at Location, a presigned URL; the body says when it expires",
+            "content": {JSON: {"model": ExportLink}},
+        },
         **error_responses((401, 403, 429)),
     },
 )
 @tracer.capture_method
 def export() -> Response[str]:
     who = caller(app)
+    link = engine().export_link(who.tenant_id, allowed_scopes=who.allowed_scopes)
+    if link is not None:  # written to object storage: no response limit on the tenant's size
+        return Response(303, JSON, json.dumps(dump(link)), headers={"Location": link.url})
     lines = engine().export_lines(who.tenant_id, allowed_scopes=who.allowed_scopes)
     body = "".join(line + "\n" for line in lines)
     return Response(200, NDJSON, body)

@@ -12,7 +12,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from engram import feedback as feedback_service
@@ -21,9 +21,16 @@ from engram import lifecycle as lifecycle_service
 from engram import memories as memory_service
 from engram import recall as recall_service
 from engram import retain as retain_service
-from engram.errors import ForbiddenError, NotFoundError, ProviderError, ValidationFailedError
+from engram.errors import (
+    ConfigurationError,
+    ForbiddenError,
+    NotFoundError,
+    ProviderError,
+    ValidationFailedError,
+)
 from engram.identity import job_id
 from engram.models import (
+    ExportLink,
     FeedbackRequest,
     FeedbackResponse,
     ForgetRequest,
@@ -52,6 +59,7 @@ if TYPE_CHECKING:
 from engram.ports import (
     ALL_SCOPES,
     LLM,
+    BlobStore,
     Clock,
     Embedder,
     Extractor,
@@ -59,6 +67,7 @@ from engram.ports import (
     MemoryStore,
     Reranker,
     SearchIndex,
+    StepQueue,
     UsagePlanRegistry,
 )
 from engram.settings import LlmSettings, Settings
@@ -74,8 +83,10 @@ def build_search_index(settings: Settings, *, client: Any = None) -> SearchIndex
     aws = settings.aws
     if client is None:
         if not aws.opensearch_endpoint:
-            raise ValidationFailedError("ENGRAM_OPENSEARCH_ENDPOINT is required for the aws backend")
-        client = opensearch_client(aws.opensearch_endpoint, aws.region, aws.opensearch_service)
+            raise ConfigurationError("ENGRAM_OPENSEARCH_ENDPOINT is required for the aws backend")
+        client = opensearch_client(
+            aws.opensearch_endpoint, aws.region, aws.opensearch_service, timeout=aws.opensearch_timeout_s
+        )
     model_id, dimension = embedding_spec(settings)
     return OpenSearchIndex(
         client,
@@ -84,7 +95,27 @@ def build_search_index(settings: Settings, *, client: Any = None) -> SearchIndex
         model_id=model_id,
         serverless=aws.opensearch_service == "aoss",
         hybrid_pipeline=aws.hybrid_pipeline,
+        shards=aws.opensearch_shards,
+        replicas=aws.opensearch_replicas,
+        timeout_s=aws.opensearch_timeout_s,
     )
+
+
+def check_configuration(settings: Settings) -> None:
+    """Refuse settings a deployed function cannot work with (``ConfigurationError`` names the
+    variable). A Lambda function runs this at init, so a misconfigured one fails to start instead
+    of answering its callers as if their request were wrong."""
+    if settings.backend != "aws":
+        return
+    aws = settings.aws
+    if aws.index == "opensearch":
+        if not aws.opensearch_endpoint:
+            raise ConfigurationError("ENGRAM_OPENSEARCH_ENDPOINT is required for the aws backend")
+        from engram.adapters.opensearch_index import endpoint_url
+
+        endpoint_url(aws.opensearch_endpoint)
+    if settings.llm.provider != "none" and not settings.llm.model:
+        raise ConfigurationError("ENGRAM_LLM_MODEL is required when an LLM provider is configured")
 
 
 def build_llm(settings: LlmSettings) -> LLM | None:
@@ -92,7 +123,7 @@ def build_llm(settings: LlmSettings) -> LLM | None:
     if settings.provider == "none":
         return None
     if not settings.model:
-        raise ValidationFailedError("ENGRAM_LLM_MODEL is required when an LLM provider is configured")
+        raise ConfigurationError("ENGRAM_LLM_MODEL is required when an LLM provider is configured")
     if settings.provider == "bedrock":
         from engram.adapters.bedrock_llm import BedrockLLM
 
@@ -108,7 +139,7 @@ def build_llm(settings: LlmSettings) -> LLM | None:
     from engram.adapters.secrets import LazySecret
 
     if not settings.base_url:
-        raise ValidationFailedError("ENGRAM_LLM_BASE_URL is required for the openai provider")
+        raise ConfigurationError("ENGRAM_LLM_BASE_URL is required for the openai provider")
     key = settings.api_key.get_secret_value() if settings.api_key else None
     return OpenAICompatLLM(
         settings.base_url,
@@ -120,6 +151,15 @@ def build_llm(settings: LlmSettings) -> LLM | None:
         backoff_s=settings.backoff_s,
         max_output_tokens=settings.max_output_tokens,
     )
+
+
+def _step_queue(settings: Settings) -> StepQueue | None:
+    """SQS when the stack gives a step queue; None does tenant-wide work inline (locally)."""
+    if not settings.aws.step_queue_url:
+        return None
+    from engram.adapters.sqs_queue import SqsStepQueue
+
+    return SqsStepQueue(settings.aws.step_queue_url)
 
 
 def _job_queue(settings: Settings) -> JobQueue | None:
@@ -145,6 +185,10 @@ class Engine:
     usage_plans: UsagePlanRegistry | None = None
     """Where accepted jobs go (SQS in the cloud); None runs them on this process's job thread."""
     keys: KeyService | None = None
+    blobs: BlobStore | None = None
+    """Object storage for exports (and, in the store, large job bodies); None answers inline."""
+    steps: StepQueue | None = None
+    """Where tenant-wide work goes in resumable steps (SQS in the cloud); None does it inline."""
     operator_token: str | Callable[[], str | None] | None = field(default=None, repr=False)
     """The admin routes' credential, or a function reading it (from Secrets Manager) on first use."""
     _jobs: ThreadPoolExecutor | None = field(default=None, repr=False)
@@ -222,7 +266,12 @@ class Engine:
         client = dynamodb or dynamodb_client(
             region=aws.region, endpoint_url=aws.dynamodb_endpoint, max_attempts=aws.max_attempts
         )
-        store = DynamoStore(client, aws.table)
+        blobs = None
+        if aws.bucket:
+            from engram.adapters.s3_blobs import S3Blobs
+
+            blobs = S3Blobs(aws.bucket, region=aws.region)
+        store = DynamoStore(client, aws.table, blobs=blobs)
         embedder = embedder or build_embedder(settings)
         if index is None:
             if aws.index == "memory":
@@ -264,6 +313,8 @@ class Engine:
             llm=build_llm(settings.llm),
             queue=_job_queue(settings),
             usage_plans=usage_plans,
+            blobs=blobs,
+            steps=_step_queue(settings),
         )
 
     def reindex(
@@ -322,7 +373,7 @@ class Engine:
 
     def _settings(self, tenant_id: str) -> Settings:
         tenant = self.store.get_tenant(tenant_id)
-        if tenant is None:
+        if tenant is None or tenant.erasing:
             raise NotFoundError(f"tenant '{tenant_id}' not found")
         return self.settings.for_tenant(tenant.settings_overrides)
 
@@ -782,14 +833,68 @@ class Engine:
             clock=self.clock,
         )
 
-    def erase_tenant(self, tenant_id: str) -> int:
+    def export_link(
+        self, tenant_id: str, *, allowed_scopes: Sequence[str] | None = None
+    ) -> ExportLink | None:
+        """With object storage (the cloud), the export is written there and this is where to
+        fetch it (a response could not carry a large tenant: Lambda answers at most 6 MB);
+        None without it: the caller streams ``export_lines`` itself."""
+        if self.blobs is None:
+            return None
         self._settings(tenant_id)
-        removed = self.store.erase_tenant(tenant_id)
+        import tempfile
+
+        count = size = 0
+        with tempfile.NamedTemporaryFile("w", suffix=".jsonl", encoding="utf-8") as out:
+            for line in self.export_lines(tenant_id, allowed_scopes=allowed_scopes):
+                out.write(line + "\n")
+                count += 1
+                size += len(line.encode()) + 1
+            out.flush()
+            key = f"tenants/{tenant_id}/exports/{job_id()}.jsonl"
+            self.blobs.upload_file(key, out.name)
+        expiry = self.settings.aws.export_url_expiry_s
+        return ExportLink(
+            url=self.blobs.presigned_get(key, expiry),
+            expires_at=self.clock.now() + timedelta(seconds=expiry),
+            memories=max(0, count - 1),  # the first line is the header
+            bytes=size,
+        )
+
+    def erase_tenant(self, tenant_id: str) -> int | None:
+        """Erase a tenant: its keys stop working at once. Inline (locally) everything goes now and
+        the count of memories is returned; with a step queue (the cloud) the tenant is marked
+        erasing, its erasure goes on in steps (``finish_erase``) and None is returned. Calling
+        again while it is erasing queues the erasure again (harmless: each step is idempotent)."""
+        tenant = self.store.get_tenant(tenant_id)
+        if tenant is None:
+            raise NotFoundError(f"tenant '{tenant_id}' not found")
         if self.keys is not None:
             self.keys.store.delete_tenant_keys(tenant_id)
         if self.usage_plans is not None:
             self.usage_plans.withdraw(tenant_id)
+        if self.steps is None:
+            removed = self.store.erase_tenant(tenant_id)
+            self._forget_tenant_elsewhere(tenant_id)
+            return removed
+        from engram.steps import Step
+
+        self.store.erase_tenant(tenant_id, should_stop=lambda: True)  # marks it: nothing is served now
+        self.steps.send(Step(kind="erase", tenant_id=tenant_id).message())
+        return None
+
+    def finish_erase(self, tenant_id: str, *, should_stop: Callable[[], bool]) -> bool:
+        """One step of an erasure; True once the tenant is gone from the store, the index and
+        object storage, False if time ran out first (call again)."""
+        self.store.erase_tenant(tenant_id, should_stop=should_stop)
+        if self.store.get_tenant(tenant_id) is not None:
+            return False
+        self._forget_tenant_elsewhere(tenant_id)
+        return True
+
+    def _forget_tenant_elsewhere(self, tenant_id: str) -> None:
         forget_tenant = getattr(self.index, "forget_tenant", None)
         if forget_tenant is not None:
             forget_tenant(tenant_id)
-        return removed
+        if self.blobs is not None:
+            self.blobs.delete_prefix(f"tenants/{tenant_id}/")

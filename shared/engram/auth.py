@@ -96,17 +96,22 @@ def _checksum(body: str) -> str:
     return _base62(zlib.crc32(body.encode("ascii")), CHECKSUM_CHARS)
 
 
-USAGE_KEY_PREFIX = "engram-usage-plan-key-"
+DEFAULT_STAGE_PREFIX = "engram-"
 
 
-def usage_key(tenant_id: str) -> str:
-    """The value of the tenant's API Gateway usage-plan key, which the authorizer returns as
-    ``usageIdentifierKey``. API Gateway wants 20–128 characters: the prefix alone is 22.
+def usage_key(tenant_id: str, stage_prefix: str | None = None) -> str:
+    """The value (and name) of the tenant's API Gateway usage-plan key in one stage, which the
+    authorizer returns as ``usageIdentifierKey``. ``stage_prefix`` is the stage's resource prefix
+    (``engram-<stage>-``, the stack's ``ENGRAM_USAGE_PLAN_PREFIX``): key values are unique in an
+    account and region, so two stages there must never share one (erasing a tenant in one stage
+    would cut it off in the other). API Gateway wants 20–128 characters.
 
+    >>> usage_key("abc", "engram-dev-")
+    'engram-dev-usage-plan-key-abc'
     >>> usage_key("abc")
     'engram-usage-plan-key-abc'
     """
-    return USAGE_KEY_PREFIX + tenant_id
+    return f"{stage_prefix or DEFAULT_STAGE_PREFIX}usage-plan-key-{tenant_id}"
 
 
 def display_prefix(key_id: str) -> str:

@@ -81,11 +81,14 @@ def cmd_tenant(args: argparse.Namespace) -> int:
         _out(args, {"tenants": tenants}, "\n".join(t["tenant_id"] for t in tenants) or "(no tenants)")
     else:
         removed = engine.erase_tenant(args.name)
-        _out(
-            args,
-            {"tenant_id": args.name, "erased_memories": removed},
-            f"erased {args.name}: {removed} memories",
-        )
+        if removed is None:  # the stack's step queue carries on
+            _out(args, {"tenant_id": args.name, "status": "erasing"}, f"erasing {args.name} (in steps)")
+        else:
+            _out(
+                args,
+                {"tenant_id": args.name, "status": "erased", "erased_memories": removed},
+                f"erased {args.name}: {removed} memories",
+            )
     return 0
 
 
@@ -499,6 +502,12 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return run(args)
 
 
+def cmd_smoke(args: argparse.Namespace) -> int:
+    from engram.smoke import run
+
+    return run(args)
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from engram.bench import run
 
@@ -598,7 +607,9 @@ def build_parser() -> argparse.ArgumentParser:
     group = p.add_mutually_exclusive_group(required=True)
     group.add_argument("--tenant")
     group.add_argument("--all", action="store_true", help="every tenant")
-    p.add_argument("--clean", action="store_true", help="first drop every indexed document of the tenant")
+    p.add_argument(
+        "--clean", action="store_true", help="also remove documents of memories the store no longer indexes"
+    )
 
     command("demo", cmd_demo, "a first run on the embedded default")
 
@@ -674,6 +685,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command("coldstart", cmd_coldstart, "import time of each Lambda handler in a fresh interpreter")
     p.add_argument("--repeat", type=int, default=5)
+
+    p = command(
+        "smoke", cmd_smoke, "after a deploy: tenant, key, retain, recall, forget, docs, erase, with latencies"
+    )
+    p.add_argument("--url", required=True, help="the API's base URL (the stack's ApiUrl output)")
+    p.add_argument("--operator-token", required=True, help="the operator credential")
+    p.add_argument("--wait", type=float, default=30.0, help="seconds recall and the erasure may take")
 
     p = command("eval", cmd_eval, "recall quality on LoCoMo-format conversations, through the HTTP API")
     p.add_argument("suite", choices=["locomo"])

@@ -153,7 +153,7 @@ def patch(
     if not store.update(tenant_id, updated, expected_version=record.version, history=entry, vector=vector):
         raise ConflictError("the memory changed while it was being patched; retry")
     if updated.tier == "archived":
-        index.remove(tenant_id, [memory_id])
+        index.remove(tenant_id, [memory_id], states=[updated])
     elif vector is not None or updated.tier != record.tier:
         vectors = {memory_id: vector} if vector is not None else store.get_vectors(tenant_id, [memory_id])
         if memory_id in vectors:

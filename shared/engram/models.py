@@ -203,6 +203,8 @@ class Tenant(BaseModel):
     name: str
     created_at: datetime
     settings_overrides: dict[str, Any] = Field(default_factory=dict)
+    erasing: bool = False
+    """Its erasure has started (in steps, in the cloud): it answers nothing any more."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -654,3 +656,12 @@ def dump(model: BaseModel) -> dict[str, Any]:
     """The JSON shape the API returns: every field of the response model, null ones included,
     exactly as the OpenAPI document describes it."""
     return model.model_dump(mode="json")
+
+
+class ExportLink(BaseModel):
+    """An export written to object storage (the cloud): the JSONL is fetched from ``url``."""
+
+    url: str
+    expires_at: datetime
+    memories: int
+    bytes: int

@@ -166,6 +166,13 @@ class AwsSettings(_Section):
     opensearch_service: Literal["es", "aoss"] = "es"
     """SigV4 service name: ``es`` for a managed domain, ``aoss`` for a Serverless collection."""
     opensearch_index: str = "engram-memories"
+    opensearch_timeout_s: float = Field(default=5.0, gt=0)
+    """Each attempt of an OpenSearch request (the client makes up to three), capped by the
+    invocation's time left."""
+    opensearch_shards: int = Field(default=1, ge=1, le=64)
+    opensearch_replicas: int = Field(default=0, ge=0, le=5)
+    """Replicas of the memory index: the stack sets 0 on a one-node domain (a replica there could
+    never be assigned and the cluster would stay yellow), 1 otherwise."""
     hybrid_pipeline: str | None = None
     """Name of a search pipeline with a normalization processor: recall then asks OpenSearch
     (>= 2.19) for one server-side ``hybrid`` query instead of two candidate lists."""
@@ -178,7 +185,8 @@ class AwsSettings(_Section):
     fallback_embedder: Literal["bedrock", "openai", "local"] | None = None
     provider_timeout_s: float = Field(default=5.0, gt=0)
     provider_deadline_s: float = Field(default=20.0, gt=0)
-    """Total time an embedding call may take, retries included (below the Lambda timeout)."""
+    """Total time an embedding call may take, retries included (and never past the invocation's
+    own end: see ``engram.deadline``)."""
     key_pepper: SecretStr | None = None
     """HMAC pepper for API keys (env ENGRAM_KEY_PEPPER, from Secrets Manager in the stack)."""
     usage_plan_prefix: str | None = None
@@ -186,6 +194,12 @@ class AwsSettings(_Section):
     named ``<prefix><tier>``, deleted with the tenant."""
     usage_plan_tiers: str = "standard"
     """Comma-separated tiers (env ENGRAM_TIERS); new tenants go to the first."""
+    bucket: str | None = None
+    """S3 bucket (env ENGRAM_BUCKET) for job bodies too large for an item and for exports."""
+    step_queue_url: str | None = None
+    """SQS queue (env ENGRAM_STEP_QUEUE_URL) of tenant-wide work in resumable steps: erasures and
+    the scheduled lifecycle run of every tenant."""
+    export_url_expiry_s: int = Field(default=900, ge=60, le=43_200)
 
 
 _AWS_ENV = {
@@ -197,6 +211,11 @@ _AWS_ENV = {
     "ENGRAM_OPENSEARCH_ENDPOINT": "opensearch_endpoint",
     "ENGRAM_OPENSEARCH_SERVICE": "opensearch_service",
     "ENGRAM_OPENSEARCH_INDEX": "opensearch_index",
+    "ENGRAM_OPENSEARCH_TIMEOUT_S": "opensearch_timeout_s",
+    "ENGRAM_OPENSEARCH_SHARDS": "opensearch_shards",
+    "ENGRAM_OPENSEARCH_REPLICAS": "opensearch_replicas",
+    "ENGRAM_PROVIDER_TIMEOUT_S": "provider_timeout_s",
+    "ENGRAM_PROVIDER_DEADLINE_S": "provider_deadline_s",
     "ENGRAM_HYBRID_PIPELINE": "hybrid_pipeline",
     "ENGRAM_BEDROCK_MODEL": "bedrock_model",
     "ENGRAM_EMBEDDING_DIMENSIONS": "embedding_dimensions",
@@ -207,6 +226,8 @@ _AWS_ENV = {
     "ENGRAM_KEY_PEPPER": "key_pepper",
     "ENGRAM_USAGE_PLAN_PREFIX": "usage_plan_prefix",
     "ENGRAM_TIERS": "usage_plan_tiers",
+    "ENGRAM_BUCKET": "bucket",
+    "ENGRAM_STEP_QUEUE_URL": "step_queue_url",
 }
 
 

@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 from engram.app import Engine
+from engram.auth import usage_key
 from engram.identity import memory_id
 from engram.models import PatchRequest, RetainRequest
 from engram_http.loader import load_handler
@@ -248,7 +249,7 @@ def test_the_authorizer_allows_a_valid_key_with_its_tenant_in_the_context(seeded
     assert policy["principalId"] == record.key_id
     assert policy["context"]["tenant_id"] == TENANT
     assert policy["context"]["permission"] == "read-write"
-    assert policy["usageIdentifierKey"] == f"engram-usage-plan-key-{TENANT}"
+    assert policy["usageIdentifierKey"] == usage_key(TENANT, seeded.settings.aws.usage_plan_prefix)
 
 
 def test_the_authorizer_rejects_a_garbage_key_as_unauthorized(seeded: Engine) -> None:
@@ -590,7 +591,7 @@ def test_the_erase_tenant_sample_erases_its_own_tenant(seeded: Engine) -> None:
 
     # Then globex and its memory are gone, and acme is untouched
     assert response["statusCode"] == 200
-    assert body(response) == {"tenant_id": "globex", "erased_memories": 1}
+    assert body(response) == {"tenant_id": "globex", "status": "erased", "erased_memories": 1}
     assert seeded.store.get(TENANT, MEMORY_ID) is not None
 
 

@@ -15,7 +15,7 @@ import hashlib
 import json
 import logging
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -371,8 +371,9 @@ class SqliteStore:
             for r in rows
         ]
 
-    def erase_tenant(self, tenant_id: str) -> int:
-        """Everything of the tenant goes, its text index table included; returns memories removed."""
+    def erase_tenant(self, tenant_id: str, *, should_stop: Callable[[], bool] | None = None) -> int:
+        """Everything of the tenant goes in one transaction, its text index table included;
+        returns memories removed (``should_stop`` is not needed: it never takes long)."""
         with self.db.transaction() as conn:
             count = conn.execute("SELECT count(*) FROM memories WHERE tenant_id=?", (tenant_id,)).fetchone()[
                 0
