@@ -8,6 +8,7 @@ models so a caller can never set what the server owns.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from datetime import datetime
 from typing import Annotated, Any, Literal, TypeVar
@@ -30,7 +31,10 @@ MAX_MESSAGES = 200
 MAX_QUERY_CHARS = 4_000
 
 METADATA_KEY = r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$"
-NOT_BLANK = r"\S"  # JSON Schema's way to say "not only whitespace" (patterns are unanchored)
+NOT_BLANK = r"[^\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]"
+r"""A character that is not white space as JSON Schema's regexes (ECMA-262 ``\s``) define it; the
+pattern is unanchored, so a text matching it is not blank. Spelled out because Python's ``\s``
+and ``str.isspace`` also count control characters such as U+001F."""
 TENANT_ID = r"^[a-z0-9][a-z0-9-]{2,62}$"
 TenantId = Annotated[str, StringConstraints(pattern=TENANT_ID)]
 MEMORY_ID = r"^mem_[0-9a-f]{32}$"
@@ -45,19 +49,26 @@ MetadataKey = Annotated[str, StringConstraints(pattern=METADATA_KEY)]
 Scalar = str | int | float | bool
 
 
+_NOT_BLANK_SCHEMA: dict[str, Any] = {"pattern": NOT_BLANK}  # checked by _not_blank, with a plain message
+
+
 def _not_blank(value: str) -> str:
-    if not value.strip():
+    if not re.search(NOT_BLANK, value):
         raise ValueError("must not be empty or whitespace only")
     return value
 
 
 Text = Annotated[
-    str, Field(min_length=1, max_length=MAX_TEXT_CHARS, pattern=NOT_BLANK), AfterValidator(_not_blank)
+    str,
+    Field(min_length=1, max_length=MAX_TEXT_CHARS, json_schema_extra=_NOT_BLANK_SCHEMA),
+    AfterValidator(_not_blank),
 ]
 
 
 QueryText = Annotated[
-    str, Field(min_length=1, max_length=MAX_QUERY_CHARS, pattern=NOT_BLANK), AfterValidator(_not_blank)
+    str,
+    Field(min_length=1, max_length=MAX_QUERY_CHARS, json_schema_extra=_NOT_BLANK_SCHEMA),
+    AfterValidator(_not_blank),
 ]
 
 
