@@ -36,7 +36,7 @@ def _policy(principal: str, method_arn: str, context: dict[str, str]) -> dict[st
     }
 
 
-@logger.inject_lambda_context
+@logger.inject_lambda_context(clear_state=True)
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     presented = extract_key(event.get("headers") or {})
     current = engine()

@@ -26,7 +26,14 @@ from aws_lambda_powertools.event_handler.openapi.params import Path
 from pydantic import BaseModel
 
 from engram import deadline, strict_json
-from engram.errors import ConfigurationError, EngramError, ForbiddenError, UnauthorizedError, http_status
+from engram.errors import (
+    ConfigurationError,
+    EngramError,
+    ForbiddenError,
+    UnauthorizedError,
+    ValidationFailedError,
+    http_status,
+)
 from engram.models import JOB_ID, MEMORY_ID, dump
 from engram.strict_json import StrictJsonError
 
@@ -237,12 +244,9 @@ class EngramResolver(APIGatewayRestResolver):
             try:
                 text = self._checked_body(event)
             except StrictJsonError as exc:
-                return {
-                    "statusCode": 400,
-                    "headers": {"Content-Type": JSON},
-                    "body": error_body("malformed_json", str(exc)),
-                    "isBase64Encoded": False,
-                }
+                return _refused(error_body("malformed_json", str(exc)))
+            except ValidationFailedError as exc:
+                return _refused(json.dumps(exc.to_dict()))
             headers = {k: v for k, v in (event.get("headers") or {}).items() if k.lower() != "content-type"}
             multi = {
                 k: v for k, v in (event.get("multiValueHeaders") or {}).items() if k.lower() != "content-type"
@@ -268,8 +272,17 @@ class EngramResolver(APIGatewayRestResolver):
             raise StrictJsonError(f"the body is not UTF-8 (byte {exc.start})") from None
         if event.get("resource") in self.text_bodies:
             return text
+        document = strict_json.loads(text)
+        if document is not None and not isinstance(document, dict):  # Powertools reads a list as no body
+            problem = {"field": "(body)", "problem": "must be a JSON object", "type": "model_type"}
+            raise ValidationFailedError("invalid request: the body must be a JSON object", details=[problem])
         # What the routes parse is the checked document, integral numbers (57.0) as integers.
-        return json.dumps(strict_json.loads(text))
+        return json.dumps(document)
+
+
+def _refused(body: str) -> dict[str, Any]:
+    """A 400 answered before any route code runs (the body did not pass ``_checked_body``)."""
+    return {"statusCode": 400, "headers": {"Content-Type": JSON}, "body": body, "isBase64Encoded": False}
 
 
 def resolver(*, text_bodies: tuple[str, ...] = ()) -> APIGatewayRestResolver:
@@ -297,7 +310,7 @@ def resolver(*, text_bodies: tuple[str, ...] = ()) -> APIGatewayRestResolver:
 def entry_point(app: APIGatewayRestResolver) -> Callable[[dict[str, Any], Any], dict[str, Any]]:
     """The Lambda entry point of a resolver: Powertools logging context, tracing and metrics."""
 
-    @logger.inject_lambda_context
+    @logger.inject_lambda_context(clear_state=True)  # no keys of the last invocation (its tenant) carry over
     @tracer.capture_lambda_handler
     @metrics.log_metrics
     def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:

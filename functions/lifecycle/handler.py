@@ -71,7 +71,7 @@ def _run(rules: Rules, event: dict[str, Any], context: Any) -> dict[str, Any]:
     return {"rules": rules, "reports": [dump(r) for r in reports]}
 
 
-@logger.inject_lambda_context
+@logger.inject_lambda_context(clear_state=True)
 @tracer.capture_lambda_handler
 @metrics.log_metrics
 def decay_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
@@ -79,7 +79,7 @@ def decay_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     return _run("decay", event, context)
 
 
-@logger.inject_lambda_context
+@logger.inject_lambda_context(clear_state=True)
 @tracer.capture_lambda_handler
 @metrics.log_metrics
 def tiering_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:

@@ -54,7 +54,7 @@ def setup(properties: dict[str, Any]) -> dict[str, Any]:
             time.sleep(RETRY_PAUSE_S)
 
 
-@logger.inject_lambda_context
+@logger.inject_lambda_context(clear_state=True)
 def on_event(event: dict[str, Any], context: Any) -> dict[str, Any]:
     """The provider framework's onEvent: ``{"PhysicalResourceId", "Data"}``."""
     request = event["RequestType"]

@@ -23,6 +23,7 @@ from engram import recall as recall_service
 from engram import retain as retain_service
 from engram.errors import (
     ConfigurationError,
+    ConflictError,
     ForbiddenError,
     NotFoundError,
     ProviderError,
@@ -475,8 +476,12 @@ class Engine:
         self._scopes(tenant_id, [request.scope], allowed_scopes)
         now = self.clock.now()
         check_expiry(request.expires_at, now)  # refused now, not when the job runs
+        if request.idempotency_key is not None:
+            earlier = self._keyed_job(tenant_id, request)
+            if earlier is not None:
+                return earlier
         job = Job(
-            job_id=job_id(),
+            job_id=job_id(tenant_id, request.idempotency_key),
             status="queued",
             scope=request.scope,
             created_at=now,
@@ -495,6 +500,22 @@ class Engine:
             )
             self.store.put_job(tenant_id, failed)
             raise ProviderError("the job queue did not accept the retain; retry") from exc
+        return JobAccepted(job_id=job.job_id)
+
+    def _keyed_job(self, tenant_id: str, request: RetainRequest) -> JobAccepted | None:
+        """The job an earlier submit with this ``Idempotency-Key`` made (same body), or None to make
+        one; the key used for another body is a 409 now, not a failed job later."""
+        assert request.idempotency_key is not None
+        # The job runs the retain with async false: that is the body the key stands for.
+        wanted = retain_service.fingerprint(request.model_copy(update={"async_": False}))
+        previous = self.store.idempotent_result(tenant_id, request.idempotency_key)
+        if previous is not None and previous[0] != wanted:
+            raise ConflictError("this Idempotency-Key was used for a different request")
+        job = self.store.get_job(tenant_id, job_id(tenant_id, request.idempotency_key))
+        if job is None or (job.status == "failed" and job.request is None):
+            return None  # a new job (its retain replays what the key already stored, if anything)
+        if job.request is not None and retain_service.fingerprint(_job_request(job)) != wanted:
+            raise ConflictError("this Idempotency-Key was used for a different request")
         return JobAccepted(job_id=job.job_id)
 
     def run_job(self, tenant_id: str, job_id_: str) -> Job | None:
@@ -536,10 +557,7 @@ class Engine:
         self.store.put_job(tenant_id, running)
         try:
             # The job's own key makes a retried job replay its first outcome instead of writing twice.
-            # Unset fields are dropped (null is not "not given" for text/messages/items).
-            body = {k: v for k, v in (job.request or {}).items() if v is not None} | {"async": False}
-            body["idempotency_key"] = body.get("idempotency_key") or f"job:{job.job_id}"
-            response = self.retain(tenant_id, RetainRequest.model_validate(body))
+            response = self.retain(tenant_id, _job_request(job))
             results = [
                 r.model_copy(update={"memory": None}) for r in response.results
             ]  # ids only: no content
@@ -898,3 +916,12 @@ class Engine:
             forget_tenant(tenant_id)
         if self.blobs is not None:
             self.blobs.delete_prefix(f"tenants/{tenant_id}/")
+
+
+def _job_request(job: Job) -> RetainRequest:
+    """The retain a job runs: its stored body, synchronously, under the request's key or the job's
+    own (so a retried job replays what a first attempt committed instead of writing twice).
+    Unset fields are dropped: null is not "not given" for text, messages or items."""
+    body = {k: v for k, v in (job.request or {}).items() if v is not None} | {"async": False}
+    body["idempotency_key"] = body.get("idempotency_key") or f"job:{job.job_id}"
+    return RetainRequest.model_validate(body)

@@ -25,6 +25,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from engram.errors import NotFoundError, UnauthorizedError, ValidationFailedError
 from engram.models import Scope, TenantId
+from engram.private_files import private_dir
 
 if TYPE_CHECKING:  # the authorizer's cold start must not pay for numpy via engram.ports
     from engram.ports import Clock, KeyStore
@@ -328,7 +329,7 @@ def load_or_create_secret(path: Path, *, nbytes: int = 32) -> bytes:
         if not existing:
             raise ValueError(f"secret file {path} is empty")
         return existing
-    path.parent.mkdir(parents=True, exist_ok=True)
+    private_dir(path.parent)
     value = secrets.token_urlsafe(nbytes).encode("ascii")
     tmp = path.with_name(f".{path.name}.{secrets.token_hex(8)}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)

@@ -47,7 +47,7 @@ def forget(
             tenant_id,
             RecallRequest(
                 query=request.query,
-                limit=min(request.limit, 100),
+                limit=request.limit,
                 min_score=request.threshold,
                 track_access=False,
             ),

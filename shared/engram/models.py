@@ -29,6 +29,7 @@ MAX_TEXT_CHARS = 32_000
 MAX_BATCH_ITEMS = 100
 MAX_MESSAGES = 200
 MAX_QUERY_CHARS = 4_000
+MAX_FORGET_BY_QUERY = 100  # a forget by query is one recall: its limit is recall's
 
 METADATA_KEY = r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$"
 NOT_BLANK = r"[^\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]"
@@ -375,7 +376,8 @@ class ForgetRequest(Request):
     query: QueryText | None = None
     scopes: list[Scope] | None = Field(default=None, min_length=1, max_length=50)
     threshold: float = Field(default=0.6, ge=0.0, le=1.0)
-    limit: int = Field(default=100, ge=1, le=1000)
+    limit: int = Field(default=100, ge=1, le=MAX_FORGET_BY_QUERY)
+    """How many of the best matches above ``threshold`` a forget by query deletes (repeat for more)."""
     filter: ForgetFilter | None = None
     dry_run: bool = False
 

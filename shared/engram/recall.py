@@ -364,9 +364,12 @@ def recall(
         if len(passed) <= 1 or settings.recall.mmr_lambda >= 1.0:
             return passed[: request.limit]
         vectors = index.vectors(tenant_id, passed)
-        matrix = np.stack([vectors[i] for i in passed]).astype(np.float32)
+        present = [i for i in passed if i in vectors]  # a memory forgotten meanwhile has none
+        if len(present) <= 1:
+            return present[: request.limit]
+        matrix = np.stack([vectors[i] for i in present]).astype(np.float32)
         return shaping.mmr(
-            passed,
+            present,
             final,
             matrix,
             k=request.limit,

@@ -194,6 +194,51 @@ def test_the_idempotency_key_header_makes_a_replay_return_the_first_outcome(
     assert other.status == 409
 
 
+def _job_ends(server: Server, key: str, job_id: str) -> dict[str, Any]:
+    for _ in range(200):
+        job = call(server, "GET", f"/v1/jobs/{job_id}", key=key).body
+        if job["status"] in ("succeeded", "failed"):
+            return dict(job)
+        time.sleep(0.05)
+    raise AssertionError(f"job {job_id} did not end")
+
+
+def test_an_async_retain_with_a_reused_idempotency_key_is_the_same_job_or_a_409_at_once(
+    server: Server, tenant_key: tuple[str, str]
+) -> None:
+    # Given an async retain sent with an Idempotency-Key
+    _, key = tenant_key
+    body = {"scope": "user:alice", "text": "My gym is on Rua Augusta", "mode": "raw", "async": True}
+    headers = {"Idempotency-Key": "async-1"}
+    first = call(server, "POST", "/v1/memories", body, key=key, headers=headers)
+    # When it is sent again, and the key is then sent with another body
+    again = call(server, "POST", "/v1/memories", body, key=key, headers=headers)
+    other = call(server, "POST", "/v1/memories", {**body, "text": "Something else"}, key=key, headers=headers)
+    # Then the repeat names the same job, the other body is refused now (not a failed job later)
+    assert first.status == again.status == 202 and again.body["job_id"] == first.body["job_id"]
+    assert other.status == 409 and other.body["error"]["code"] == "conflict"
+    assert _job_ends(server, key, first.body["job_id"])["status"] == "succeeded"
+    # And once the job has run, the key still stands for that body only
+    late = call(server, "POST", "/v1/memories", {**body, "text": "Later"}, key=key, headers=headers)
+    assert late.status == 409
+
+
+def test_an_async_retain_after_a_sync_one_with_the_same_key_replays_it(
+    server: Server, tenant_key: tuple[str, str]
+) -> None:
+    # Given a synchronous retain with an Idempotency-Key
+    _, key = tenant_key
+    body = {"scope": "user:alice", "text": "My bank is on the corner", "mode": "raw"}
+    headers = {"Idempotency-Key": "sync-then-async"}
+    sync = call(server, "POST", "/v1/memories", body, key=key, headers=headers)
+    # When the same body is sent again asynchronously under the same key
+    queued = call(server, "POST", "/v1/memories", {**body, "async": True}, key=key, headers=headers)
+    # Then it is accepted, and its job replays the first outcome
+    assert sync.status == 200 and queued.status == 202
+    job = _job_ends(server, key, queued.body["job_id"])
+    assert job["status"] == "succeeded" and job["results"][0]["id"] == sync.body["results"][0]["id"]
+
+
 def test_the_admin_can_revoke_a_key_and_erase_a_tenant(server: Server, tenant_key: tuple[str, str]) -> None:
     # Given a tenant with a memory and a key
     tenant, key = tenant_key

@@ -37,6 +37,7 @@ from engram.models import (
     Tenant,
 )
 from engram.ports import ALL_SCOPES, ConditionalUpdate, Conditions, Page, Vector, WriteBatch
+from engram.private_files import private_file
 
 logger = logging.getLogger(__name__)
 
@@ -197,7 +198,7 @@ class SqliteDatabase:
         self.path = Path(path)
         self.mmap_mb = mmap_mb
         if str(path) != ":memory:":
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            private_file(self.path)  # 0600 in a 0700 directory; SQLite's -wal and -shm follow
         self._local = threading.local()
         self._known_fts: set[str] = set()
         self._local_bumps: dict[str, int] = {}
