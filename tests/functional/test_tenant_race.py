@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
 import random
 import threading
 import time
@@ -22,8 +23,8 @@ from typing import Any
 import pytest
 from serve_support import Server, new_key, new_tenant, running_server
 
-THREADS = 16
-SECONDS = 8.0
+THREADS = int(os.environ.get("RACE_THREADS", "16"))  # larger runs by hand: RACE_THREADS=32 RACE_SECONDS=60
+SECONDS = float(os.environ.get("RACE_SECONDS", "8"))
 TENANTS = ("acme", "acme-corp")
 MARKERS = {"acme": "zebracorn", "acme-corp": "quokkafish"}
 TOPICS = ["budget meeting", "flight to Lisbon", "dark mode", "coffee order", "deploy window"]
@@ -126,6 +127,11 @@ def test_two_tenants_racing_never_see_or_write_each_other(
         # When 16 threads mix retain, recall, list and forget for both tenants at once
         tally, keys = _run(server)
         stored = {tenant: _stored(server, key) for tenant, key in keys.items()}
+    foreign_writes = sum(MARKERS[tenant] not in c for tenant, contents in stored.items() for c in contents)
+    print(
+        f"\n{THREADS} threads x {SECONDS:g} s: {tally.requests} requests, {len(tally.foreign)} foreign results, "
+        f"{foreign_writes} foreign writes, statuses {dict(tally.statuses)}"
+    )
     # Then every answer was the caller's own, no request failed, and no write crossed over
     assert tally.requests >= 100, tally
     assert tally.foreign == [], tally.foreign[:5]
