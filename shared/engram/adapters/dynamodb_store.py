@@ -1077,7 +1077,10 @@ class DynamoStore:
         item = self.client.get_item(
             TableName=self.table, Key=_key(f"TENANT#{tenant_id}#JOB#{job_id}", "JOB"), ConsistentRead=True
         ).get("Item")
-        return None if item is None else self._job(item)
+        # TTL deletion lags expiry by up to days: a finished job past its time is treated as gone.
+        if item is None or ("ttl" in item and int(item["ttl"]["N"]) <= self._now_s()):
+            return None
+        return self._job(item)
 
     def pending_jobs(self) -> list[tuple[str, Job]]:
         """Jobs of every tenant that were queued or running when a process stopped (index g2)."""

@@ -25,11 +25,13 @@ import numpy as np
 from engram.adapters.clock import SystemClock
 from engram.adapters.sqlite_driver import sqlite3
 from engram.adapters.store_policy import (
+    FINISHED_JOB_TTL,
     IDEMPOTENCY_TTL,
     LIFECYCLE_REPORTS_KEPT,
     decode_cursor,
     encode_cursor,
     idempotency_live,
+    job_live,
 )
 from engram.errors import ConflictError, DependencyMissingError, ValidationFailedError
 from engram.models import (
@@ -877,6 +879,12 @@ class SqliteStore:
                     iso(job.created_at),
                 ),
             )
+            if job.status not in ("queued", "running"):  # finished jobs past their time go meanwhile
+                conn.execute(
+                    "DELETE FROM jobs WHERE tenant_id=? AND status NOT IN ('queued', 'running')"
+                    " AND created_at < ?",
+                    (tenant_id, iso(self.clock.now() - FINISHED_JOB_TTL)),
+                )
 
     def get_job(self, tenant_id: str, job_id: str) -> Job | None:
         row = (
@@ -884,7 +892,8 @@ class SqliteStore:
             .execute("SELECT doc FROM jobs WHERE tenant_id=? AND job_id=?", (tenant_id, job_id))
             .fetchone()
         )
-        return Job.model_validate_json(row[0]) if row else None
+        job = Job.model_validate_json(row[0]) if row else None
+        return job if job is not None and job_live(job, self.clock.now()) else None
 
     def pending_jobs(self) -> list[tuple[str, Job]]:
         """Jobs of every tenant that were queued or running when a process stopped."""
