@@ -34,7 +34,7 @@ from engram.errors import (
     ValidationFailedError,
     http_status,
 )
-from engram.models import JOB_ID, MEMORY_ID, dump
+from engram.models import JOB_ID, MEMORY_ID, dump, validation_summary
 from engram.strict_json import StrictJsonError
 
 if TYPE_CHECKING:
@@ -213,11 +213,8 @@ def _from_validation(exc: RequestValidationError) -> Response[str]:
     types = {d["type"] for d in details}
     if "json_invalid" in types:
         return Response(400, JSON, error_body("malformed_json", "the body is not valid JSON"))
-    summary = "; ".join(f"{d['field']}: {d['problem']}" for d in details)
-    if types == {"extra_forbidden"}:
-        names = ", ".join(d["field"] for d in details)
-        return Response(422, JSON, error_body("unprocessable", f"unknown field(s): {names}", details))
-    return Response(400, JSON, error_body("validation_error", f"invalid request: {summary}", details))
+    code, status, message = validation_summary(details)
+    return Response(status, JSON, error_body(code, message, details))
 
 
 def _from_engram(exc: EngramError) -> Response[str]:

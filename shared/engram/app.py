@@ -31,6 +31,7 @@ from engram.errors import (
 )
 from engram.identity import job_id
 from engram.models import (
+    USAGE_COUNTERS,
     ExportLink,
     FeedbackRequest,
     FeedbackResponse,
@@ -672,6 +673,7 @@ class Engine:
         settings = self._settings(tenant_id)
         scopes = self._scopes(tenant_id, request.scopes, allowed_scopes)
         self.embed_pending(tenant_id)
+        self.store.bump_usage(tenant_id, "recall_calls")
         return recall_service.recall(
             tenant_id,
             request,
@@ -695,6 +697,7 @@ class Engine:
         scopes = self._scopes(tenant_id, named, allowed_scopes)
         if request.query is not None:
             self.embed_pending(tenant_id)
+        self.store.bump_usage(tenant_id, "forget_calls")
         return forget_service.forget(
             tenant_id,
             request,
@@ -715,6 +718,7 @@ class Engine:
         allowed_scopes: Sequence[str] | None = None,
     ) -> FeedbackResponse:
         settings = self._settings(tenant_id)
+        self.store.bump_usage(tenant_id, "feedback_calls")
         return feedback_service.feedback(
             tenant_id,
             memory_id,
@@ -822,6 +826,7 @@ class Engine:
         self._settings(tenant_id)
         stats = self.store.stats(tenant_id, scopes=allowed_scopes)
         if allowed_scopes is None:
+            stats.usage = dict.fromkeys(USAGE_COUNTERS, 0) | stats.usage
             last = self.store.lifecycle_reports(tenant_id, 1)
             stats.last_lifecycle_run = last[0] if last else None
         return stats
