@@ -72,7 +72,7 @@ from engram.ports import (
     StepQueue,
     UsagePlanRegistry,
 )
-from engram.settings import LlmSettings, Settings
+from engram.settings import LlmSettings, Settings, TenantOverrides
 
 logger = logging.getLogger(__name__)
 
@@ -357,6 +357,7 @@ class Engine:
 
     def configure_tenant(self, tenant_id: str, overrides: dict[str, Any]) -> Settings:
         """Set a tenant's overrides of ``recall``, ``lifecycle`` and ``retain`` settings (validated first)."""
+        parse(TenantOverrides, overrides)  # a misspelt or invalid setting: the error's details name it
         try:
             effective = self.settings.for_tenant(overrides)
         except (ValueError, TypeError) as exc:

@@ -364,6 +364,23 @@ def test_import_shows_the_count_it_imported(
     assert "1/1" in err
 
 
+def test_a_misspelt_setting_in_tenant_configure_is_named_in_the_errors_details(
+    seeded: tuple[Path, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Given a tenant
+    data, _ = seeded
+    # When its settings are configured with a misspelt name
+    settings = '{"recall": {"min_scor": 0.3}}'
+    code, out, err = _engram(data, capsys, "--json", "tenant", "configure", "acme", "--settings", settings)
+    # Then it is refused as bad input, in the API's envelope with details, not pydantic's text
+    assert code == 2 and not out
+    error = json.loads(err)["error"]
+    assert (error["code"], error["message"]) == ("unprocessable", "unknown field(s): recall.min_scor")
+    assert error["details"] == [
+        {"field": "recall.min_scor", "problem": "Extra inputs are not permitted", "type": "extra_forbidden"}
+    ]
+
+
 def test_key_create_json_prints_every_field_of_the_http_answer(
     seeded: tuple[Path, str], capsys: pytest.CaptureFixture[str]
 ) -> None:
