@@ -530,6 +530,29 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return run(args)
 
 
+def cmd_mcp(args: argparse.Namespace) -> int:
+    """Engram as MCP tools: over stdio (key from ENGRAM_API_KEY) or streamable HTTP (key per request)."""
+    try:
+        from engram import mcp_server
+    except ImportError as exc:  # pragma: no cover - the extra is missing
+        from engram.errors import DependencyMissingError
+
+        raise DependencyMissingError("engram mcp needs the mcp extra: pip install 'engram[mcp]'") from exc
+    url = args.url or os.environ.get("ENGRAM_URL", "http://127.0.0.1:8080")
+    if args.transport == "stdio":
+        key = os.environ.get("ENGRAM_API_KEY")
+        if not key:
+            raise ValidationFailedError("ENGRAM_API_KEY: set it to the Engram API key the tools use")
+        mcp_server.run_stdio(url, key)
+        return 0
+
+    def announce(port: int) -> None:
+        print(f"Engram MCP on http://{args.host}:{port}/mcp  (Engram API: {url})", flush=True)
+
+    mcp_server.run_http(url, args.host, args.port, on_start=announce)
+    return 0
+
+
 def cmd_smoke(args: argparse.Namespace) -> int:
     from engram.smoke import run
 
@@ -647,6 +670,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--scopes", action="append", help="comma-separated scopes the key may use (default: all)")
     p.add_argument("--read-only", action="store_true")
     p.add_argument("--expires-in", type=float, metavar="DAYS")
+
+    p = command("mcp", cmd_mcp, "serve Engram's memory as MCP tools (stdio, or streamable HTTP)")
+    p.add_argument("--transport", choices=["stdio", "http"], default="stdio")
+    p.add_argument("--url", help="the Engram API (default: env ENGRAM_URL or http://127.0.0.1:8080)")
+    p.add_argument("--host", default="127.0.0.1", help="HTTP only")
+    p.add_argument("--port", type=int, default=8765, help="HTTP only (0: any free port)")
 
     p = command("serve", cmd_serve, "run the HTTP API locally (the Lambda handlers behind a local gateway)")
     p.add_argument("--host", default="127.0.0.1")
