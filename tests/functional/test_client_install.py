@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from serve_support import ROOT, Server, new_key, new_tenant, running_server
+from serve_support import Server, new_key, new_tenant, running_server
 
 SERVER_PACKAGES = {
     "numpy",
@@ -42,30 +42,13 @@ print(json.dumps({"id": kept.results[0].id, "recalled": found.memories[0].id, "m
 
 
 @pytest.fixture(scope="module")
-def client_venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def client_venv(engram_wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A new venv holding only the project's wheel with its ``client`` extra."""
     work = tmp_path_factory.mktemp("client-venv")
-    wheel_dir = work / "wheel"
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "--quiet",
-            "--no-deps",
-            "-w",
-            str(wheel_dir),
-            str(ROOT),
-        ],
-        check=True,
-        cwd=work,  # not ROOT: the build leaves nothing in the checkout but its ignored build/
-    )
-    wheel = next(wheel_dir.glob("engram-*.whl"))
     venv = work / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     pip = [str(venv / "bin" / "python"), "-m", "pip", "--disable-pip-version-check"]
-    subprocess.run([*pip, "install", "--quiet", f"{wheel}[client]"], check=True)
+    subprocess.run([*pip, "install", "--quiet", f"{engram_wheel}[client]"], check=True)
     return venv
 
 
