@@ -31,12 +31,13 @@ def dynamodb_local() -> Iterator[Any]:
 
 @pytest.fixture(scope="session")
 def engram_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The project's wheel, built once per session outside the checkout, as a user would get it."""
+    """The project's wheel, built once per session outside the checkout from its sdist (what a
+    package index would get), as a user would get it."""
     outside = tmp_path_factory.mktemp("wheel")
     # PYTHONPATH and the checkout's venv must not leak into the build.
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
     built = subprocess.run(
-        [sys.executable, "-m", "build", "--wheel", "--outdir", str(outside), str(ROOT)],
+        [sys.executable, "-m", "build", "--outdir", str(outside), str(ROOT)],
         cwd=outside,  # not ROOT: the build leaves nothing in the checkout but its ignored build/
         env=env,
         capture_output=True,
