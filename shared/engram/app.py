@@ -31,6 +31,7 @@ from engram.errors import (
 )
 from engram.identity import job_id
 from engram.models import (
+    USAGE_COUNTERS,
     ExportLink,
     FeedbackRequest,
     FeedbackResponse,
@@ -71,7 +72,7 @@ from engram.ports import (
     StepQueue,
     UsagePlanRegistry,
 )
-from engram.settings import LlmSettings, Settings
+from engram.settings import LlmSettings, Settings, TenantOverrides
 
 logger = logging.getLogger(__name__)
 
@@ -358,6 +359,7 @@ class Engine:
 
     def configure_tenant(self, tenant_id: str, overrides: dict[str, Any]) -> Settings:
         """Set a tenant's overrides of ``recall``, ``lifecycle`` and ``retain`` settings (validated first)."""
+        parse(TenantOverrides, overrides)  # a misspelt or invalid setting: the error's details name it
         try:
             effective = self.settings.for_tenant(overrides)
         except (ValueError, TypeError) as exc:
@@ -674,6 +676,7 @@ class Engine:
         settings = self._settings(tenant_id)
         scopes = self._scopes(tenant_id, request.scopes, allowed_scopes)
         self.embed_pending(tenant_id)
+        self.store.bump_usage(tenant_id, "recall_calls")
         return recall_service.recall(
             tenant_id,
             request,
@@ -697,6 +700,7 @@ class Engine:
         scopes = self._scopes(tenant_id, named, allowed_scopes)
         if request.query is not None:
             self.embed_pending(tenant_id)
+        self.store.bump_usage(tenant_id, "forget_calls")
         return forget_service.forget(
             tenant_id,
             request,
@@ -717,6 +721,7 @@ class Engine:
         allowed_scopes: Sequence[str] | None = None,
     ) -> FeedbackResponse:
         settings = self._settings(tenant_id)
+        self.store.bump_usage(tenant_id, "feedback_calls")
         return feedback_service.feedback(
             tenant_id,
             memory_id,
@@ -824,6 +829,7 @@ class Engine:
         self._settings(tenant_id)
         stats = self.store.stats(tenant_id, scopes=allowed_scopes)
         if allowed_scopes is None:
+            stats.usage = dict.fromkeys(USAGE_COUNTERS, 0) | stats.usage
             last = self.store.lifecycle_reports(tenant_id, 1)
             stats.last_lifecycle_run = last[0] if last else None
         return stats

@@ -37,7 +37,10 @@ def feedback(
         record = store.get(tenant_id, memory_id)
         if record is None or (scopes is not None and record.scope not in scopes):
             raise NotFoundError(f"memory '{memory_id}' not found")
-        weight = feedback_ema(record.feedback_weight, request.signal, alpha=settings.lifecycle.feedback_alpha)
+        # Stored as answered: the weight a GET shows is the one this call returned.
+        weight = round(
+            feedback_ema(record.feedback_weight, request.signal, alpha=settings.lifecycle.feedback_alpha), 6
+        )
         now = clock.now()
         tier = demotion_on_feedback(
             record.tier, request.signal, weight, pinned=record.pinned, settings=settings.lifecycle
@@ -66,6 +69,6 @@ def feedback(
                 vectors = store.get_vectors(tenant_id, [memory_id])
                 if memory_id in vectors:
                     index.upsert(tenant_id, [updated], [vectors[memory_id]])
-            return FeedbackResponse(id=memory_id, feedback_weight=round(weight, 6))
+            return FeedbackResponse(id=memory_id, feedback_weight=weight)
         time.sleep(random.uniform(0, 0.002 * min(attempt + 1, 10)))
     raise ConflictError("the memory is being changed too often; retry")

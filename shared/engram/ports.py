@@ -246,13 +246,16 @@ class MemoryStore(Protocol):
         history: HistoryEntry | None = None,
         vector: Vector | None = None,
     ) -> bool:
-        """Replace a record only if its stored version is ``expected_version``; False if not."""
+        """Replace a record only if its stored version is ``expected_version``; False if not. The
+        stored access count and last access (which recalls add to) are kept, unless the record
+        moves the last access itself."""
         ...
 
     def update_many(
         self, tenant_id: str, updates: Sequence[ConditionalUpdate], *, report: LifecycleReport | None = None
     ) -> list[str]:
-        """Apply each update whose record is still at its expected version (stored vectors are kept),
+        """Apply each update whose record is still at its expected version and access count (no
+        write and no recall since it was read; stored vectors are kept),
         skip the others, and return the ids applied. ``report``, if given, is stored after them
         (``put_lifecycle_report``), in the same transaction where the backend has one, so a resumed
         run never counts a change twice. Each update on its own is atomic; the batch need not be.
@@ -297,7 +300,11 @@ class MemoryStore(Protocol):
         tag: str | None = None,
     ) -> Page: ...
     def history(self, tenant_id: str, memory_id: str) -> list[HistoryEntry]: ...
-    def record_access(self, tenant_id: str, memory_ids: Sequence[str], at: datetime) -> None: ...
+    def record_access(self, tenant_id: str, memory_ids: Sequence[str], at: datetime) -> None:
+        """access_count + 1 and last_accessed_at = ``at``; the version stays (it counts changes,
+        each with a history entry)."""
+        ...
+
     def stats(self, tenant_id: str, *, scopes: Sequence[str] | None = None) -> StatsResponse:
         """Counts over the tenant's memories, or only those in ``scopes``; usage only for the whole tenant."""
         ...

@@ -118,6 +118,23 @@ def _columns(record: MemoryRecord) -> dict[str, Any]:
     }
 
 
+_KEEP_ACCESS = (
+    "doc=json_set(?, '$.access_count', json_extract(doc, '$.access_count'),"
+    " '$.last_accessed_at', json_extract(doc, '$.last_accessed_at'))"
+)
+
+
+def _with_stored_access(record: MemoryRecord, count: int | None, last: str | None) -> MemoryRecord:
+    """``record`` with the access bookkeeping the row has now (recalls since it was read), unless
+    the writer moved the last access itself (a restore restarts the decay clock)."""
+    stored = datetime.fromisoformat(last) if last else None
+    if record.last_accessed_at is not None and (stored is None or record.last_accessed_at > stored):
+        return record.model_copy(update={"access_count": max(record.access_count, count or 0)})
+    return record.model_copy(
+        update={"access_count": max(record.access_count, count or 0), "last_accessed_at": stored}
+    )
+
+
 def iso(value: datetime | None) -> str | None:
     """A sortable UTC timestamp string (microseconds, ``Z``), or None."""
     if value is None:
@@ -531,24 +548,28 @@ class SqliteStore:
             raise ValidationFailedError("the record must belong to the tenant written to")
         with self.db.transaction() as conn:
             row = conn.execute(
-                "SELECT version, scope, status, tier, category, occurred_at FROM memories WHERE tenant_id=? AND id=?",
+                "SELECT version, scope, status, tier, category, occurred_at,"
+                " json_extract(doc, '$.access_count'), json_extract(doc, '$.last_accessed_at')"
+                " FROM memories WHERE tenant_id=? AND id=?",
                 (tenant_id, record.id),
             ).fetchone()
             if row is None or row[0] != expected_version:
                 return False
+            record = _with_stored_access(record, row[6], row[7])
             self._put(conn, self.db.ensure_fts(conn, tenant_id), record, vector)
             if history is not None:
                 self._history(conn, tenant_id, [history])
             searched = (record.scope, record.status, record.tier, record.category, iso(record.occurred_at))
             # Only what the index filters or ranks on invalidates caches; feedback alone does not.
-            if vector is not None or tuple(row[1:]) != searched:
+            if vector is not None or tuple(row[1:6]) != searched:
                 self.db.bump_generation(conn, tenant_id)
         return True
 
     def update_many(
         self, tenant_id: str, updates: Sequence[ConditionalUpdate], *, report: LifecycleReport | None = None
     ) -> list[str]:
-        """Every update whose version still matches, and the report, in one transaction."""
+        """Every update whose memory is unchanged since it was read (same version, no recall
+        since), and the report, in one transaction."""
         if any(u.record.tenant_id != tenant_id for u in updates):
             raise ValidationFailedError("every record must belong to the tenant written to")
         applied: list[ConditionalUpdate] = []
@@ -559,16 +580,28 @@ class SqliteStore:
                 # The common case in one statement: same text (the text index row stands), same version.
                 keys = ("tenant_id", "id", "content_hash")
                 columns = {name: value for name, value in _columns(record).items() if name not in keys}
-                sets = ", ".join(f"{name}=?" for name in columns)
+                # The lifecycle job never moves access bookkeeping: the row keeps what recalls wrote.
+                sets = ", ".join(f"{name}=?" if name != "doc" else _KEEP_ACCESS for name in columns)
+                # Applied only if nothing changed since the job read it: no write, and no recall
+                # (the access count is still the one the job saw).
                 cur = conn.execute(
-                    f"UPDATE memories SET {sets} WHERE tenant_id=? AND id=? AND version=? AND content_hash=?",
-                    (*columns.values(), tenant_id, record.id, update.expected_version, record.content_hash),
+                    f"UPDATE memories SET {sets} WHERE tenant_id=? AND id=? AND version=? AND content_hash=?"
+                    " AND json_extract(doc, '$.access_count') = ?",
+                    (
+                        *columns.values(),
+                        tenant_id,
+                        record.id,
+                        update.expected_version,
+                        record.content_hash,
+                        record.access_count,
+                    ),
                 )
                 if not cur.rowcount:
                     row = conn.execute(
-                        "SELECT version FROM memories WHERE tenant_id=? AND id=?", (tenant_id, record.id)
+                        "SELECT version, json_extract(doc, '$.access_count') FROM memories WHERE tenant_id=? AND id=?",
+                        (tenant_id, record.id),
                     ).fetchone()
-                    if row is None or row[0] != update.expected_version:
+                    if row is None or (row[0], row[1]) != (update.expected_version, record.access_count):
                         continue
                     self._put(conn, fts, record, None)  # a new text: its text index row changes too
                 applied.append(update)
@@ -722,7 +755,9 @@ class SqliteStore:
         ]
 
     def record_access(self, tenant_id: str, memory_ids: Sequence[str], at: datetime) -> None:
-        """access_count + 1, last_accessed_at = at, version + 1 for each id."""
+        """access_count + 1 and last_accessed_at = at for each id. The version stays: it counts
+        changes (each with its history entry), and ``update`` keeps the stored access fields, so
+        an optimistic writer holding an older record loses no access."""
         if not memory_ids:
             return
         stamp = iso(at)
@@ -733,11 +768,9 @@ class SqliteStore:
         try:
             with self.db.transaction():
                 marks = ",".join("?" * len(memory_ids))
-                # The version moves too, so an optimistic writer holding the old record retries.
                 conn.execute(
-                    "UPDATE memories SET version = version + 1, doc = json_set(doc,"
-                    " '$.access_count', json_extract(doc, '$.access_count') + 1,"
-                    " '$.last_accessed_at', ?, '$.version', version + 1)"
+                    "UPDATE memories SET doc = json_set(doc,"
+                    " '$.access_count', json_extract(doc, '$.access_count') + 1, '$.last_accessed_at', ?)"
                     f" WHERE tenant_id=? AND id IN ({marks})",
                     (stamp, tenant_id, *memory_ids),
                 )
@@ -898,9 +931,14 @@ class SqliteStore:
         return [(r[0], Job.model_validate_json(r[1])) for r in rows]
 
     def bump_usage(self, tenant_id: str, counter: str, amount: int = 1) -> None:
-        with self.db.transaction() as conn:
-            conn.execute(
-                "INSERT INTO usage(tenant_id, counter, value) VALUES(?,?,?) "
-                "ON CONFLICT(tenant_id, counter) DO UPDATE SET value = value + excluded.value",
-                (tenant_id, counter, amount),
-            )
+        conn = self.db.connection()
+        conn.execute("PRAGMA synchronous=NORMAL")  # bookkeeping, as access counts: no fsync per call
+        try:
+            with self.db.transaction():
+                conn.execute(
+                    "INSERT INTO usage(tenant_id, counter, value) VALUES(?,?,?) "
+                    "ON CONFLICT(tenant_id, counter) DO UPDATE SET value = value + excluded.value",
+                    (tenant_id, counter, amount),
+                )
+        finally:
+            conn.execute("PRAGMA synchronous=FULL")
