@@ -3,8 +3,8 @@
 Stages: embed the query (BM25 and its hits' records are fetched on another thread meanwhile);
 candidates from k-NN and BM25 (conditions applied before ranking);
 the cosine of every candidate in the union; fusion (``weighted`` or ``rrf``) to [0, 1]; optional
-rerank blended 0.6/0.4; lifecycle multiplier and length normalisation; ``min_score``; MMR;
-access tracking. Every stage's time is measured; every memory's per-stage scores go in
+rerank blended 0.6/0.4; a bounded lifecycle prior (frequency of access never enters it) and
+length normalisation; ``min_score``; MMR; access tracking of the best few. Every stage's time is measured; every memory's per-stage scores go in
 ``trace`` with ``debug``.
 """
 
@@ -304,6 +304,7 @@ def recall(
         for memory_id in ids:
             record = records[memory_id]
             life = _lifecycle(record, now, settings, rounded=debug)
+            prior = lifecycle.rank_prior(life["multiplier"], r.lifecycle_weight)
             norm = shaping.length_norm(
                 len(record.content),
                 anchor=r.length_norm_anchor,
@@ -320,11 +321,13 @@ def recall(
                     strength=r.brevity_strength,
                     floor=r.brevity_floor,
                 )
-            score = fused[memory_id] * round(life["multiplier"], 6) * norm * brevity
+            score = fused[memory_id] * round(prior, 6) * norm * brevity
             if debug:
                 trace[memory_id].update(
                     {
                         "lifecycle": life,
+                        "access_count": record.access_count,
+                        "prior": round(prior, 6),
                         "length_norm": round(norm, 6),
                         "brevity": round(brevity, 6),
                         "final": round(score, 6),
@@ -352,8 +355,9 @@ def recall(
         )
 
     chosen = timer.run("mmr", diversify)
-    if request.track_access and chosen:
-        timer.run("access", lambda: store.record_access(tenant_id, chosen, now))
+    used = chosen[: settings.recall.access_top]
+    if request.track_access and used:
+        timer.run("access", lambda: store.record_access(tenant_id, used, now))
 
     def serialise() -> RecallResponse:
         memories = []
@@ -388,8 +392,10 @@ def recall(
 
 
 def _lifecycle(record: MemoryRecord, now: datetime, settings: Settings, *, rounded: bool) -> dict[str, Any]:
-    """The record's lifecycle values at ``now``; rounded to 6 places for a trace."""
-    values = lifecycle.explain(**lifecycle.state_of(record), now=now, settings=settings.lifecycle)
+    """The record's lifecycle values at ``now`` as recall ranks by them (frequency left out: see
+    ``lifecycle.rank_prior``); rounded to 6 places for a trace."""
+    state = lifecycle.state_of(record, access_count=0)
+    values = lifecycle.explain(**state, now=now, settings=settings.lifecycle)
     if not rounded:
         return values
     return {k: round(v, 6) if isinstance(v, float) else v for k, v in values.items()}

@@ -30,7 +30,15 @@ class RecallSettings(_Section):
     # Cosine calibration 1 - exp(-(cos - floor) / scale): unrelated (0.15) -> 0.22, paraphrase (0.32) -> 0.67.
     cosine_floor: float = 0.10
     cosine_scale: float = Field(default=0.2, gt=0)
-    min_score: float = Field(default=0.35, ge=0, le=1)
+    min_score: float = Field(default=0.47, ge=0, le=1)
+    """On the final score. 0.47 keeps the relevance bar of a fresh memory (prior 0.921) where it
+    was when the whole lifecycle multiplier (0.685 for it) entered the score and the bar was 0.35."""
+    lifecycle_weight: float = Field(default=0.25, ge=0, le=1)
+    """How much of the score is query-independent: it is multiplied by ``1 - w·(1 - m)``, m the
+    lifecycle multiplier with frequency left out, so in [1 - 0.7·w, 1] (0: relevance alone)."""
+    access_top: int = Field(default=3, ge=0, le=100)
+    """A tracked recall counts an access only for its best this many memories (what an agent puts
+    in its prompt first); the rest were shown, not used. 0: none."""
     length_norm_anchor: int = Field(default=500, ge=1)
     length_norm_strength: float = Field(default=0.5, ge=0)
     length_norm_floor: float = Field(default=0.5, ge=0, le=1)
