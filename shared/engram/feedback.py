@@ -73,8 +73,7 @@ def feedback(
         if store.update(tenant_id, updated, expected_version=record.version, history=entry):
             if tier is not None and index is not None:  # the index filters on the tier
                 vectors = store.get_vectors(tenant_id, [memory_id])
-                if memory_id in vectors:
-                    index.upsert(tenant_id, [updated], [vectors[memory_id]])
+                index.upsert(tenant_id, [updated], [vectors.get(memory_id)])
             return FeedbackResponse(id=memory_id, feedback_weight=round(weight, 6))
         time.sleep(random.uniform(0, 0.002 * min(attempt + 1, 10)))
     raise ConflictError("the memory is being changed too often; retry")

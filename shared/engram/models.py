@@ -452,6 +452,8 @@ class StatsResponse(BaseModel):
     by_status: dict[str, int]
     storage_bytes: int
     usage: dict[str, int]
+    pending_embedding: int = 0
+    """Memories stored and searchable by BM25 that wait for their vector (the embedding backlog)."""
     last_lifecycle_run: LifecycleReport | None = None
 
 

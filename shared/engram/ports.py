@@ -278,6 +278,10 @@ class SearchIndex(Protocol):
     category, dates) calls ``upsert`` or ``remove`` right after the store commits.
     """
 
+    indexes_unembedded: bool
+    """True when a memory upserted without a vector is searchable by BM25 at once (k-NN skips it
+    until its vector arrives); False when such memories are left out until they have one."""
+
     def knn(self, tenant_id: str, vector: Vector, k: int, conditions: Conditions) -> list[tuple[str, float]]:
         """Top-k ids by cosine in [-1, 1], among memories meeting ``conditions``."""
         ...
@@ -293,12 +297,18 @@ class SearchIndex(Protocol):
         ...
 
     def cosines(self, tenant_id: str, vector: Vector, memory_ids: Sequence[str]) -> dict[str, float]:
-        """Cosine of ``vector`` with each listed memory of this tenant (missing ids are left out)."""
+        """Cosine of ``vector`` with each listed memory of this tenant (missing or unembedded ids
+        are left out)."""
         ...
 
     def vectors(self, tenant_id: str, memory_ids: Sequence[str]) -> dict[str, Vector]: ...
 
-    def upsert(self, tenant_id: str, records: Sequence[MemoryRecord], vectors: Sequence[Vector]) -> None: ...
+    def upsert(
+        self, tenant_id: str, records: Sequence[MemoryRecord], vectors: Sequence[Vector | None]
+    ) -> None:
+        """Add or replace records; ``vectors[i]`` is the stored vector of ``records[i]``, or None
+        while it has none (see ``indexes_unembedded``)."""
+        ...
 
     def remove(self, tenant_id: str, memory_ids: Sequence[str]) -> None: ...
 

@@ -93,7 +93,8 @@ def _fuse(
     debug: bool,
 ) -> tuple[dict[str, float], dict[str, dict[str, Any]]]:
     """Fused scores, and each memory's trace when ``debug`` (skipped otherwise: it costs more than
-    the scores)."""
+    the scores). A memory without a cosine has no vector yet (deferred embedding): its BM25 score
+    stands in for both channels until it has one."""
     r = settings.recall
     bm25_norm = fusion.normalise_bm25(bm25)
     bm25_ranks = fusion.ranks_of(bm25)
@@ -103,6 +104,8 @@ def _fuse(
         c = cos.get(memory_id, 0.0)
         vec = fusion.calibrate_cosine(c, floor=r.cosine_floor, scale=r.cosine_scale)
         b = bm25_norm.get(memory_id, 0.0)
+        if memory_id not in cos and method == "weighted":
+            vec = b  # not embedded yet: found by its words alone
         if method == "rrf":
             score = fusion.rrf(
                 [knn_ranks.get(memory_id), bm25_ranks.get(memory_id)],
@@ -344,7 +347,8 @@ def recall(
         if len(passed) <= 1 or settings.recall.mmr_lambda >= 1.0:
             return passed[: request.limit]
         vectors = index.vectors(tenant_id, passed)
-        matrix = np.stack([vectors[i] for i in passed]).astype(np.float32)
+        none = np.zeros(query_vector.shape[-1], dtype=np.float32)  # not embedded yet: like nothing
+        matrix = np.stack([vectors.get(i, none) for i in passed]).astype(np.float32)
         return shaping.mmr(
             passed,
             final,

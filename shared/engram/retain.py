@@ -469,12 +469,12 @@ def retain(
         batch.idempotency = (request.idempotency_key, fp, outcome)
     if batch.records or batch.idempotency:
         store.write(tenant_id, batch)
-        embedded = [
-            (r, v if v is not None else index_vectors.get(r.id))
+        # What waits for its vector goes in too: an index that can, finds it by BM25 meanwhile.
+        vectors_now = [
+            v if v is not None else index_vectors.get(r.id)
             for r, v in zip(batch.records, batch.vectors, strict=True)
         ]
-        ready = [(r, v) for r, v in embedded if v is not None]
-        index.upsert(tenant_id, [r for r, _ in ready], [v for _, v in ready])
+        index.upsert(tenant_id, batch.records, vectors_now)
     for counter, amount in usage.counters().items():
         store.bump_usage(tenant_id, counter, amount)
     logger.info(

@@ -36,6 +36,10 @@ class RecallSettings(_Section):
     lifecycle_weight: float = Field(default=0.25, ge=0, le=1)
     """How much of the score is query-independent: it is multiplied by ``1 - w·(1 - m)``, m the
     lifecycle multiplier with frequency left out, so in [1 - 0.7·w, 1] (0: relevance alone)."""
+    embed_inline_max: int = Field(default=8, ge=0, le=64)
+    """A recall embeds its tenant's backlog first when it holds at most this many memories (one
+    short retain: a paraphrase then finds them at once); a larger backlog is left to the
+    background embedder and found by BM25 until embedded (0: never wait)."""
     access_top: int = Field(default=3, ge=0, le=100)
     """A tracked recall counts an access only for its best this many memories (what an agent puts
     in its prompt first); the rest were shown, not used. 0: none."""

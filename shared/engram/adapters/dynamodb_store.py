@@ -622,6 +622,9 @@ class DynamoStore:
             by_status=by_status,
             storage_bytes=size,
             usage=usage,
+            pending_embedding=sum(
+                1 for _ in self._query(index="g5", key="g5pk", value=f"TENANT#{tenant_id}#PENDING")
+            ),
         )
 
     # -- memories: writing -----------------------------------------------------------------------

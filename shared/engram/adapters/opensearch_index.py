@@ -355,9 +355,16 @@ class OpenSearchIndex:
             "the search index is rejecting writes (429); they will be retried from the stream"
         )
 
-    def upsert(self, tenant_id: str, records: Sequence[MemoryRecord], vectors: Sequence[Vector]) -> None:
-        if records:
-            self._bulk(self.bulk_body(tenant_id, records, vectors))
+    indexes_unembedded = False
+    """Only embedded memories are documents here (the stream indexer removes the others): the
+    cloud stack embeds at retain, and a read embeds whatever is still pending first."""
+
+    def upsert(
+        self, tenant_id: str, records: Sequence[MemoryRecord], vectors: Sequence[Vector | None]
+    ) -> None:
+        ready = [(r, v) for r, v in zip(records, vectors, strict=True) if v is not None]
+        if ready:
+            self._bulk(self.bulk_body(tenant_id, [r for r, _ in ready], [v for _, v in ready]))
 
     def remove(self, tenant_id: str, memory_ids: Sequence[str]) -> None:
         if memory_ids:
@@ -556,7 +563,11 @@ class StreamBackedIndex:
     def __init__(self, inner: OpenSearchIndex) -> None:
         self.inner = inner
 
-    def upsert(self, tenant_id: str, records: Sequence[MemoryRecord], vectors: Sequence[Vector]) -> None:
+    indexes_unembedded = False
+
+    def upsert(
+        self, tenant_id: str, records: Sequence[MemoryRecord], vectors: Sequence[Vector | None]
+    ) -> None:
         try:
             self.inner.upsert(tenant_id, records, vectors)
         except ProviderError:

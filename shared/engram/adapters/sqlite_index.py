@@ -8,7 +8,8 @@ before ranking, never after). A replaced memory gets a new row and its old row d
 cache is checked against the tenant's generation in ``index_state`` on every query, so writes by
 another process (the CLI beside a running server) are seen; writes through this process are
 applied incrementally. Archived memories are not loaded (they leave the hot index; the store
-keeps them and their vectors).
+keeps them and their vectors). A memory still waiting for its vector (deferred embedding) has a
+row too, flagged unembedded: BM25 finds it at once, k-NN skips it until its vector arrives.
 
 A scan over more rows than ``ScanSettings.exact_max_rows`` (a whole large tenant) is done in two
 passes: int8 codes of the vectors (``int8_scan``: a quarter of the bytes, scanned by onnxruntime's
@@ -72,6 +73,7 @@ class _TenantVectors:
     row_of: dict[str, int] = field(default_factory=dict)
     matrix: npt.NDArray[np.float32] = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
     alive: npt.NDArray[np.bool_] = field(default_factory=lambda: np.zeros(0, dtype=bool))
+    embedded: npt.NDArray[np.bool_] = field(default_factory=lambda: np.zeros(0, dtype=bool))
     scope: npt.NDArray[np.int32] = field(default_factory=lambda: np.zeros(0, dtype=np.int32))
     status: npt.NDArray[np.int32] = field(default_factory=lambda: np.zeros(0, dtype=np.int32))
     tier: npt.NDArray[np.int32] = field(default_factory=lambda: np.zeros(0, dtype=np.int32))
@@ -97,7 +99,7 @@ class _TenantVectors:
         if self.quantized is not None:
             self.quantized.grow(new)
         self.text.grow(new)
-        for name in ("alive", "scope", "status", "tier", "category", "created", "occurred"):
+        for name in ("alive", "embedded", "scope", "status", "tier", "category", "created", "occurred"):
             old = getattr(self, name)
             grown = np.zeros(new, dtype=old.dtype)
             grown[: old.shape[0]] = old
@@ -106,7 +108,7 @@ class _TenantVectors:
     def put(
         self,
         memory_id: str,
-        vector: npt.NDArray[np.float32],
+        vector: npt.NDArray[np.float32] | None,
         scope: str,
         status: str,
         tier: str,
@@ -115,7 +117,8 @@ class _TenantVectors:
         occurred: float,
         terms: Sequence[str] | None = None,
     ) -> None:
-        """Append a row for the memory; a memory already here moves to the new row."""
+        """Append a row for the memory (``vector`` None: not embedded yet, found by BM25 alone);
+        a memory already here moves to the new row."""
         self.remove(memory_id)
         self.version += 1
         self._grow(self.n + 1)
@@ -125,7 +128,8 @@ class _TenantVectors:
         self.row_of[memory_id] = row
         if terms is not None:
             self.text.add(row, terms)
-        self.matrix[row] = vector
+        self.embedded[row] = vector is not None
+        self.matrix[row] = 0.0 if vector is None else vector
         if self.quantized is not None:
             self.quantized.codes[row] = self.quantized.encode(self.matrix[row])
         self.alive[row] = True
@@ -141,6 +145,7 @@ class _TenantVectors:
         if row is not None:
             self.version += 1
             self.alive[row] = False
+            self.embedded[row] = False
             self.matrix[row] = 0.0
             if self.quantized is not None:
                 self.quantized.codes[row] = ZERO
@@ -206,7 +211,7 @@ class SqliteIndex:
         try:
             rows = conn.execute(
                 "SELECT rowid, id, scope, status, tier, category, created_at, occurred_at, embedding FROM memories "
-                "WHERE tenant_id=? AND embedding IS NOT NULL AND tier != 'archived' ORDER BY rowid",
+                "WHERE tenant_id=? AND tier != 'archived' ORDER BY rowid",
                 (tenant_id,),
             ).fetchall()
             cache._grow(len(rows))
@@ -215,7 +220,7 @@ class SqliteIndex:
                 row_of_rowid[rowid] = cache.n
                 cache.put(
                     memory_id,
-                    np.frombuffer(blob, dtype=np.float32),
+                    None if blob is None else np.frombuffer(blob, dtype=np.float32),
                     scope,
                     status,
                     tier,
@@ -238,7 +243,11 @@ class SqliteIndex:
             self._tenants[tenant_id] = cache
         return cache
 
-    def upsert(self, tenant_id: str, records: Sequence[MemoryRecord], vectors: Sequence[Vector]) -> None:
+    indexes_unembedded = True
+
+    def upsert(
+        self, tenant_id: str, records: Sequence[MemoryRecord], vectors: Sequence[Vector | None]
+    ) -> None:
         """Apply a write this process just committed (a write by anyone else makes the next query reload)."""
         with self._lock:
             cache = self._tenants.get(tenant_id)
@@ -328,8 +337,8 @@ class SqliteIndex:
         k: int,
     ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float32]]:
         """(rows, exact cosines of those rows with each query column): every row meeting the
-        conditions, or, for a scan larger than ``exact_max_rows``, the int8 pass's best."""
-        keep = self._allowed_rows(tenant_id, cache, conditions)
+        conditions that have a vector, or, for a scan larger than ``exact_max_rows``, the int8 pass's best."""
+        keep = self._allowed_rows(tenant_id, cache, conditions) & cache.embedded[: cache.n]
         rows = np.flatnonzero(keep)
         if rows.size > max(self.scan.exact_max_rows, self.scan.rescore, 4 * k) and self._int8.available():
             return self._two_pass(cache, keep, queries, k)
@@ -408,7 +417,9 @@ class SqliteIndex:
     def cosines(self, tenant_id: str, vector: Vector, memory_ids: Sequence[str]) -> dict[str, float]:
         with self._lock:
             cache = self._fresh(tenant_id)
-            present = [(i, cache.row_of[i]) for i in memory_ids if i in cache.row_of]
+            present = [
+                (i, r) for i in memory_ids if (r := cache.row_of.get(i)) is not None and cache.embedded[r]
+            ]
             if not present:
                 return {}
             sims = cache.matrix[[row for _, row in present]] @ vector
@@ -417,6 +428,6 @@ class SqliteIndex:
     def vectors(self, tenant_id: str, memory_ids: Sequence[str]) -> dict[str, Vector]:
         with self._lock:
             cache = self._fresh(tenant_id)
-            present = [i for i in memory_ids if i in cache.row_of]
+            present = [i for i in memory_ids if (r := cache.row_of.get(i)) is not None and cache.embedded[r]]
             gathered = cache.matrix[[cache.row_of[i] for i in present]]  # one copy for all of them
             return dict(zip(present, gathered, strict=True))

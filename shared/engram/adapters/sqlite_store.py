@@ -759,6 +759,9 @@ class SqliteStore:
             for k, v in conn.execute("SELECT counter, value FROM usage WHERE tenant_id=?", (tenant_id,))
         }
         by_status = grouped("status")
+        pending = conn.execute(
+            "SELECT count(*) FROM memories WHERE tenant_id=? AND embedding IS NULL", (tenant_id,)
+        ).fetchone()[0]
         return StatsResponse(
             tenant_id=tenant_id,
             total=sum(by_status.values()),
@@ -768,6 +771,7 @@ class SqliteStore:
             by_status=by_status,
             storage_bytes=int(size),
             usage=usage,
+            pending_embedding=int(pending),
         )
 
     def idempotent_result(self, tenant_id: str, key: str) -> tuple[str, list[dict[str, Any]]] | None:

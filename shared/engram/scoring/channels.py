@@ -128,6 +128,8 @@ def time_window(query: str, now: datetime) -> tuple[datetime, datetime] | None:
     ['2024-03-02', '2024-03-16']
     >>> time_window("what does Maya like?", now) is None
     True
+    >>> time_window("that was 4997 years ago", now) is None
+    True
     """
     tz = now.tzinfo
     for pattern in _PATTERNS:
@@ -166,6 +168,8 @@ def time_window(query: str, now: datetime) -> tuple[datetime, datetime] | None:
         count = _SMALL.get(relative.group("n").lower()) or int(relative.group("n"))
         unit = relative.group("unit").lower().rstrip("s")
         days = {"day": 1, "week": 7, "month": 30, "year": 365}[unit] * count
+        if days > 200 * 365:  # "4997 years ago" names no period this service could hold
+            return None
         centre = midnight - timedelta(days=days)
         slack = timedelta(days=max(1, days // 4))
         return centre - slack, centre + slack + timedelta(days=1)
