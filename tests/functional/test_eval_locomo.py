@@ -76,3 +76,37 @@ def test_the_evaluator_runs_variants_side_by_side_through_the_api(tmp_path: Path
         assert overall["latency_p50_ms"] > 0 and overall["context_tokens@10"] > 0
     # and the default pipeline finds evidence for at least some of them
     assert report["results"]["default"]["overall"]["any@10"] > 0
+    # and the ingestion's timing is reported: the first recall, and when every turn had its vector
+    timing = report["timing"]
+    assert timing["turns"] == len(sample.turns) and timing["first_recall_ms"] > 0
+    assert timing["vector_items_per_s"] > 0 and timing["searchable_after_s"] > 0
+    assert "first recall right after (ms)" in run.stdout
+    assert report["variants"]["default"]["track_access"] is True
+    assert report["variants"]["bm25"]["track_access"] is False
+
+
+def test_the_evaluator_retains_without_session_ids_and_asks_tracked_and_untracked(tmp_path: Path) -> None:
+    # Given the first conversation of the dev set, its first 8 questions
+    out = tmp_path / "out"
+
+    # When the evaluator retains it in batches of 100 without session ids, asking as an agent does
+    # and untracked, in a shuffled order
+    run = subprocess.run(
+        [
+            *(sys.executable, "-m", "engram.cli", "eval", "locomo", "--data", str(DEVSET)),
+            *("--samples", "1", "--questions", "8", "--variants", "default,untracked"),
+            *("--sessions", "off", "--seed", "3", "--k", "5,10", "--out", str(out)),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+    )
+
+    # Then both variants answered every question, and the run says how it retained and shuffled
+    assert run.returncode == 0, run.stderr
+    report = json.loads((out / "locomo.json").read_text())
+    assert (report["sessions"], report["seed"]) == ("off", 3)
+    asked = [q for q in load(DEVSET)[0].questions[:8] if q.category in CATEGORIES]
+    for variant in ("default", "untracked"):
+        assert report["results"][variant]["overall"]["n"] == len(asked)
