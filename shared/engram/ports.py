@@ -174,9 +174,10 @@ class MemoryStore(Protocol):
     def neighbours(
         self, tenant_id: str, memory_ids: Sequence[str], conditions: Conditions, span: int
     ) -> dict[str, list[str]]:
-        """For each listed memory with a session, up to ``span`` memories before and after it in
-        the same scope and session, in the order they were retained (creation time: retain spaces
-        a batch's items a microsecond apart), that meet ``conditions``."""
+        """For each listed memory of a thread (``MemoryRecord.thread``: its session, else the retain
+        batch it came in), up to ``span`` memories before and after it in the same scope and
+        thread, in the order they were retained (creation time: retain spaces a batch's items a
+        microsecond apart), that meet ``conditions``."""
         ...
 
     def write(self, tenant_id: str, batch: WriteBatch) -> None:

@@ -317,7 +317,7 @@ def recall(
             # Only transcript turns (raw, in a session): a short turn leans on its neighbours, while
             # a short fact stored on its own ("I prefer dark mode") was kept on purpose.
             brevity = 1.0
-            if r.brevity_anchor > 0 and record.category == "raw" and record.source.session_id:
+            if r.brevity_anchor > 0 and record.category == "raw" and record.thread:
                 brevity = shaping.brevity(
                     len(words.informative_words(record.content)),
                     anchor=r.brevity_anchor,

@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Literal
@@ -179,6 +180,7 @@ def _record(
     request: RetainRequest,
     now: datetime,
     embedding_model: str,
+    batch_id: str | None = None,
 ) -> MemoryRecord:
     memory = candidate.memory
     return MemoryRecord(
@@ -200,7 +202,12 @@ def _record(
         occurred_at=candidate.occurred_at,
         valid_from=candidate.occurred_at or now,
         status="quarantined" if candidate.quarantine else "active",
-        source=Source(session_id=request.session_id, message_refs=memory.message_refs, role=memory.role),
+        source=Source(
+            session_id=request.session_id,
+            message_refs=memory.message_refs,
+            role=memory.role,
+            batch_id=batch_id if memory.category == "raw" else None,
+        ),
         trust=memory.trust,
         expires_at=request.expires_at,
         content_hash=content_hash(memory.content),
@@ -290,6 +297,8 @@ def retain(
     extract = Extraction(extractor, llm, settings, usage)
     candidates = _candidates(request, extractor=extract, settings=settings, now=now)
     scope = request.scope
+    # Turns sent together without a session id are one conversation: the call's batch stands in.
+    batch_id = uuid.uuid4().hex[:16] if request.session_id is None and len(candidates) > 1 else None
     # A microsecond apart: on every backend, creation order is the order the items came in
     # (listing pages, and a session's neighbours in recall, follow it).
     records = [
@@ -300,6 +309,7 @@ def retain(
             request=request,
             now=now + timedelta(microseconds=position),
             embedding_model=embedder.model_id,
+            batch_id=batch_id,
         )
         for position, c in enumerate(candidates)
     ]

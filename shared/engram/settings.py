@@ -57,7 +57,7 @@ class RecallSettings(_Section):
     neighbour_span: int = Field(default=1, ge=1, le=5)
     neighbour_seeds: int = Field(default=10, ge=1, le=100)
     brevity_anchor: int = Field(default=6, ge=0)
-    """Transcript turns (raw, with a session) with fewer informative words than this are scored
+    """Transcript turns (raw, in a session or a retain batch) with fewer informative words than this are scored
     down by ``max(floor, (words/anchor)^strength)`` (0: off)."""
     brevity_strength: float = Field(default=1.0, ge=0)
     brevity_floor: float = Field(default=0.3, ge=0, le=1)

@@ -49,6 +49,25 @@ def test_neighbours_are_the_adjacent_turns_of_the_same_session_in_retained_order
     assert created == sorted(created) and len(set(created)) == len(ids)
 
 
+def test_turns_retained_in_one_call_without_a_session_id_are_one_thread(engine: Engine) -> None:
+    # Given the session retained in one call with no session id, and a turn retained on its own
+    items = [RetainItem(text=t) for t in SESSION]
+    ids = [
+        r.id for r in engine.retain("acme", RetainRequest(scope="user:maya", items=items, mode="raw")).results
+    ]
+    alone = engine.retain("acme", RetainRequest(scope="user:maya", text="Maya: an aside", mode="raw"))
+
+    # When the neighbours of its second turn and of the lone turn are asked for
+    around = engine.store.neighbours(
+        "acme", [ids[1], alone.results[0].id], Conditions(scopes=("user:maya",)), 1
+    )
+
+    # Then the call's batch is the thread (the lone turn has none), and it is not a session id
+    assert around == {ids[1]: [ids[0], ids[2]]}
+    record = engine.store.get("acme", ids[1])
+    assert record is not None and record.source.session_id is None and record.thread is not None
+
+
 def test_neighbours_meet_the_recall_conditions(engine: Engine) -> None:
     # Given the session, with its middle turns tagged
     items = [RetainItem(text=t, tags=["kept"] if i in (1, 2) else []) for i, t in enumerate(SESSION)]
