@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from engram import embedding_keys
 from engram import feedback as feedback_service
 from engram import forget as forget_service
 from engram import lifecycle as lifecycle_service
@@ -389,12 +390,14 @@ class Engine:
             return done
         if at_most is not None and len(waiting) > at_most:
             return done
+        retain = self._settings(tenant_id).retain
         with lock:
             while True:
                 pending = self.store.pending_embedding(tenant_id, batch)
                 if not pending:
                     return done
-                vectors = self.embedder.embed([content for _, content, _ in pending])
+                texts = embedding_keys.texts_to_embed(tenant_id, pending, store=self.store, settings=retain)
+                vectors = self.embedder.embed(texts)
                 items = [
                     (memory_id, digest, v) for (memory_id, _, digest), v in zip(pending, vectors, strict=True)
                 ]

@@ -629,6 +629,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="on: one session_id per session; off: batches of 100 turns with no session_id",
     )
     p.add_argument("--seed", type=int, default=0, help="seed of the questions' shuffled order")
+    p.add_argument(
+        "--ingest-settings",
+        help='tenant settings in force while the turns are retained and embedded, e.g. \'{"retain": {"embed_previous": true}}\'',
+    )
     p.add_argument("--out", help="folder for locomo.json, locomo.md and locomo.png")
     p.add_argument("--samples", type=int, help="only the first N conversations")
     p.add_argument("--questions", type=int, help="only the first N questions of each conversation")

@@ -293,8 +293,14 @@ class SearchIndex(Protocol):
         """``knn`` for each row of ``vectors`` in one pass (used by retain's dedup)."""
         ...
 
-    def bm25(self, tenant_id: str, query: str, k: int, conditions: Conditions) -> list[tuple[str, float]]:
-        """Top-k ids by BM25 (>= 0, higher is better), among memories meeting ``conditions``."""
+    def bm25(
+        self, tenant_id: str, query: str, k: int, conditions: Conditions, *, context_weight: float = 0.0
+    ) -> list[tuple[str, float]]:
+        """Top-k ids by BM25 (>= 0, higher is better), among memories meeting ``conditions``.
+
+        With ``context_weight`` > 0, a transcript turn's document also holds the turns before and
+        after it in its thread at that field weight (BM25F). The embedded index does; the others
+        (OpenSearch, the in-process index over DynamoDB) rank by the turn alone."""
         ...
 
     def cosines(self, tenant_id: str, vector: Vector, memory_ids: Sequence[str]) -> dict[str, float]:
@@ -312,6 +318,18 @@ class SearchIndex(Protocol):
         ...
 
     def remove(self, tenant_id: str, memory_ids: Sequence[str]) -> None: ...
+
+
+@runtime_checkable
+class ThreadSearch(Protocol):
+    """Optional beside ``SearchIndex``: how well each memory's whole thread matches a query."""
+
+    def thread_scores(
+        self, tenant_id: str, query: str, conditions: Conditions, memory_ids: Sequence[str]
+    ) -> dict[str, float]:
+        """For each listed memory of a thread, that thread's BM25 for ``query`` with all its turns
+        (meeting ``conditions``) as one document, divided by the best thread's: in (0, 1]."""
+        ...
 
 
 @runtime_checkable

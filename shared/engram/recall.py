@@ -21,7 +21,16 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 import numpy as np
 
 from engram.models import MemoryRecord, RecalledMemory, RecallRequest, RecallResponse
-from engram.ports import CandidateSearch, Clock, Conditions, Embedder, MemoryStore, Reranker, SearchIndex
+from engram.ports import (
+    CandidateSearch,
+    Clock,
+    Conditions,
+    Embedder,
+    MemoryStore,
+    Reranker,
+    SearchIndex,
+    ThreadSearch,
+)
 from engram.query import recall_conditions
 from engram.scoring import channels, fusion, lifecycle, shaping, words
 from engram.settings import Settings
@@ -69,11 +78,17 @@ def _beside() -> ThreadPoolExecutor:
 
 
 def _text_side(
-    tenant_id: str, query: str, pool: int, conditions: Conditions, index: SearchIndex, store: MemoryStore
+    tenant_id: str,
+    query: str,
+    pool: int,
+    conditions: Conditions,
+    index: SearchIndex,
+    store: MemoryStore,
+    context_weight: float,
 ) -> _TextSide:
     """BM25's candidates and their records: what recall can do before it has the query vector."""
     start = time.perf_counter()
-    hits = index.bm25(tenant_id, query, pool, conditions)
+    hits = index.bm25(tenant_id, query, pool, conditions, context_weight=context_weight)
     records = store.get_many(tenant_id, [i for i, _ in hits])
     return _TextSide(hits, records, (time.perf_counter() - start) * 1000.0)
 
@@ -207,7 +222,16 @@ def recall(
     # query is embedded (the embedder gives a single text one core), and are waited for below.
     text_side = None
     if not one_trip and method != "vector":
-        text_side = _beside().submit(_text_side, tenant_id, request.query, pool, conditions, index, store)
+        text_side = _beside().submit(
+            _text_side,
+            tenant_id,
+            request.query,
+            pool,
+            conditions,
+            index,
+            store,
+            settings.recall.context_weight,
+        )
     query_vector = timer.run("embed", lambda: embedder.embed([request.query])[0])
 
     def candidates() -> tuple[list[tuple[str, float]], list[tuple[str, float]], dict[str, float]]:
@@ -252,26 +276,30 @@ def recall(
     )
 
     def context() -> None:
-        """Entity and time bonuses, then session neighbours of the best hits (may add candidates)."""
+        """Time, when, thread and entity bonuses, then the thread neighbours of the best hits
+        (which may add candidates)."""
         r = settings.recall
-        if window is not None:
+
+        def bonus(name: str, weight: float, share_of: Callable[[str], float]) -> None:
             for memory_id in ids:
-                record = records[memory_id]
-                hit = channels.inside(record.occurred_at or record.created_at, window)
-                fused[memory_id] = channels.with_bonus(fused[memory_id], hit, r.time_weight)
+                share = share_of(memory_id)
+                fused[memory_id] = channels.with_bonus(fused[memory_id], share, weight)
                 if debug:
-                    trace[memory_id].update(
-                        {"in_time_window": bool(hit), "fused": round(fused[memory_id], 6)}
-                    )
+                    trace[memory_id].update({name: round(share, 6), "fused": round(fused[memory_id], 6)})
+
+        if window is not None:
+            span = window
+            bonus("in_time_window", r.time_weight, lambda i: channels.inside(_when(records[i]), span))
+        if r.when_weight > 0 and channels.asks_when(request.query):
+            bonus("says_when", r.when_weight, lambda i: channels.has_time_expression(records[i].content))
+        if r.thread_weight > 0 and isinstance(index, ThreadSearch):
+            shares = index.thread_scores(tenant_id, request.query, conditions, ids)
+            bonus("thread_bm25", r.thread_weight, lambda i: shares.get(i, 0.0))
         entities = channels.query_entities(request.query) if r.entity_weight > 0 else ()
         if entities:
-            for memory_id in ids:
-                share = channels.entity_share(entities, records[memory_id].content)
-                fused[memory_id] = channels.with_bonus(fused[memory_id], share, r.entity_weight)
-                if debug:
-                    trace[memory_id].update(
-                        {"entity_share": round(share, 6), "fused": round(fused[memory_id], 6)}
-                    )
+            bonus(
+                "entity_share", r.entity_weight, lambda i: channels.entity_share(entities, records[i].content)
+            )
         if r.neighbour_weight <= 0 or not ids:
             return
         seeds = sorted(ids, key=lambda i: (-fused[i], i))[: r.neighbour_seeds]
@@ -393,6 +421,10 @@ def recall(
         timer.stages["total"] = (time.perf_counter() - began) * 1000.0
         response.timings_ms = {k: round(v, 3) for k, v in timer.stages.items()}
     return response
+
+
+def _when(record: MemoryRecord) -> datetime:
+    return record.occurred_at or record.created_at
 
 
 def _lifecycle(record: MemoryRecord, now: datetime, settings: Settings, *, rounded: bool) -> dict[str, Any]:

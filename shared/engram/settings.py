@@ -48,6 +48,15 @@ class RecallSettings(_Section):
     length_norm_floor: float = Field(default=0.5, ge=0, le=1)
     entity_weight: float = Field(default=0.0, ge=0)
     """Bonus weight for memories naming the query's entities: ``(s + w·share) / (1 + w)``."""
+    context_weight: float = Field(default=0.0, ge=0, le=1)
+    """BM25F: a transcript turn's BM25 document also holds the turns before and after it in its
+    thread at this field weight (0: the turn alone). The embedded index only."""
+    thread_weight: float = Field(default=0.0, ge=0)
+    """Bonus weight for turns of the threads that match the query best as a whole (each thread's
+    turns as one BM25 document, divided by the best thread's). The embedded index only."""
+    when_weight: float = Field(default=0.0, ge=0)
+    """For a question asking when ("When did ...", "What year ..."), bonus weight for memories
+    that say when something happened ("last weekend", "on Saturday", "in May")."""
     time_weight: float = Field(default=0.3, ge=0)
     """Bonus weight for memories inside a period the query names ("in May 2023", "last week"),
     which are also searched for as extra candidates."""
@@ -116,6 +125,9 @@ class RetainSettings(_Section):
     # Raw texts, events and cases are acknowledged once durable and embedded in the background;
     # every read first embeds what its tenant still has pending, so recall never misses them.
     defer_embedding: bool = True
+    embed_previous: bool = False
+    """Embed a deferred transcript turn (raw, in a thread) with the turn before it in its thread
+    (the stored content stays the turn alone)."""
     max_memories_per_call: int = Field(default=10, ge=1, le=50)
     """At most this many memories from one LLM extraction call."""
     input_char_budget: int = Field(default=12_000, ge=500)

@@ -151,7 +151,9 @@ class InMemoryIndex:
     def knn(self, tenant_id: str, vector: Vector, k: int, conditions: Conditions) -> list[tuple[str, float]]:
         return self.knn_many(tenant_id, np.asarray(vector, dtype=np.float32)[None, :], k, conditions)[0]
 
-    def bm25(self, tenant_id: str, query: str, k: int, conditions: Conditions) -> list[tuple[str, float]]:
+    def bm25(
+        self, tenant_id: str, query: str, k: int, conditions: Conditions, *, context_weight: float = 0.0
+    ) -> list[tuple[str, float]]:
         terms = query_terms(query, self.tokenizer)
         if not terms or k <= 0:
             return []

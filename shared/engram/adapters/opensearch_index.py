@@ -528,7 +528,9 @@ class OpenSearchIndex:
         answers = self._msearch(tenant_id, [self.knn_body(tenant_id, v, k, conditions) for v in rows])
         return [self._knn_hits(hits) for hits in answers]
 
-    def bm25(self, tenant_id: str, query: str, k: int, conditions: Conditions) -> list[tuple[str, float]]:
+    def bm25(
+        self, tenant_id: str, query: str, k: int, conditions: Conditions, *, context_weight: float = 0.0
+    ) -> list[tuple[str, float]]:
         if k <= 0 or not query.strip():
             return []
         [hits] = self._msearch(tenant_id, [self.bm25_body(tenant_id, query, k, conditions)])
@@ -595,7 +597,9 @@ class StreamBackedIndex:
     ) -> list[list[tuple[str, float]]]:
         return self.inner.knn_many(tenant_id, vectors, k, conditions)
 
-    def bm25(self, tenant_id: str, query: str, k: int, conditions: Conditions) -> list[tuple[str, float]]:
+    def bm25(
+        self, tenant_id: str, query: str, k: int, conditions: Conditions, *, context_weight: float = 0.0
+    ) -> list[tuple[str, float]]:
         return self.inner.bm25(tenant_id, query, k, conditions)
 
     def cosines(self, tenant_id: str, vector: Vector, memory_ids: Sequence[str]) -> dict[str, float]:

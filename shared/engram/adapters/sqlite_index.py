@@ -32,7 +32,7 @@ import numpy.typing as npt
 
 from engram.adapters.int8_scan import ZERO, Int8Codes, Int8Scan
 from engram.adapters.sqlite_store import SqliteDatabase, conditions_sql, fts_table
-from engram.adapters.text_index import Bm25Index, Fts5Tokenizer, query_terms
+from engram.adapters.text_index import Bm25Index, Context, Fts5Tokenizer, query_terms
 from engram.models import MemoryRecord
 from engram.ports import ALL_SCOPES, Conditions, Vector
 from engram.settings import ScanSettings
@@ -81,8 +81,14 @@ class _TenantVectors:
     created: npt.NDArray[np.float64] = field(default_factory=lambda: np.zeros(0))
     occurred: npt.NDArray[np.float64] = field(default_factory=lambda: np.zeros(0))
     codes: dict[str, _Codes] = field(
-        default_factory=lambda: {k: _Codes() for k in ("scope", "status", "tier", "category")}
+        default_factory=lambda: {k: _Codes() for k in ("scope", "status", "tier", "category", "thread")}
     )
+    # Each transcript turn's thread (session or retain batch) and the rows before and after it
+    # there, in retained order (-1: none), for BM25's context field and the thread prior.
+    thread: npt.NDArray[np.int32] = field(default_factory=lambda: np.zeros(0, dtype=np.int32))
+    before: npt.NDArray[np.int32] = field(default_factory=lambda: np.zeros(0, dtype=np.int32))
+    after: npt.NDArray[np.int32] = field(default_factory=lambda: np.zeros(0, dtype=np.int32))
+    tails: dict[tuple[int, int], int] = field(default_factory=dict)
     text: Bm25Index = field(default_factory=Bm25Index)
     quantized: Int8Codes | None = None  # fitted on the first scan too large to do exactly
     version: int = 0  # bumped by every put and remove: cached row masks go stale
@@ -104,6 +110,11 @@ class _TenantVectors:
             grown = np.zeros(new, dtype=old.dtype)
             grown[: old.shape[0]] = old
             setattr(self, name, grown)
+        for name in ("thread", "before", "after"):
+            old = getattr(self, name)
+            grown = np.full(new, -1, dtype=np.int32)
+            grown[: old.shape[0]] = old
+            setattr(self, name, grown)
 
     def put(
         self,
@@ -116,14 +127,24 @@ class _TenantVectors:
         created: float,
         occurred: float,
         terms: Sequence[str] | None = None,
+        thread: str | None = None,
     ) -> None:
         """Append a row for the memory (``vector`` None: not embedded yet, found by BM25 alone);
-        a memory already here moves to the new row."""
-        self.remove(memory_id)
+        a memory already here moves to the new row, and keeps its place in its thread."""
+        old = self.row_of.get(memory_id)
+        scope_code = self.codes["scope"].of(scope)
+        thread_code = -1 if thread is None else self.codes["thread"].of(thread)
+        stays = old is not None and self.thread[old] == thread_code and self.scope[old] == scope_code
+        self.remove(memory_id, unlink=not stays)
         self.version += 1
         self._grow(self.n + 1)
         row = self.n
         self.n += 1
+        self.thread[row] = thread_code
+        if stays and old is not None:
+            self._replace_in_thread(old, row)
+        elif thread_code >= 0:
+            self._append_to_thread(row, scope_code, thread_code)
         self.ids.append(memory_id)
         self.row_of[memory_id] = row
         if terms is not None:
@@ -133,16 +154,51 @@ class _TenantVectors:
         if self.quantized is not None:
             self.quantized.codes[row] = self.quantized.encode(self.matrix[row])
         self.alive[row] = True
-        self.scope[row] = self.codes["scope"].of(scope)
+        self.scope[row] = scope_code
         self.status[row] = self.codes["status"].of(status)
         self.tier[row] = self.codes["tier"].of(tier)
         self.category[row] = self.codes["category"].of(category)
         self.created[row] = created
         self.occurred[row] = occurred
 
-    def remove(self, memory_id: str) -> None:
+    def _append_to_thread(self, row: int, scope_code: int, thread_code: int) -> None:
+        tail = self.tails.get((scope_code, thread_code), -1)
+        self.before[row], self.after[row] = tail, -1
+        if tail >= 0:
+            self.after[tail] = row
+        self.tails[(scope_code, thread_code)] = row
+
+    def _replace_in_thread(self, old: int, row: int) -> None:
+        before, after = int(self.before[old]), int(self.after[old])
+        self.before[row], self.after[row] = before, after
+        if before >= 0:
+            self.after[before] = row
+        if after >= 0:
+            self.before[after] = row
+        key = (int(self.scope[old]), int(self.thread[old]))
+        if self.tails.get(key) == old:
+            self.tails[key] = row
+        self.before[old] = self.after[old] = -1
+
+    def _unlink(self, row: int) -> None:
+        before, after = int(self.before[row]), int(self.after[row])
+        if before >= 0:
+            self.after[before] = after
+        if after >= 0:
+            self.before[after] = before
+        key = (int(self.scope[row]), int(self.thread[row]))
+        if self.tails.get(key) == row:
+            if before >= 0:
+                self.tails[key] = before
+            else:
+                del self.tails[key]
+        self.before[row] = self.after[row] = -1
+
+    def remove(self, memory_id: str, *, unlink: bool = True) -> None:
         row = self.row_of.pop(memory_id, None)
         if row is not None:
+            if unlink and self.thread[row] >= 0:
+                self._unlink(row)
             self.version += 1
             self.alive[row] = False
             self.embedded[row] = False
@@ -210,13 +266,13 @@ class SqliteIndex:
         conn.execute("BEGIN")
         try:
             rows = conn.execute(
-                "SELECT rowid, id, scope, status, tier, category, created_at, occurred_at, embedding FROM memories "
-                "WHERE tenant_id=? AND tier != 'archived' ORDER BY rowid",
+                "SELECT rowid, id, scope, status, tier, category, created_at, occurred_at, embedding, thread_id "
+                "FROM memories WHERE tenant_id=? AND tier != 'archived' ORDER BY rowid",
                 (tenant_id,),
             ).fetchall()
             cache._grow(len(rows))
             row_of_rowid: dict[int, int] = {}
-            for rowid, memory_id, scope, status, tier, category, created, occurred, blob in rows:
+            for rowid, memory_id, scope, status, tier, category, created, occurred, blob, thread in rows:
                 row_of_rowid[rowid] = cache.n
                 cache.put(
                     memory_id,
@@ -227,6 +283,7 @@ class SqliteIndex:
                     category,
                     _epoch(created),
                     _epoch(occurred),
+                    thread=thread,
                 )
             if self.db.has_fts(tenant_id):
                 cache.text.load(conn, fts_table(tenant_id), row_of_rowid)
@@ -268,6 +325,7 @@ class SqliteIndex:
                     record.created_at.timestamp(),
                     record.occurred_at.timestamp() if record.occurred_at else float("nan"),
                     words,
+                    thread=record.thread,
                 )
 
     def remove(self, tenant_id: str, memory_ids: Sequence[str]) -> None:
@@ -396,7 +454,9 @@ class SqliteIndex:
                 for column in range(sims.shape[1])
             ]
 
-    def bm25(self, tenant_id: str, query: str, k: int, conditions: Conditions) -> list[tuple[str, float]]:
+    def bm25(
+        self, tenant_id: str, query: str, k: int, conditions: Conditions, *, context_weight: float = 0.0
+    ) -> list[tuple[str, float]]:
         terms = query_terms(query, self.tokenizer)
         if not terms or k <= 0:
             return []
@@ -405,7 +465,11 @@ class SqliteIndex:
             if cache.n == 0:
                 return []
             allowed = self._allowed_rows(tenant_id, cache, conditions)
-            scores = cache.text.scores(terms, cache.alive[: cache.n], allowed)
+            n = cache.n
+            context = (
+                Context(cache.before[:n], cache.after[:n], context_weight) if context_weight > 0 else None
+            )
+            scores = cache.text.scores(terms, cache.alive[:n], allowed, context)
             hits = np.flatnonzero(scores > 0)
             if hits.size == 0:
                 return []
@@ -413,6 +477,26 @@ class SqliteIndex:
             top = hits[np.argpartition(-scores[hits], take - 1)[:take]]
             top = top[np.argsort(-scores[top], kind="stable")]
             return [(cache.ids[int(r)], float(scores[r])) for r in top]
+
+    def thread_scores(
+        self, tenant_id: str, query: str, conditions: Conditions, memory_ids: Sequence[str]
+    ) -> dict[str, float]:
+        terms = query_terms(query, self.tokenizer)
+        if not terms:
+            return {}
+        with self._lock:
+            cache = self._fresh(tenant_id)
+            rows = {
+                i: r for i in memory_ids if (r := cache.row_of.get(i)) is not None and cache.thread[r] >= 0
+            }
+            if not rows:
+                return {}
+            allowed = self._allowed_rows(tenant_id, cache, conditions)
+            by_thread = cache.text.by_group(terms, allowed, cache.thread, len(cache.codes["thread"].code))
+            best = float(by_thread.max())
+            if best <= 0:
+                return {}
+            return {i: float(by_thread[cache.thread[r]]) / best for i, r in rows.items()}
 
     def cosines(self, tenant_id: str, vector: Vector, memory_ids: Sequence[str]) -> dict[str, float]:
         with self._lock:

@@ -320,6 +320,7 @@ def evaluate(
     keep: bool = False,
     sessions: bool = True,
     seed: int = 0,
+    ingest_settings: dict[str, Any] | None = None,
 ) -> tuple[dict[str, dict[str, dict[str, float]]], dict[str, Any]]:
     """Ingest once, run every variant's questions (untracked ones first); the summaries by variant
     name in the order given, and the ingestion's timing."""
@@ -331,10 +332,12 @@ def evaluate(
         tenant = f"eval-{uuid.uuid4().hex[:12]}"
         admin.call("POST", "/v1/admin/tenants", {"tenant_id": tenant, "name": "evaluation"})
         api_key = admin.call("POST", f"/v1/admin/tenants/{tenant}/keys", {})["api_key"]
-    elif any(v.settings for v in variants):  # "untracked" needs no settings
+    elif any(v.settings for v in variants) or ingest_settings:  # "untracked" needs no settings
         raise EvalError("variants other than 'default' change tenant settings: they need --operator-token")
     client = Client(url, key=str(api_key))
     try:
+        if tenant is not None and ingest_settings:  # what is embedded or indexed at retain
+            admin.call("PUT", f"/v1/admin/tenants/{tenant}/settings", {"settings": ingest_settings})
         started = time.perf_counter()
         memory_dia = ingest(client, samples, sessions=sessions)
         timing = settle(client, samples, started, time.perf_counter())
@@ -351,6 +354,18 @@ def evaluate(
             admin.call("DELETE", f"/v1/admin/tenants/{tenant}")
         if tenant is not None:
             admin.close()
+
+
+def _json_option(text: str | None, name: str) -> dict[str, Any] | None:
+    if not text:
+        return None
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise EvalError(f"{name}: not JSON ({exc})") from None
+    if not isinstance(value, dict):
+        raise EvalError(f'{name}: expected {{"retain": {{...}}, ...}}')
+    return value
 
 
 def run(args: argparse.Namespace) -> int:
@@ -373,6 +388,7 @@ def run(args: argparse.Namespace) -> int:
             "keep": args.keep,
             "sessions": args.sessions == "on",
             "seed": args.seed,
+            "ingest_settings": _json_option(args.ingest_settings, "--ingest-settings"),
         }
         if args.local or not args.url:
             with local_server() as (url, token):
@@ -396,6 +412,7 @@ def run(args: argparse.Namespace) -> int:
             "k": ks,
             "sessions": args.sessions,
             "seed": args.seed,
+            "ingest_settings": args.ingest_settings,
             "variants": {v.name: {**v.settings, "track_access": v.track_access} for v in variants},
             "timing": timing,
         }

@@ -182,3 +182,37 @@ def time_window(query: str, now: datetime) -> tuple[datetime, datetime] | None:
 def inside(when: datetime | None, window: tuple[datetime, datetime]) -> float:
     """1 when ``when`` falls in ``[start, end)``, else 0 (no time, no bonus)."""
     return 1.0 if when is not None and window[0] <= when < window[1] else 0.0
+
+
+_ASKS_WHEN = re.compile(
+    r"\b(?:when|what (?:date|day|time|month|year|week)|which (?:day|date|month|year|week)|how long ago|since when)\b",
+    re.IGNORECASE,
+)
+_WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?"
+_TIME_EXPRESSION = re.compile(
+    rf"\b(?:yesterday|today|tonight|tomorrow|recently|the other day|this (?:morning|afternoon|evening)"
+    rf"|(?:last|next|this|past) (?:night|week|weekend|month|year|summer|winter|spring|fall|autumn|{_WEEKDAY})"
+    rf"|(?:\d+|a|an|one|two|three|four|five|six|a few|a couple of|several) (?:days?|weeks?|months?|years?) ago"
+    rf"|in (?:a|an|one|two|three|a few|a couple of) (?:days?|weeks?|months?)"
+    rf"|{_WEEKDAY}|{_MONTH}|(?:19|20)\d\d|\d{{1,2}}(?:st|nd|rd|th))\b",
+    re.IGNORECASE,
+)
+
+
+def asks_when(query: str) -> bool:
+    """Whether a question asks for a time ("When did ...", "What year ...", "How long ago ...").
+
+    >>> asks_when("When did Maya adopt Pickle?"), asks_when("Where did Maya go?")
+    (True, False)
+    """
+    return _ASKS_WHEN.search(query) is not None
+
+
+def has_time_expression(text: str) -> float:
+    """1 when a text says when something happened ("last weekend", "on Saturday", "in May",
+    "two weeks ago", "2023"), else 0.
+
+    >>> has_time_expression("We got back from Lisbon last weekend"), has_time_expression("I love Lisbon")
+    (1.0, 0.0)
+    """
+    return 1.0 if _TIME_EXPRESSION.search(text) else 0.0
