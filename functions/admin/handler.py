@@ -2,21 +2,24 @@
 
 # No `from __future__ import annotations`: Powertools reads these annotations at run time.
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.openapi.params import Body
-from pydantic import BaseModel, ConfigDict, Field
+from aws_lambda_powertools.event_handler.openapi.params import Body, Path
+from pydantic import BaseModel, Field
 
+from engram.auth import KEY_ID_PATTERN, MAX_KEY_DAYS
 from engram.errors import ForbiddenError, NotFoundError
-from engram.models import Scope, TenantId
+from engram.models import TENANT_ID, Request, Scope, TenantId
+from engram.settings import TenantOverrides
 from engram_http.runtime import documented, engine, entry_point, json_response, resolver, tracer
 
 app = resolver()
+TenantPath = Annotated[str, Path(pattern=TENANT_ID)]
+KeyIdPath = Annotated[str, Path(pattern=KEY_ID_PATTERN)]
 
 
-class CreateTenant(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class CreateTenant(Request):
     tenant_id: TenantId
     name: str | None = Field(default=None, max_length=200)
 
@@ -26,11 +29,10 @@ class TenantCreated(BaseModel):
     name: str
 
 
-class CreateKey(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class CreateKey(Request):
     scopes: list[Scope] = Field(default_factory=list, max_length=100)
     read_only: bool = False
-    expires_in_days: float | None = Field(default=None, gt=0)
+    expires_in_days: float | None = Field(default=None, gt=0, le=MAX_KEY_DAYS)
 
 
 class KeyCreated(BaseModel):
@@ -43,9 +45,8 @@ class KeyCreated(BaseModel):
     expires_at: str | None
 
 
-class ConfigureTenant(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    settings: dict[str, dict[str, Any]] = Field(
+class ConfigureTenant(Request):
+    settings: TenantOverrides = Field(
         description='overrides of the "recall", "lifecycle" and "retain" settings; {} restores the defaults'
     )
 
@@ -63,7 +64,9 @@ class KeyRevoked(BaseModel):
 
 class TenantErased(BaseModel):
     tenant_id: str
-    erased_memories: int
+    status: Literal["erased", "erasing"]
+    """``erasing`` (202): the erasure goes on in steps; the tenant answers nothing any more."""
+    erased_memories: int | None = None
 
 
 def _operator() -> None:
@@ -90,7 +93,7 @@ def create_tenant(request: Annotated[CreateTenant, Body()]) -> Response[str]:
     ),
 )
 @tracer.capture_method
-def create_key(tenant: str, request: Annotated[CreateKey, Body()]) -> Response[str]:
+def create_key(tenant: TenantPath, request: Annotated[CreateKey, Body()]) -> Response[str]:
     _operator()
     current = engine()
     if current.store.get_tenant(tenant) is None or current.keys is None:
@@ -121,23 +124,25 @@ def create_key(tenant: str, request: Annotated[CreateKey, Body()]) -> Response[s
     ),
 )
 @tracer.capture_method
-def configure_tenant(tenant: str, request: Annotated[ConfigureTenant, Body()]) -> Response[str]:
+def configure_tenant(tenant: TenantPath, request: Annotated[ConfigureTenant, Body()]) -> Response[str]:
     _operator()
-    effective = engine().configure_tenant(tenant, request.settings)
+    overrides = request.settings.model_dump(exclude_unset=True, exclude_none=True)  # null: no override
+    effective = engine().configure_tenant(tenant, overrides)
     return json_response(
         TenantConfigured(
             tenant_id=tenant,
-            overrides=request.settings,
+            overrides=overrides,
             effective=effective.model_dump(mode="json", include={"recall", "lifecycle", "retain"}),
         )
     )
 
 
 @app.delete(
-    "/v1/admin/keys/<key_id>", responses=documented(KeyRevoked, "the key is revoked", errors=(401, 403, 404))
+    "/v1/admin/keys/<key_id>",
+    responses=documented(KeyRevoked, "the key is revoked", errors=(400, 401, 403, 404)),
 )
 @tracer.capture_method
-def revoke_key(key_id: str) -> Response[str]:
+def revoke_key(key_id: KeyIdPath) -> Response[str]:
     _operator()
     current = engine()
     if current.keys is None:
@@ -148,13 +153,21 @@ def revoke_key(key_id: str) -> Response[str]:
 
 @app.delete(
     "/v1/admin/tenants/<tenant>",
-    responses=documented(TenantErased, "everything of the tenant is gone", errors=(401, 403, 404)),
+    responses={
+        **documented(TenantErased, "everything of the tenant is gone", errors=(400, 401, 403, 404)),
+        202: {
+            "description": "the erasure goes on in steps; repeat the call until it answers 404",
+            "content": {"application/json": {"model": TenantErased}},
+        },
+    },
 )
 @tracer.capture_method
-def erase_tenant(tenant: str) -> Response[str]:
+def erase_tenant(tenant: TenantPath) -> Response[str]:
     _operator()
     removed = engine().erase_tenant(tenant)
-    return json_response(TenantErased(tenant_id=tenant, erased_memories=removed))
+    if removed is None:
+        return json_response(TenantErased(tenant_id=tenant, status="erasing"), status=202)
+    return json_response(TenantErased(tenant_id=tenant, status="erased", erased_memories=removed))
 
 
 lambda_handler = entry_point(app)

@@ -36,7 +36,7 @@ def _policy(principal: str, method_arn: str, context: dict[str, str]) -> dict[st
     }
 
 
-@logger.inject_lambda_context
+@logger.inject_lambda_context(clear_state=True)
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     presented = extract_key(event.get("headers") or {})
     current = engine()
@@ -60,6 +60,6 @@ def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, A
             "permission": "read-write" if who.can_write else "read",
         },
     )
-    # The usage plan of the tenant throttles this caller (an API Gateway key named after the tenant).
-    policy["usageIdentifierKey"] = usage_key(who.tenant_id)
+    # The usage plan of the tenant throttles this caller (the API Gateway key of this stage's tenant).
+    policy["usageIdentifierKey"] = usage_key(who.tenant_id, current.settings.aws.usage_plan_prefix)
     return policy

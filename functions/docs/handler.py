@@ -3,12 +3,15 @@
 # No `from __future__ import annotations`: Powertools reads these annotations at run time.
 
 import json
+import sys
 from functools import lru_cache
+from typing import Any
 
 from aws_lambda_powertools.event_handler import Response
 
 import engram
-from engram_http.runtime import JSON, entry_point, resolver
+from engram.models import HealthResponse
+from engram_http.runtime import JSON, entry_point, json_response, resolver
 
 app = resolver()
 TITLE = "Engram"
@@ -22,7 +25,7 @@ def openapi_document() -> str:
     from aws_lambda_powertools.event_handler.openapi.models import APIKey, APIKeyIn, HTTPBearer
 
     from engram_http.loader import load_handler
-    from engram_http.routes import FUNCTIONS
+    from engram_http.routes import FUNCTIONS, ROUTES
 
     merge = OpenAPIMerge(
         title=TITLE,
@@ -35,11 +38,21 @@ def openapi_document() -> str:
         },
         security=[{"bearer": []}, {"apiKey": []}],
     )
+    extra: dict[tuple[str, str], dict[str, Any]] = {}
     for function in FUNCTIONS:
-        module = app if function == "docs" else load_handler(function).app
-        schema = module.get_openapi_schema(title=TITLE, version=engram.__version__)
+        module = sys.modules[__name__] if function == "docs" else load_handler(function)
+        schema = module.app.get_openapi_schema(title=TITLE, version=engram.__version__)
         merge.add_schema(schema.model_dump(mode="json", by_alias=True, exclude_none=True))
-    return merge.get_openapi_json_schema()
+        extra.update(getattr(module, "OPENAPI_EXTRA", {}))
+    document = json.loads(merge.get_openapi_json_schema())
+    for route in ROUTES:
+        operation = document["paths"].get(route.path, {}).get(route.method.lower())
+        if operation is None:
+            continue
+        if route.auth == "none":
+            operation["security"] = []  # public: no key needed
+        operation.update(extra.get((route.method, route.path), {}))
+    return json.dumps(document)
 
 
 @app.get("/v1/openapi.json", include_in_schema=False)
@@ -63,9 +76,11 @@ def docs() -> Response[str]:
     return Response(200, "text/html", html)
 
 
-@app.get("/v1/health")
+@app.get(
+    "/v1/health", responses={200: {"description": "alive", "content": {JSON: {"model": HealthResponse}}}}
+)
 def health() -> Response[str]:
-    return Response(200, JSON, json.dumps({"status": "ok", "version": engram.__version__}))
+    return json_response(HealthResponse(status="ok", version=engram.__version__))
 
 
 lambda_handler = entry_point(app)

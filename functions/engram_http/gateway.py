@@ -1,237 +1,108 @@
 """``engram serve``: a local stand-in for API Gateway that calls the very same Lambda handlers.
 
-Each HTTP request becomes an API Gateway REST proxy event (the shape of ``events/*.json``); the
-REQUEST authorizer runs first exactly as API Gateway runs it (its context lands in
-``requestContext.authorizer``, a raised "Unauthorized" becomes one fixed 401 body), then the
-route's handler is invoked with a Lambda-like context. A threading HTTP server, a body size limit
-(413 before anything is read), and a graceful shutdown on SIGINT/SIGTERM that lets in-flight
-requests finish.
+The HTTP side lives here; what API Gateway does with a request (route, event, authorizer,
+invocation, one at a time) is in ``apigw``. The server bounds what a client can hold: at most
+``max_connections`` connections (one thread each; beyond that a 503 and close), a read timeout
+on every connection (an idle kept-alive connection is closed after ``idle_timeout`` seconds (30), a
+body that stops arriving gets a 408), headers up to 10 KiB (API Gateway's limit for a REST API;
+431 beyond), a ``Content-Length`` that must be one non-negative integer (or a chunked body) and
+bodies up to 6 MiB (413 before anything is parsed). Every answer, errors of the HTTP layer
+included, is JSON in the API's error envelope. SIGINT/SIGTERM stop accepting, close idle
+kept-alive connections at once and let in-flight requests finish.
 """
 
 from __future__ import annotations
 
-import base64
+import contextlib
 import logging
-import re
 import signal
+import socket
 import threading
 import time
-import uuid
-from dataclasses import dataclass
+from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
-from urllib.parse import parse_qs, unquote, urlsplit
 
-from engram_http.loader import load_handler
-from engram_http.routes import ROUTES, Route
+from engram_http.apigw import JSON_HEADERS, dispatch
 from engram_http.runtime import MAX_BODY_BYTES, error_body
 
 logger = logging.getLogger(__name__)
 
-STAGE = "local"
 DRAIN_LIMIT = 8 * MAX_BODY_BYTES  # beyond this the connection is simply closed
-UNAUTHORIZED = error_body("unauthorized", "invalid or missing API key")
-_PARAM = re.compile(r"\{(\w+)\}")
+MAX_HEADER_BYTES = 10 * 1024  # API Gateway (REST): request line and headers together
+LINGER_S = 1.0  # how long a closing connection still reads what the client sends
+BODY_DEADLINE_S = 60.0  # a whole body must arrive within this, however slowly it trickles
+_CODES = {
+    400: "bad_request",
+    408: "request_timeout",
+    413: "payload_too_large",
+    414: "uri_too_long",
+    431: "headers_too_large",
+    501: "not_implemented",
+    503: "unavailable",
+    505: "http_version_not_supported",
+}
 
 
-@dataclass
-class LocalContext:
-    """The attributes of a Lambda context that handlers and Powertools read."""
+class BadRequest(Exception):
+    """A request the HTTP layer refuses; ``status`` and the message become the answer."""
 
-    function_name: str
-    aws_request_id: str
-    memory_limit_in_mb: int = 1024
-    function_version: str = "$LATEST"
-    log_group_name: str = "/engram/local"
-    log_stream_name: str = "local"
-    deadline: float = 0.0
-
-    @property
-    def invoked_function_arn(self) -> str:
-        return f"arn:aws:lambda:local:000000000000:function:{self.function_name}"
-
-    def get_remaining_time_in_millis(self) -> int:
-        return max(0, int((self.deadline - time.monotonic()) * 1000))
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
 
 
-def _compile(route: Route) -> re.Pattern[str]:
-    return re.compile("^" + _PARAM.sub(r"(?P<\1>[^/]+)", route.path) + "$")
-
-
-COMPILED = [(route, _compile(route)) for route in ROUTES]
-
-
-def match(method: str, path: str) -> tuple[Route | None, dict[str, str], bool]:
-    """(route, path parameters, whether the path exists for another method)."""
-    other_method = False
-    for route, pattern in COMPILED:
-        found = pattern.match(path)
-        if found:
-            if route.method == method:
-                return route, {k: unquote(v) for k, v in found.groupdict().items()}, False
-            other_method = True
-    return None, {}, other_method
-
-
-def build_event(
-    route: Route,
-    *,
-    method: str,
-    path: str,
-    params: dict[str, str],
-    query: str,
-    headers: dict[str, str],
-    body: bytes,
-    source_ip: str,
-) -> dict[str, Any]:
-    """An API Gateway REST proxy event (payload v1.0), as API Gateway would send it."""
-    multi_query = parse_qs(query, keep_blank_values=True)
-    request_id = str(uuid.uuid4())
-    try:
-        text, b64 = body.decode("utf-8"), False
-    except UnicodeDecodeError:
-        text, b64 = base64.b64encode(body).decode(), True
-    return {
-        "resource": route.path,
-        "path": path,
-        "httpMethod": method,
-        "headers": headers or None,
-        "multiValueHeaders": {k: [v] for k, v in headers.items()} or None,
-        "queryStringParameters": {k: v[-1] for k, v in multi_query.items()} or None,
-        "multiValueQueryStringParameters": multi_query or None,
-        "pathParameters": params or None,
-        "stageVariables": None,
-        "requestContext": {
-            "resourcePath": route.path,
-            "httpMethod": method,
-            "path": path,
-            "stage": STAGE,
-            "requestId": request_id,
-            "extendedRequestId": request_id,
-            "protocol": "HTTP/1.1",
-            "accountId": "000000000000",
-            "apiId": "local",
-            "resourceId": "local",
-            "requestTimeEpoch": int(time.time() * 1000),
-            "domainName": headers.get("host", "localhost"),
-            "identity": {"sourceIp": source_ip, "userAgent": headers.get("user-agent")},
-        },
-        "body": text if body else None,
-        "isBase64Encoded": b64,
-    }
-
-
-def authorizer_event(event: dict[str, Any]) -> dict[str, Any]:
-    """The REQUEST authorizer's input for a proxy event."""
-    ctx = event["requestContext"]
-    return {
-        "type": "REQUEST",
-        "methodArn": f"arn:aws:execute-api:local:000000000000:{ctx['apiId']}/{STAGE}/{event['httpMethod']}"
-        f"{event['path']}",
-        **{
-            k: event[k]
-            for k in (
-                "resource",
-                "path",
-                "httpMethod",
-                "headers",
-                "multiValueHeaders",
-                "queryStringParameters",
-                "multiValueQueryStringParameters",
-                "pathParameters",
-                "stageVariables",
-                "requestContext",
-            )
-        },
-    }
-
-
-def _invoke(function: str, event: dict[str, Any], timeout_s: float = 30.0) -> Any:
-    context = LocalContext(
-        function_name=f"engram-{function}",
-        aws_request_id=str(uuid.uuid4()),
-        deadline=time.monotonic() + timeout_s,
-    )
-    return load_handler(function).lambda_handler(event, context)
-
-
-def _allowed(policy: dict[str, Any]) -> bool:
-    statements = (policy.get("policyDocument") or {}).get("Statement") or []
-    return any(s.get("Effect") == "Allow" for s in statements) and not any(
-        s.get("Effect") == "Deny" for s in statements
-    )
-
-
-def dispatch(
-    method: str, target: str, headers: dict[str, str], body: bytes, source_ip: str = "127.0.0.1"
-) -> tuple[int, dict[str, str], bytes]:
-    """One request through authorizer and handler, as API Gateway does it."""
-    split = urlsplit(target)
-    route, params, other_method = match(method, split.path)
-    if route is None:
-        status = 405 if other_method else 404
-        code = "method_not_allowed" if other_method else "not_found"
-        return status, {"Content-Type": "application/json"}, error_body(code, "no such route").encode()
-    event = build_event(
-        route,
-        method=method,
-        path=split.path,
-        params=params,
-        query=split.query,
-        headers=headers,
-        body=body,
-        source_ip=source_ip,
-    )
-    if route.auth != "none":
-        try:
-            policy = _invoke("authorizer", authorizer_event(event), timeout_s=10.0)
-        except Exception as exc:  # API Gateway answers 401 for "Unauthorized", 500 for anything else
-            if str(exc) == "Unauthorized":
-                return 401, {"Content-Type": "application/json"}, UNAUTHORIZED.encode()
-            logger.exception("authorizer failed")
-            return (
-                500,
-                {"Content-Type": "application/json"},
-                error_body("internal", "authorizer error").encode(),
-            )
-        if not _allowed(policy):
-            return (
-                403,
-                {"Content-Type": "application/json"},
-                error_body("forbidden", "access denied").encode(),
-            )
-        event["requestContext"]["authorizer"] = {
-            "principalId": policy.get("principalId"),
-            **(policy.get("context") or {}),
-        }
-    response = _invoke(route.function, event)
-    out_headers = {k: str(v) for k, v in (response.get("headers") or {}).items()}
-    for key, values in (response.get("multiValueHeaders") or {}).items():
-        out_headers[key] = ", ".join(str(v) for v in values)
-    raw = response.get("body") or ""
-    payload = base64.b64decode(raw) if response.get("isBase64Encoded") else raw.encode()
-    return int(response.get("statusCode", 200)), out_headers, payload
+def _error(status: int, message: str) -> bytes:
+    return error_body(_CODES.get(status, "bad_request"), message).encode()
 
 
 class _Handler(BaseHTTPRequestHandler):
+    server: GatewayServer
     server_version = "engram-gateway"
     protocol_version = "HTTP/1.1"
     # Headers and body go out in two writes; with Nagle on, a kept-alive client waits for the
     # delayed ACK (~40 ms) before it sees the body.
     disable_nagle_algorithm = True
+    idle = True  # waiting for a request line: the server may close the connection to stop
 
-    def _serve(self) -> None:
-        length = int(self.headers.get("Content-Length") or 0)
-        if length > MAX_BODY_BYTES:
-            self._drain(length)
-            self._send(
-                413,
-                {"Content-Type": "application/json", "Connection": "close"},
-                error_body("payload_too_large", f"the body is larger than {MAX_BODY_BYTES} bytes").encode(),
-            )
+    def setup(self) -> None:
+        super().setup()
+        self.connection.settimeout(self.server.idle_timeout)  # every read, idle ones too
+        self.server.track(self, open_=True)
+
+    def finish(self) -> None:
+        self.server.track(self, open_=False)
+        super().finish()
+
+    def handle_one_request(self) -> None:
+        self.idle = True
+        if self.server.stopping.is_set():
             self.close_connection = True
             return
-        body = self.rfile.read(length) if length else b""
+        super().handle_one_request()
+
+    def parse_request(self) -> bool:
+        self.idle = False
+        if not super().parse_request():
+            return False
+        size = len(self.requestline) + sum(len(k) + len(v) + 4 for k, v in self.headers.items())
+        if size > MAX_HEADER_BYTES:
+            self.send_error(431, f"the request line and headers exceed {MAX_HEADER_BYTES} bytes")
+            return False
+        return True
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """Errors of the HTTP layer in the API's JSON envelope (never http.server's HTML)."""
+        self.close_connection = True
+        text = message or HTTPStatus(code).phrase
+        self._send(code, {**JSON_HEADERS, "Connection": "close"}, _error(code, text))
+
+    def _serve(self) -> None:
+        try:
+            body = self._body()
+        except BadRequest as bad:
+            self.send_error(bad.status, str(bad))
+            return
         headers = {k.lower(): v for k, v in self.headers.items()}
         try:
             status, out_headers, payload = dispatch(
@@ -239,60 +110,198 @@ class _Handler(BaseHTTPRequestHandler):
             )
         except Exception:  # a handler crash is a 500 with the usual error shape, never a dropped connection
             logger.exception("request failed")
-            status, out_headers = 500, {"Content-Type": "application/json"}
+            status, out_headers = 500, dict(JSON_HEADERS)
             payload = error_body("internal", "internal error").encode()
         self._send(status, out_headers, payload)
+
+    def _body(self) -> bytes:
+        """The request body, read within the limits (``BadRequest`` otherwise)."""
+        if "chunked" in (self.headers.get("Transfer-Encoding") or "").lower():
+            return self._chunked()
+        values = self.headers.get_all("Content-Length") or []
+        if len(set(values)) > 1:
+            raise BadRequest(400, "conflicting Content-Length headers")
+        raw = values[0].strip() if values else "0"
+        if not raw.isdigit():
+            raise BadRequest(400, "Content-Length must be a non-negative integer")
+        length = int(raw)
+        if length > MAX_BODY_BYTES:
+            self._drain(length)
+            raise BadRequest(413, f"the body is larger than {MAX_BODY_BYTES} bytes")
+        return self._read(length, time.monotonic() + BODY_DEADLINE_S)
+
+    def _read(self, length: int, deadline: float) -> bytes:
+        chunks: list[bytes] = []
+        while length > 0:
+            if time.monotonic() > deadline:
+                raise BadRequest(408, "the body did not arrive in time")
+            try:
+                chunk = self.rfile.read1(min(length, 1 << 16))
+            except TimeoutError:
+                raise BadRequest(408, "the body did not arrive in time") from None
+            if not chunk:
+                raise BadRequest(400, "the body is shorter than its Content-Length")
+            chunks.append(chunk)
+            length -= len(chunk)
+        return b"".join(chunks)
+
+    def _chunked(self) -> bytes:
+        """A ``Transfer-Encoding: chunked`` body, with the same size limit and deadline."""
+        deadline, body = time.monotonic() + BODY_DEADLINE_S, bytearray()
+        while True:
+            try:
+                line = self.rfile.readline(64).split(b";")[0].strip()
+                size = int(line, 16)
+            except TimeoutError:
+                raise BadRequest(408, "the body did not arrive in time") from None
+            except ValueError:
+                raise BadRequest(400, "malformed chunked body") from None
+            if size < 0 or len(body) + size > MAX_BODY_BYTES:
+                raise BadRequest(413, f"the body is larger than {MAX_BODY_BYTES} bytes")
+            if size == 0:
+                while self.rfile.readline(1024).strip():  # trailers
+                    pass
+                return bytes(body)
+            body += self._read(size, deadline)
+            self._read(2, deadline)  # the CRLF after each chunk
 
     def _drain(self, length: int) -> None:
         """Read (and drop) an oversize body so the client gets the 413 instead of a broken pipe."""
         if length > DRAIN_LIMIT:
             return
-        while length > 0:
-            chunk = self.rfile.read(min(length, 1 << 16))
-            if not chunk:
-                return
-            length -= len(chunk)
+        try:
+            while length > 0:
+                chunk = self.rfile.read(min(length, 1 << 16))
+                if not chunk:
+                    return
+                length -= len(chunk)
+        except TimeoutError:
+            return
 
     def _send(self, status: int, headers: dict[str, str], payload: bytes) -> None:
+        if self.server.stopping.is_set():
+            self.close_connection = True
         self.send_response(status)
         for key, value in headers.items():
             if key.lower() not in ("content-length", "connection"):
                 self.send_header(key, value)
+        if self.close_connection:
+            self.send_header("Connection", "close")
         self.send_header("Content-Length", str(len(payload)))
         self.end_headers()
         if self.command != "HEAD":
             self.wfile.write(payload)
 
-    do_GET = do_POST = do_PATCH = do_DELETE = do_PUT = _serve
-
     def log_message(self, format: str, *args: Any) -> None:
         logger.info("%s %s", self.address_string(), format % args)
 
+    def __getattr__(self, name: str) -> Any:
+        """Every method (GET, QUERY, TRACE …) reaches the route table: a 405 with Allow, never a 501."""
+        if name.startswith("do_"):
+            return self._serve
+        raise AttributeError(name)
+
 
 class GatewayServer(ThreadingHTTPServer):
+    """A threading HTTP server with a bound on connections and a stop that does not hang."""
+
     daemon_threads = False  # shutdown waits for in-flight requests
     block_on_close = True
+    request_queue_size = 128  # the listen backlog: a burst of clients connecting at once
+
+    def __init__(
+        self, address: tuple[str, int], *, max_connections: int = 64, idle_timeout: float = 30.0
+    ) -> None:
+        super().__init__(address, _Handler)
+        self.idle_timeout = idle_timeout
+        self.stopping = threading.Event()
+        self._slots = threading.BoundedSemaphore(max_connections)
+        self._open: set[_Handler] = set()
+        self._open_lock = threading.Lock()
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        if not self._slots.acquire(blocking=False):
+            self._refuse(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self._slots.release()
+            raise
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self._slots.release()
+
+    def _refuse(self, request: socket.socket) -> None:
+        """Every connection slot is taken: a 503 at once, so the client can retry."""
+        body = _error(503, "too many connections; retry shortly")
+        head = (
+            f"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nRetry-After: 1\r\n"
+            f"Connection: close\r\nContent-Length: {len(body)}\r\n\r\n"
+        )
+        with contextlib.suppress(OSError):
+            request.settimeout(1.0)
+            request.sendall(head.encode() + body)
+            request.shutdown(socket.SHUT_WR)
+        self.close_request(request)  # no lingering read here: the accept loop must not wait
+
+    def shutdown_request(self, request: Any) -> None:
+        """Close gracefully: send FIN, then read what the client still sends (briefly).
+
+        Closing a socket with unread input makes the kernel send a reset, which discards the
+        client's copy of an answer it has not read yet (a 400 or 413 sent before the body).
+        """
+        with contextlib.suppress(OSError):
+            request.shutdown(socket.SHUT_WR)
+            request.settimeout(LINGER_S)
+            deadline = time.monotonic() + LINGER_S
+            while time.monotonic() < deadline and request.recv(1 << 16):
+                pass
+        self.close_request(request)
+
+    def track(self, handler: _Handler, *, open_: bool) -> None:
+        with self._open_lock:
+            (self._open.add if open_ else self._open.discard)(handler)
+
+    def stop(self) -> None:
+        """Stop accepting, close idle kept-alive connections; in-flight requests finish."""
+        self.stopping.set()
+        self.shutdown()
+        with self._open_lock:
+            idle = [h for h in self._open if h.idle]
+        for handler in idle:
+            with contextlib.suppress(OSError):
+                handler.connection.shutdown(socket.SHUT_RDWR)
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         """A client that hangs up early is routine; anything else is logged with its traceback."""
         import sys
 
-        if isinstance(sys.exc_info()[1], ConnectionError):
+        if isinstance(sys.exc_info()[1], ConnectionError | TimeoutError):
             return
         logger.exception("connection from %s failed", client_address)
 
 
 def serve(
-    host: str, port: int, *, ready: threading.Event | None = None, on_start: Any = None
+    host: str,
+    port: int,
+    *,
+    ready: threading.Event | None = None,
+    on_start: Any = None,
+    max_connections: int = 64,
+    idle_timeout: float = 30.0,
 ) -> GatewayServer:
     """Serve until SIGINT/SIGTERM (when run in the main thread), then finish in-flight requests."""
-    server = GatewayServer((host, port), _Handler)
+    server = GatewayServer((host, port), max_connections=max_connections, idle_timeout=idle_timeout)
     if on_start is not None:
         on_start(server)
     if threading.current_thread() is threading.main_thread():
 
         def stop(signum: int, _frame: Any) -> None:
-            threading.Thread(target=server.shutdown, daemon=True).start()
+            threading.Thread(target=server.stop, daemon=True).start()
 
         signal.signal(signal.SIGINT, stop)
         signal.signal(signal.SIGTERM, stop)

@@ -1,8 +1,14 @@
-"""Loads ``functions/<name>/handler.py`` modules by path, once per process (gateway and docs)."""
+"""Loads ``functions/<name>/handler.py`` modules by path, once per process (gateway and docs).
+
+They are looked for in the Lambda task root first (``LAMBDA_TASK_ROOT``: the docs function's
+asset carries ``<name>/handler.py`` of every API function, since ``engram_http`` itself lives in
+the layer, far from any handler), then beside ``engram_http`` in a checkout (the local gateway).
+"""
 
 from __future__ import annotations
 
 import importlib.util
+import os
 import sys
 import threading
 from pathlib import Path
@@ -10,18 +16,31 @@ from types import ModuleType
 
 FUNCTIONS_DIR = Path(__file__).resolve().parent.parent
 _lock = threading.Lock()
+_loaded: dict[str, ModuleType] = {}  # only modules whose code has run to the end
+
+
+def handler_path(function: str) -> Path:
+    """Where ``functions/<function>/handler.py`` is in this process's layout."""
+    roots = [Path(root) for root in (os.environ.get("LAMBDA_TASK_ROOT"),) if root]
+    for root in [*roots, FUNCTIONS_DIR]:
+        path = root / function / "handler.py"
+        if path.is_file():
+            return path
+    raise ImportError(
+        f"no handler for '{function}' under {', '.join(str(r) for r in [*roots, FUNCTIONS_DIR])}"
+    )
 
 
 def load_handler(function: str) -> ModuleType:
     """The handler module of ``functions/<function>/``, imported as ``engram_fn_<function>``."""
     name = f"engram_fn_{function}"
-    module = sys.modules.get(name)
+    module = _loaded.get(name)
     if module is not None:
         return module
     with _lock:
-        if name in sys.modules:
-            return sys.modules[name]
-        path = FUNCTIONS_DIR / function / "handler.py"
+        if name in _loaded:
+            return _loaded[name]
+        path = handler_path(function)
         spec = importlib.util.spec_from_file_location(name, path)
         if spec is None or spec.loader is None:
             raise ImportError(f"no handler at {path}")
@@ -32,4 +51,5 @@ def load_handler(function: str) -> ModuleType:
         except BaseException:
             del sys.modules[name]
             raise
+        _loaded[name] = module
         return module

@@ -28,6 +28,7 @@ ROUTES: tuple[Route, ...] = (
     Route("PATCH", "/v1/memories/{id}", "memories", "key"),
     Route("DELETE", "/v1/memories/{id}", "memories", "key"),
     Route("POST", "/v1/memories/{id}/restore", "memories", "key"),
+    Route("POST", "/v1/memories/{id}/release", "memories", "key"),
     Route("GET", "/v1/stats", "memories", "key"),
     Route("GET", "/v1/jobs/{id}", "memories", "key"),
     Route("POST", "/v1/export", "memories", "key"),

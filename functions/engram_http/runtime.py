@@ -8,22 +8,34 @@ body, query or headers.
 
 from __future__ import annotations
 
+import base64
+import contextlib
 import functools
 import json
 import os
 import threading
 import warnings
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar, cast
 
 from aws_lambda_powertools import Logger, Metrics, Tracer
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
+from aws_lambda_powertools.event_handler.openapi.params import Path
 from pydantic import BaseModel
 
-from engram.errors import EngramError, ForbiddenError, UnauthorizedError, http_status
-from engram.models import dump
+from engram import deadline, strict_json
+from engram.errors import (
+    ConfigurationError,
+    EngramError,
+    ForbiddenError,
+    UnauthorizedError,
+    ValidationFailedError,
+    http_status,
+)
+from engram.models import JOB_ID, MEMORY_ID, dump
+from engram.strict_json import StrictJsonError
 
 if TYPE_CHECKING:
     from engram.app import Engine
@@ -83,6 +95,11 @@ tracer = LazyTracer(service="engram")
 metrics = Metrics(namespace="Engram", service="engram")
 
 MAX_BODY_BYTES = 6 * 1024 * 1024  # Lambda's synchronous payload limit
+ANSWER_MARGIN_S = 1.5
+"""Time kept back from every internal deadline to log and answer before the function times out."""
+MemoryIdPath = Annotated[str, Path(pattern=MEMORY_ID)]
+"""A ``{id}`` path parameter naming a memory: anything else is a 400 naming ``id``."""
+JobIdPath = Annotated[str, Path(pattern=JOB_ID)]
 JSON = "application/json"
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -97,6 +114,30 @@ def count(name: str, value: float) -> None:
 
     if not is_metrics_disabled():
         metrics.add_metric(name=name, unit="Count", value=value)
+
+
+@contextlib.contextmanager
+def invocation_budget(context: Any, margin_s: float = ANSWER_MARGIN_S) -> Iterator[None]:
+    """Every deadline inside ends ``margin_s`` before this invocation would time out."""
+    remaining = getattr(context, "get_remaining_time_in_millis", None)
+    seconds = remaining() / 1000 - margin_s if callable(remaining) else None
+    with deadline.within(seconds):
+        yield
+
+
+def check_at_init(environ: Mapping[str, str] = os.environ) -> None:
+    """Inside Lambda, a misconfigured function fails its init (the log says why) instead of
+    answering requests as if they were wrong; API Gateway then answers a generic 5xx."""
+    if not environ.get("AWS_LAMBDA_FUNCTION_NAME"):
+        return
+    from engram.app import check_configuration
+    from engram.settings import Settings
+
+    try:
+        check_configuration(Settings.from_env(environ))
+    except Exception:
+        logger.exception("the function's configuration is invalid; it cannot start")
+        raise
 
 
 def use_engine(engine: Engine | None) -> None:
@@ -162,7 +203,8 @@ def error_body(code: str, message: str, details: list[dict[str, Any]] | None = N
 def _from_validation(exc: RequestValidationError) -> Response[str]:
     details = [
         {
-            "field": ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "(body)",
+            "field": ".".join(str(p) for p in err.get("loc", ()) if p not in ("body", "path", "query"))
+            or "(body)",
             "problem": str(err.get("msg", "invalid")),
             "type": str(err.get("type", "")),
         }
@@ -179,6 +221,8 @@ def _from_validation(exc: RequestValidationError) -> Response[str]:
 
 
 def _from_engram(exc: EngramError) -> Response[str]:
+    if isinstance(exc, ConfigurationError):  # the operator's fault: the details are in the log
+        return Response(500, JSON, error_body("internal_error", "internal error"))
     headers = {}
     retry_after = getattr(exc, "retry_after", None)
     if retry_after is not None:
@@ -187,25 +231,64 @@ def _from_engram(exc: EngramError) -> Response[str]:
 
 
 class EngramResolver(APIGatewayRestResolver):
-    """Bodies are JSON whatever the Content-Type says (curl -d sends a form type by default)."""
+    """Bodies are UTF-8, and strict JSON (``engram.strict_json``) whatever the Content-Type says
+    (curl -d sends a form type by default); a route in ``text_bodies`` (JSONL) checks its own
+    lines. A body that fails is a 400 before any route code runs."""
+
+    def __init__(self, *, text_bodies: tuple[str, ...] = (), **options: Any) -> None:
+        super().__init__(**options)
+        self.text_bodies = text_bodies
 
     def resolve(self, event: Mapping[str, Any], context: Any) -> dict[str, Any]:
         if event.get("body"):
+            try:
+                text = self._checked_body(event)
+            except StrictJsonError as exc:
+                return _refused(error_body("malformed_json", str(exc)))
+            except ValidationFailedError as exc:
+                return _refused(json.dumps(exc.to_dict()))
             headers = {k: v for k, v in (event.get("headers") or {}).items() if k.lower() != "content-type"}
             multi = {
                 k: v for k, v in (event.get("multiValueHeaders") or {}).items() if k.lower() != "content-type"
             }
             event = {
                 **event,
+                "body": text,
+                "isBase64Encoded": False,
                 "headers": {**headers, "content-type": JSON},
                 "multiValueHeaders": {**multi, "content-type": [JSON]},
             }
         return super().resolve(event, context)
 
+    def _checked_body(self, event: Mapping[str, Any]) -> str:
+        """The body as text: UTF-8, and strict JSON unless the route reads its own format."""
+        body = str(event["body"])
+        raw = (
+            base64.b64decode(body) if event.get("isBase64Encoded") else body.encode("utf-8", "surrogatepass")
+        )
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise StrictJsonError(f"the body is not UTF-8 (byte {exc.start})") from None
+        if event.get("resource") in self.text_bodies:
+            return text
+        document = strict_json.loads(text)
+        if document is not None and not isinstance(document, dict):  # Powertools reads a list as no body
+            problem = {"field": "(body)", "problem": "must be a JSON object", "type": "model_type"}
+            raise ValidationFailedError("invalid request: the body must be a JSON object", details=[problem])
+        # What the routes parse is the checked document, integral numbers (57.0) as integers.
+        return json.dumps(document)
 
-def resolver() -> APIGatewayRestResolver:
-    """A REST resolver with OpenAPI validation and Engram's error format for every failure."""
-    app = EngramResolver(enable_validation=True)
+
+def _refused(body: str) -> dict[str, Any]:
+    """A 400 answered before any route code runs (the body did not pass ``_checked_body``)."""
+    return {"statusCode": 400, "headers": {"Content-Type": JSON}, "body": body, "isBase64Encoded": False}
+
+
+def resolver(*, text_bodies: tuple[str, ...] = ()) -> APIGatewayRestResolver:
+    """A REST resolver with OpenAPI validation and Engram's error format for every failure;
+    ``text_bodies``: routes whose body is not one JSON document (it is still UTF-8)."""
+    app = EngramResolver(enable_validation=True, text_bodies=text_bodies)
 
     @app.exception_handler(RequestValidationError)
     def _validation(exc: RequestValidationError) -> Response[str]:
@@ -227,11 +310,12 @@ def resolver() -> APIGatewayRestResolver:
 def entry_point(app: APIGatewayRestResolver) -> Callable[[dict[str, Any], Any], dict[str, Any]]:
     """The Lambda entry point of a resolver: Powertools logging context, tracing and metrics."""
 
-    @logger.inject_lambda_context
+    @logger.inject_lambda_context(clear_state=True)  # no keys of the last invocation (its tenant) carry over
     @tracer.capture_lambda_handler
     @metrics.log_metrics
     def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
-        return app.resolve(event, context)
+        with invocation_budget(context):
+            return app.resolve(event, context)
 
     return lambda_handler
 
@@ -275,7 +359,13 @@ def documented(
     errors: tuple[int, ...] = (400, 401, 403, 404, 413, 422, 429),
 ) -> dict[int, Any]:
     """OpenAPI ``responses`` for a route: its success model and Engram's error body."""
-    responses: dict[int, Any] = {status: {"description": description, "content": {JSON: {"model": model}}}}
-    for code in errors:
-        responses[code] = {"description": _ERRORS[code], "content": {JSON: {"model": ErrorBody}}}
-    return responses
+    success = {status: {"description": description, "content": {JSON: {"model": model}}}}
+    return {**success, **error_responses(errors)}
+
+
+def error_responses(errors: tuple[int, ...]) -> dict[int, Any]:
+    """OpenAPI ``responses`` for Engram's error body under each status in ``errors``."""
+    return {code: {"description": _ERRORS[code], "content": {JSON: {"model": ErrorBody}}} for code in errors}
+
+
+check_at_init()

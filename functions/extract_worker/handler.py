@@ -47,7 +47,7 @@ def run(record: SQSRecord) -> None:
         raise JobFailedError(f"job {message.job_id} failed: {job.error}")
 
 
-@logger.inject_lambda_context
+@logger.inject_lambda_context(clear_state=True)
 @tracer.capture_lambda_handler
 @metrics.log_metrics
 def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:

@@ -8,14 +8,23 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from engram.models import FeedbackRequest, FeedbackResponse
-from engram_http.runtime import caller, documented, engine, entry_point, json_response, resolver, tracer
+from engram_http.runtime import (
+    MemoryIdPath,
+    caller,
+    documented,
+    engine,
+    entry_point,
+    json_response,
+    resolver,
+    tracer,
+)
 
 app = resolver()
 
 
 @app.post("/v1/memories/<id>/feedback", responses=documented(FeedbackResponse, "the new feedback weight"))
 @tracer.capture_method
-def feedback(id: str, request: Annotated[FeedbackRequest, Body()]) -> Response[str]:
+def feedback(id: MemoryIdPath, request: Annotated[FeedbackRequest, Body()]) -> Response[str]:
     who = caller(app, write=True)
     return json_response(engine().feedback(who.tenant_id, id, request, allowed_scopes=who.allowed_scopes))
 

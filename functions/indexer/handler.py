@@ -13,6 +13,7 @@ from typing import Any
 
 _index: Any = None
 _lock = threading.Lock()
+MARGIN_S = 2.0  # what the last bulk request keeps back before the function's timeout
 
 
 def index() -> Any:
@@ -35,10 +36,23 @@ def use_index(value: Any) -> None:
 
 
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+    from engram import deadline
     from engram.indexer import apply_stream
 
-    result = apply_stream(event.get("Records", []), index())
+    remaining = getattr(context, "get_remaining_time_in_millis", None)
+    with deadline.within(remaining() / 1000 - MARGIN_S if callable(remaining) else None):
+        result = apply_stream(event.get("Records", []), index())
     return result.response()
 
 
+def _check_at_init() -> None:
+    """Inside Lambda, a misconfigured indexer fails its init; the log says why."""
+    if os.environ.get("AWS_LAMBDA_FUNCTION_NAME"):
+        from engram.app import check_configuration
+        from engram.settings import Settings
+
+        check_configuration(Settings.from_env(os.environ))
+
+
 lambda_handler = handler  # the entry point every function of the stack names
+_check_at_init()

@@ -3,8 +3,10 @@ archives faded ones, ``tiering_handler`` promotes and demotes; both call ``Engin
 
 The event's ``time`` is the run's ``now``, so a retried invocation resumes the same run (and a run
 finished already changes nothing). ``detail.tenant_id`` limits a run to one tenant (an operator's
-manual trigger); otherwise every tenant runs in turn. A run stops after the page during which the
-remaining time fell under the margin; the next invocation for the same time resumes it.
+manual trigger). Otherwise, in the stack, every tenant gets a step of its own on the step queue
+(``engram.steps``: the step worker runs it and queues it again until its report is complete, so
+no tenant starves behind a large one); without a step queue every tenant runs in turn here. A run
+stops after the page during which the remaining time fell under the margin.
 """
 
 from __future__ import annotations
@@ -12,8 +14,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
+from engram import steps
 from engram.errors import ValidationFailedError
 from engram.models import NewTenant, dump, parse
+from engram.steps import Step
 from engram_http.runtime import count, engine, logger, metrics, tracer
 
 Rules = Literal["decay", "tiering"]
@@ -41,6 +45,14 @@ def _run(rules: Rules, event: dict[str, Any], context: Any) -> dict[str, Any]:
     if tenant_id is not None:
         tenant = parse(NewTenant, {"tenant_id": tenant_id, "name": tenant_id}).tenant_id
         reports = [engine().run_lifecycle(tenant, now=now, rules=rules, should_stop=should_stop)]
+    elif (queue := engine().steps) is not None:  # every tenant gets a step of its own, resumed until done
+        left = steps.fan_out(
+            Step(kind="lifecycle_all", rules=rules, time=now), engine=engine(), should_stop=should_stop
+        )
+        for step in left:
+            queue.send(step.message())
+        logger.info("lifecycle steps queued", rules=rules, unfinished=len(left))
+        return {"rules": rules, "queued": True, "reports": []}
     else:
         reports = engine().run_lifecycle_all(now=now, rules=rules, should_stop=should_stop)
     for report in reports:
@@ -59,7 +71,7 @@ def _run(rules: Rules, event: dict[str, Any], context: Any) -> dict[str, Any]:
     return {"rules": rules, "reports": [dump(r) for r in reports]}
 
 
-@logger.inject_lambda_context
+@logger.inject_lambda_context(clear_state=True)
 @tracer.capture_lambda_handler
 @metrics.log_metrics
 def decay_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
@@ -67,7 +79,7 @@ def decay_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     return _run("decay", event, context)
 
 
-@logger.inject_lambda_context
+@logger.inject_lambda_context(clear_state=True)
 @tracer.capture_lambda_handler
 @metrics.log_metrics
 def tiering_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:

@@ -1,38 +1,60 @@
-"""Memories one by one and the tenant's views: get, list, patch, restore, delete, stats, jobs, export, import."""
+"""Memories one by one and the tenant's views: get, list, patch, restore, release, delete, stats, jobs,
+export, import."""
 
 # No `from __future__ import annotations`: Powertools reads these annotations at run time.
 
+import json
 from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from engram.models import (
+    Category,
+    ExportLink,
     ForgetResponse,
+    ImportResponse,
     Job,
     ListRequest,
     ListResponse,
     MemoryView,
     PatchRequest,
     RestoreRequest,
+    Scope,
     StatsResponse,
+    Status,
+    Tag,
+    Tier,
+    dump,
     parse,
 )
-from engram_http.runtime import caller, documented, engine, entry_point, json_response, resolver, tracer
+from engram_http.runtime import (
+    JSON,
+    JobIdPath,
+    MemoryIdPath,
+    caller,
+    documented,
+    engine,
+    entry_point,
+    error_responses,
+    json_response,
+    resolver,
+    tracer,
+)
 
-app = resolver()
+app = resolver(text_bodies=("/v1/import",))
 NDJSON = "application/x-ndjson"
 
 
 @app.get("/v1/memories", responses=documented(ListResponse, "a page of memories, oldest first"))
 @tracer.capture_method
 def list_memories(
-    scope: Annotated[str | None, Query()] = None,
-    category: Annotated[str | None, Query()] = None,
-    tier: Annotated[str | None, Query()] = None,
-    tag: Annotated[str | None, Query()] = None,
-    status: Annotated[str | None, Query()] = None,
-    cursor: Annotated[str | None, Query()] = None,
+    scope: Annotated[Scope | None, Query()] = None,
+    category: Annotated[Category | None, Query()] = None,
+    tier: Annotated[Tier | None, Query()] = None,
+    tag: Annotated[Tag | None, Query()] = None,
+    status: Annotated[Status | None, Query()] = None,
+    cursor: Annotated[str | None, Query(max_length=512)] = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
 ) -> Response[str]:
     who = caller(app)
@@ -51,7 +73,7 @@ def list_memories(
 
 @app.get("/v1/memories/<id>", responses=documented(MemoryView, "the memory (with history on request)"))
 @tracer.capture_method
-def get_memory(id: str, history: Annotated[bool, Query()] = False) -> Response[str]:
+def get_memory(id: MemoryIdPath, history: Annotated[bool, Query()] = False) -> Response[str]:
     who = caller(app)
     return json_response(
         engine().get(who.tenant_id, id, allowed_scopes=who.allowed_scopes, with_history=history)
@@ -63,7 +85,7 @@ def get_memory(id: str, history: Annotated[bool, Query()] = False) -> Response[s
     responses=documented(MemoryView, "the changed memory", errors=(400, 401, 403, 404, 409, 413, 422, 429)),
 )
 @tracer.capture_method
-def patch_memory(id: str, request: Annotated[PatchRequest, Body()]) -> Response[str]:
+def patch_memory(id: MemoryIdPath, request: Annotated[PatchRequest, Body()]) -> Response[str]:
     who = caller(app, write=True)
     return json_response(engine().patch(who.tenant_id, id, request, allowed_scopes=who.allowed_scopes))
 
@@ -75,14 +97,29 @@ def patch_memory(id: str, request: Annotated[PatchRequest, Body()]) -> Response[
     ),
 )
 @tracer.capture_method
-def restore_memory(id: str, request: Annotated[RestoreRequest | None, Body()] = None) -> Response[str]:
+def restore_memory(
+    id: MemoryIdPath, request: Annotated[RestoreRequest | None, Body()] = None
+) -> Response[str]:
     who = caller(app, write=True)
     return json_response(engine().restore(who.tenant_id, id, request, allowed_scopes=who.allowed_scopes))
 
 
+@app.post(
+    "/v1/memories/<id>/release",
+    responses=documented(
+        MemoryView, "the memory, out of quarantine after review", errors=(400, 401, 403, 404, 409, 422, 429)
+    ),
+)
+@tracer.capture_method
+def release_memory(id: MemoryIdPath) -> Response[str]:
+    who = caller(app, write=True)
+    view = engine().release(who.tenant_id, id, allowed_scopes=who.allowed_scopes, released_by=who.key_id)
+    return json_response(view)
+
+
 @app.delete("/v1/memories/<id>", responses=documented(ForgetResponse, "the deletion receipt"))
 @tracer.capture_method
-def delete_memory(id: str) -> Response[str]:
+def delete_memory(id: MemoryIdPath) -> Response[str]:
     who = caller(app, write=True)
     return json_response(engine().delete(who.tenant_id, id, allowed_scopes=who.allowed_scopes))
 
@@ -91,30 +128,63 @@ def delete_memory(id: str) -> Response[str]:
 @tracer.capture_method
 def stats() -> Response[str]:
     who = caller(app)
-    return json_response(engine().stats(who.tenant_id))
+    return json_response(engine().stats(who.tenant_id, allowed_scopes=who.allowed_scopes))
 
 
 @app.get("/v1/jobs/<id>", responses=documented(Job, "an asynchronous retain's status and results"))
 @tracer.capture_method
-def get_job(id: str) -> Response[str]:
+def get_job(id: JobIdPath) -> Response[str]:
     who = caller(app)
-    return json_response(engine().get_job(who.tenant_id, id))
+    return json_response(engine().get_job(who.tenant_id, id, allowed_scopes=who.allowed_scopes))
 
 
-@app.post("/v1/export", responses={200: {"description": "JSONL: a header line, then one memory per line"}})
+@app.post(
+    "/v1/export",
+    responses={
+        200: {
+            "description": "JSONL: a header line, then one memory per line",
+            "content": {NDJSON: {"schema": {"type": "string"}}},
+        },
+        303: {
+            "description": "(cloud) the JSONL is at Location, a presigned URL; the body says when it expires",
+            "content": {JSON: {"model": ExportLink}},
+        },
+        **error_responses((401, 403, 429)),
+    },
+)
 @tracer.capture_method
 def export() -> Response[str]:
     who = caller(app)
-    body = "".join(line + "\n" for line in engine().export_lines(who.tenant_id))
+    link = engine().export_link(who.tenant_id, allowed_scopes=who.allowed_scopes)
+    if link is not None:  # written to object storage: no response limit on the tenant's size
+        return Response(303, JSON, json.dumps(dump(link)), headers={"Location": link.url})
+    lines = engine().export_lines(who.tenant_id, allowed_scopes=who.allowed_scopes)
+    body = "".join(line + "\n" for line in lines)
     return Response(200, NDJSON, body)
 
 
-@app.post("/v1/import", responses={200: {"description": "counts of imported and skipped memories"}})
+@app.post(
+    "/v1/import",
+    responses=documented(
+        ImportResponse, "counts of imported and skipped memories", errors=(400, 401, 403, 413, 429)
+    ),
+)
 @tracer.capture_method
 def import_() -> Response[str]:
     who = caller(app, write=True)
-    counts = engine().import_lines(who.tenant_id, (app.current_event.body or "").splitlines())
-    return json_response(counts)
+    lines = (app.current_event.body or "").splitlines()
+    counts = engine().import_lines(who.tenant_id, lines, allowed_scopes=who.allowed_scopes)
+    return json_response(ImportResponse(**counts))
 
+
+OPENAPI_EXTRA = {
+    ("POST", "/v1/import"): {
+        "requestBody": {
+            "description": "JSONL as export writes it: a header line, then one memory per line",
+            "content": {NDJSON: {"schema": {"type": "string"}}},
+        }
+    }
+}
+"""What the OpenAPI document says beyond the resolver's own schema (the docs handler adds it)."""
 
 lambda_handler = entry_point(app)

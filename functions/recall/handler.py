@@ -26,6 +26,8 @@ app = resolver()
 @tracer.capture_method
 def recall(request: Annotated[RecallRequest, Body()]) -> Response[str]:
     who = caller(app)
+    if not who.can_write:  # a read-only key's recall writes nothing, not even access counts
+        request = request.model_copy(update={"track_access": False})
     result = engine().recall(who.tenant_id, request, allowed_scopes=who.allowed_scopes)
     count("Recalls", 1)
     return json_response(result)

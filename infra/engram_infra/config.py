@@ -123,6 +123,14 @@ class Config:
             raise ValueError("authorizer_cache_ttl_seconds: must be between 0 and 3600")
         if not 1 <= self.extract_worker_timeout_seconds <= 900:
             raise ValueError("extract_worker_timeout_seconds: must be between 1 and 900")
+        from engram_infra.functions import ANSWER_MARGIN_S, extract_worst_case_s
+
+        needed = extract_worst_case_s(45.0) + ANSWER_MARGIN_S
+        if self.extract_worker_timeout_seconds <= needed:
+            raise ValueError(
+                f"extract_worker_timeout_seconds: must exceed {needed:g} s, what one smart retain may take "
+                "(two 45 s LLM calls, the embeddings and the index reads)"
+            )
 
 
 def _coerce(value: Any, default: Any) -> Any:

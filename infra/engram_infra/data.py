@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from aws_cdk import RemovalPolicy
+from aws_cdk import Duration, RemovalPolicy
 from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_kms as kms
+from aws_cdk import aws_s3 as s3
 from aws_cdk import aws_secretsmanager as secretsmanager
 from constructs import Construct
 
@@ -24,6 +25,10 @@ from engram.adapters.dynamodb_store import table_definition
 TTL_ATTRIBUTE = "ttl"
 TABLE = "memories"
 """The one table's short name (``<prefix>-memories``)."""
+
+
+OBJECT_DAYS = 7
+"""Objects expire after this: a job's queue keeps it 4 days, an export's URL lives 15 minutes."""
 
 
 def _gsis() -> list[dict[str, Any]]:
@@ -100,3 +105,21 @@ class Data(Construct):
 
         self.operator_token = secret("OperatorToken", "credential of the /v1/admin routes")
         self.pepper = secret("Pepper", "HMAC key of the stored API key hashes")
+        # Job bodies too large for an item and exports too large for a response; both expire.
+        self.bucket = s3.Bucket(
+            self,
+            "Objects",
+            encryption=s3.BucketEncryption.KMS,
+            encryption_key=self.key,
+            bucket_key_enabled=True,
+            block_public_access=s3.BlockPublicAccess.BLOCK_ALL,
+            enforce_ssl=True,
+            versioned=False,
+            removal_policy=removal,
+            lifecycle_rules=[
+                s3.LifecycleRule(
+                    id="tenant-objects", prefix="tenants/", expiration=Duration.days(OBJECT_DAYS)
+                ),
+                s3.LifecycleRule(id="uploads", abort_incomplete_multipart_upload_after=Duration.days(1)),
+            ],
+        )

@@ -1,4 +1,5 @@
-"""Extraction: the queue that carries smart and async retains to the extract worker, and its DLQ.
+"""Extraction: the queue that carries smart and async retains to the extract worker, and its DLQ
+(the same construct makes the step queue of tenant-wide work, read by the ``tenant_work`` function).
 
 The visibility timeout is six times the worker's timeout (the AWS guidance for Lambda event
 sources), so a message is never handed to a second worker while the first still runs it; a message
@@ -25,12 +26,14 @@ class Extraction(Construct):
         key: kms.IKey,
         worker_timeout: Duration,
         max_receive_count: int = 3,
+        name: str = "extract",
     ) -> None:
+        """``name``: ``extract`` (smart and async retains) or ``steps`` (tenant-wide work in steps)."""
         super().__init__(scope, construct_id)
         self.dead_letters = sqs.Queue(
             self,
             "DeadLetters",
-            queue_name=f"{prefix}-extract-dlq",
+            queue_name=f"{prefix}-{name}-dlq",
             encryption=sqs.QueueEncryption.KMS,
             encryption_master_key=key,
             enforce_ssl=True,
@@ -39,7 +42,7 @@ class Extraction(Construct):
         self.queue = sqs.Queue(
             self,
             "Queue",
-            queue_name=f"{prefix}-extract",
+            queue_name=f"{prefix}-{name}",
             encryption=sqs.QueueEncryption.KMS,
             encryption_master_key=key,
             enforce_ssl=True,

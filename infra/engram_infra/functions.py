@@ -8,6 +8,7 @@ plain folder asset (no Docker bundling); ``engram`` and its dependencies come fr
 
 from __future__ import annotations
 
+import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,14 +20,46 @@ from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
 from constructs import Construct
 
+from engram_http.routes import FUNCTIONS as ROUTE_FUNCTIONS
 from engram_infra.config import REPO_ROOT
 
 FUNCTIONS_DIR = REPO_ROOT / "functions"
 
 
 @dataclass(frozen=True)
+class Deadlines:
+    """The longest each call of a function may take (seconds, retries included); the stack
+    passes them as ``ENGRAM_*`` variables, and every one is also cut to the invocation's time left
+    (``engram.deadline``), so the function's timeout is never reached by waiting on a call."""
+
+    embedding_s: float = 6.0
+    opensearch_attempt_s: float = 3.0
+    """One OpenSearch request attempt; opensearch-py makes up to three."""
+    llm_s: float = 0.0
+    """One LLM call (0: the function calls no LLM)."""
+
+    @property
+    def opensearch_s(self) -> float:
+        return 3 * self.opensearch_attempt_s
+
+    def environment(self) -> dict[str, str]:
+        env = {
+            "ENGRAM_PROVIDER_DEADLINE_S": f"{self.embedding_s:g}",
+            "ENGRAM_PROVIDER_TIMEOUT_S": f"{min(5.0, self.embedding_s):g}",
+            "ENGRAM_OPENSEARCH_TIMEOUT_S": f"{self.opensearch_attempt_s:g}",
+        }
+        if self.llm_s:
+            env |= {"ENGRAM_LLM_DEADLINE_S": f"{self.llm_s:g}", "ENGRAM_LLM_TIMEOUT_S": f"{self.llm_s:g}"}
+        return env
+
+
+ANSWER_MARGIN_S = 1.5
+"""What the handlers keep back from their deadlines to answer (``engram_http.runtime``)."""
+
+
+@dataclass(frozen=True)
 class FunctionSpec:
-    """One function: its code folder, entry point, memory and timeout."""
+    """One function: its code folder, entry point, memory, timeout and the deadlines inside it."""
 
     name: str
     folder: str
@@ -35,27 +68,111 @@ class FunctionSpec:
     timeout_s: int = 29
     in_vpc: bool = False
     """Needs the search domain (placed in the VPC when the domain is in one)."""
+    deadlines: Deadlines = Deadlines()
+    worst_case_s: float = 0.0
+    """The longest run of calls one invocation makes in sequence (what its timeout must exceed)."""
+    bundles: tuple[str, ...] = ()
+    """Other functions' folders whose ``handler.py`` this function's asset carries too (the docs
+    function merges their OpenAPI documents)."""
 
 
+_API = Deadlines()
+_LIGHT = Deadlines(embedding_s=3.0, opensearch_attempt_s=2.0)  # calls neither: bounds for any that creeps in
+_RETAIN = Deadlines(llm_s=6.0)  # mode auto calls the LLM inline (extraction, then dedup)
 # The HTTP functions' timeout stays under API Gateway's 29 s integration limit.
 API_FUNCTIONS: tuple[FunctionSpec, ...] = (
-    FunctionSpec("authorizer", "authorizer", memory_mb=512, timeout_s=10),
-    FunctionSpec("retain", "retain"),
-    FunctionSpec("recall", "recall", timeout_s=15, in_vpc=True),
-    FunctionSpec("forget", "forget", in_vpc=True),
-    FunctionSpec("feedback", "feedback", memory_mb=512, timeout_s=10),
-    FunctionSpec("memories", "memories", in_vpc=True),
-    FunctionSpec("admin", "admin", memory_mb=512, in_vpc=True),
-    FunctionSpec("docs", "docs", memory_mb=256, timeout_s=10),
+    FunctionSpec("authorizer", "authorizer", memory_mb=512, timeout_s=10, deadlines=_LIGHT, worst_case_s=5.0),
+    FunctionSpec(
+        "retain",
+        "retain",
+        in_vpc=True,
+        deadlines=_RETAIN,
+        worst_case_s=2 * _RETAIN.llm_s + _RETAIN.embedding_s + _RETAIN.opensearch_s,
+    ),
+    FunctionSpec("recall", "recall", in_vpc=True, worst_case_s=_API.embedding_s + _API.opensearch_s),
+    FunctionSpec("forget", "forget", in_vpc=True, worst_case_s=_API.embedding_s + _API.opensearch_s),
+    FunctionSpec("feedback", "feedback", memory_mb=512, timeout_s=10, deadlines=_LIGHT, worst_case_s=5.0),
+    FunctionSpec("memories", "memories", in_vpc=True, worst_case_s=_API.embedding_s + 2 * _API.opensearch_s),
+    FunctionSpec("admin", "admin", memory_mb=512, in_vpc=True, worst_case_s=_API.opensearch_s + 5.0),
+    FunctionSpec(
+        "docs",
+        "docs",
+        memory_mb=256,
+        timeout_s=10,
+        deadlines=_LIGHT,
+        bundles=tuple(f for f in ROUTE_FUNCTIONS if f != "docs"),  # every route's handler
+    ),
 )
 
+STEP_TIMEOUT_S = 300
+STEP_STOP_MARGIN_S = 60.0
+"""A step starts no new batch within this of its timeout (``functions/tenant_work``)."""
+EXTRACT_BATCH = 1
+"""Messages per extract worker invocation: one smart retain may make two long LLM calls."""
 
-def worker_functions(*, extract_timeout_s: int) -> tuple[FunctionSpec, ...]:
+
+def extract_worst_case_s(llm_s: float) -> float:
+    """One job: the extraction call, the dedup call, the embeddings and the index reads."""
+    worker = Deadlines(embedding_s=20.0, opensearch_attempt_s=5.0, llm_s=llm_s)
+    return EXTRACT_BATCH * (2 * llm_s + worker.embedding_s + worker.opensearch_s)
+
+
+def worker_functions(*, extract_timeout_s: int, extract_llm_s: float = 45.0) -> tuple[FunctionSpec, ...]:
+    worker = Deadlines(embedding_s=20.0, opensearch_attempt_s=5.0)
     return (
-        FunctionSpec("indexer", "indexer", memory_mb=512, timeout_s=60, in_vpc=True),
-        FunctionSpec("extract_worker", "extract_worker", timeout_s=extract_timeout_s),
-        FunctionSpec("decay", "lifecycle", handler="handler.decay_handler", timeout_s=900, in_vpc=True),
-        FunctionSpec("tiering", "lifecycle", handler="handler.tiering_handler", timeout_s=900, in_vpc=True),
+        FunctionSpec(
+            "indexer",
+            "indexer",
+            memory_mb=512,
+            timeout_s=60,
+            in_vpc=True,
+            deadlines=worker,
+            worst_case_s=worker.opensearch_s,
+        ),
+        FunctionSpec(
+            "extract_worker",
+            "extract_worker",
+            timeout_s=extract_timeout_s,
+            in_vpc=True,
+            deadlines=Deadlines(embedding_s=20.0, opensearch_attempt_s=5.0, llm_s=extract_llm_s),
+            worst_case_s=extract_worst_case_s(extract_llm_s),
+        ),
+        FunctionSpec(
+            "decay",
+            "lifecycle",
+            handler="handler.decay_handler",
+            timeout_s=900,
+            in_vpc=True,
+            deadlines=worker,
+            worst_case_s=120.0,
+        ),
+        FunctionSpec(
+            "tiering",
+            "lifecycle",
+            handler="handler.tiering_handler",
+            timeout_s=900,
+            in_vpc=True,
+            deadlines=worker,
+            worst_case_s=120.0,
+        ),
+        FunctionSpec(
+            "tenant_work",
+            "tenant_work",
+            timeout_s=STEP_TIMEOUT_S,
+            in_vpc=True,
+            deadlines=worker,
+            worst_case_s=STEP_STOP_MARGIN_S + worker.opensearch_s,
+        ),
+        FunctionSpec(
+            "search_setup",
+            "search_setup",
+            handler="handler.on_event",
+            memory_mb=256,
+            timeout_s=300,
+            in_vpc=True,
+            deadlines=worker,
+            worst_case_s=8 * worker.opensearch_s,
+        ),
     )
 
 
@@ -88,8 +205,12 @@ class Functions(Construct):
         require_handlers: bool,
         vpc: ec2.IVpc | None = None,
         security_group: ec2.ISecurityGroup | None = None,
+        roles: dict[str, iam.Role] | None = None,
     ) -> None:
+        """``roles``: roles made elsewhere for some functions (the search setup's, which the
+        domain names as its master user); every other function gets a role of its own here."""
         super().__init__(scope, construct_id)
+        self._given_roles = dict(roles or {})
         unknown = sorted(set(reserved_concurrency) - {s.name for s in specs})
         if unknown:
             raise ValueError(f"reserved_concurrency: no function named {', '.join(unknown)}")
@@ -130,7 +251,7 @@ class Functions(Construct):
     def _code_folder(self, spec: FunctionSpec) -> str:
         folder = FUNCTIONS_DIR / spec.folder
         if (folder / "handler.py").is_file():
-            return str(folder)
+            return str(folder) if not spec.bundles else str(bundle(spec))
         # Only with require_handlers=false: an empty asset stands in for code not written yet.
         if self._placeholder is None:
             self._placeholder = Path(tempfile.mkdtemp(prefix="engram-missing-handler-"))
@@ -156,7 +277,7 @@ class Functions(Construct):
             log_group_name=f"/aws/lambda/{function_name}",
             retention=log_retention,
         )
-        role = iam.Role(
+        role = self._given_roles.get(spec.name) or iam.Role(
             self,
             f"{construct_name}Role",
             assumed_by=iam.ServicePrincipal("lambda.amazonaws.com"),
@@ -196,7 +317,12 @@ class Functions(Construct):
             log_group=log_group,
             logging_format=lambda_.LoggingFormat.JSON,
             tracing=lambda_.Tracing.ACTIVE,
-            environment={**environment, "POWERTOOLS_SERVICE_NAME": "engram", "ENGRAM_FUNCTION": spec.name},
+            environment={
+                **environment,
+                **spec.deadlines.environment(),
+                "POWERTOOLS_SERVICE_NAME": "engram",
+                "ENGRAM_FUNCTION": spec.name,
+            },
             reserved_concurrent_executions=reserved,
             vpc=vpc,
             vpc_subnets=ec2.SubnetSelection(subnet_type=ec2.SubnetType.PRIVATE_ISOLATED) if vpc else None,
@@ -208,3 +334,17 @@ class Functions(Construct):
 
     def __getitem__(self, name: str) -> lambda_.Function:
         return self.functions[name]
+
+
+def bundle(spec: FunctionSpec, out: Path | None = None) -> Path:
+    """A folder holding the function's own code and ``<name>/handler.py`` of each bundled function,
+    laid out as the Lambda task root (``engram_http.loader`` finds them there)."""
+    target = out or Path(tempfile.mkdtemp(prefix=f"engram-{spec.name}-asset-"))
+    shutil.copytree(FUNCTIONS_DIR / spec.folder, target, dirs_exist_ok=True, ignore=_IGNORED)
+    for name in spec.bundles:
+        (target / name).mkdir(exist_ok=True)
+        shutil.copy2(FUNCTIONS_DIR / name / "handler.py", target / name / "handler.py")
+    return target
+
+
+_IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc")

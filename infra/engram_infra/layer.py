@@ -27,6 +27,21 @@ DEFAULT_OUT = REPO_ROOT / "build" / "layer"
 # Lambda's Python 3.12+ runtimes run on Amazon Linux 2023 (glibc 2.34): wheels built for
 # manylinux2014 (glibc 2.17) or manylinux_2_28 run there; nothing newer is accepted.
 PLATFORMS = ("manylinux2014_aarch64", "manylinux_2_28_aarch64")
+
+
+def machine_platforms(machine: str | None = None) -> tuple[str, ...]:
+    """The same wheel tags for this machine's architecture (to run the layer here, in tests).
+
+    >>> machine_platforms("x86_64")
+    ('manylinux2014_x86_64', 'manylinux_2_28_x86_64')
+    """
+    import platform
+
+    arch = machine or platform.machine()
+    arch = {"arm64": "aarch64", "amd64": "x86_64", "AMD64": "x86_64"}.get(arch, arch)
+    return tuple(p.replace("aarch64", arch) for p in PLATFORMS)
+
+
 SOURCES = {"engram": REPO_ROOT / "shared" / "engram", "engram_http": REPO_ROOT / "functions" / "engram_http"}
 LAMBDA_UNZIPPED_LIMIT = 250 * 1024 * 1024
 STAMP = ".engram-layer.json"
@@ -55,13 +70,15 @@ def folder_size(path: Path) -> int:
     return sum(f.stat().st_size for f in path.rglob("*") if f.is_file() and not f.is_symlink())
 
 
-def _fingerprint(requirements: tuple[str, ...], python_version: str) -> str:
-    text = json.dumps({"requirements": requirements, "python": python_version, "platforms": PLATFORMS})
+def _fingerprint(requirements: tuple[str, ...], python_version: str, platforms: tuple[str, ...]) -> str:
+    text = json.dumps({"requirements": requirements, "python": python_version, "platforms": platforms})
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def _install_dependencies(target: Path, requirements: tuple[str, ...], python_version: str) -> None:
-    platform_args = [arg for platform in PLATFORMS for arg in ("--platform", platform)]
+def _install_dependencies(
+    target: Path, requirements: tuple[str, ...], python_version: str, platforms: tuple[str, ...]
+) -> None:
+    platform_args = [arg for platform in platforms for arg in ("--platform", platform)]
     command = [
         sys.executable,
         "-m",
@@ -84,20 +101,26 @@ def _install_dependencies(target: Path, requirements: tuple[str, ...], python_ve
 
 
 def build_layer(
-    out: Path = DEFAULT_OUT, *, python_version: str = "3.14", requirements: tuple[str, ...] | None = None
+    out: Path = DEFAULT_OUT,
+    *,
+    python_version: str = "3.14",
+    requirements: tuple[str, ...] | None = None,
+    platforms: tuple[str, ...] = PLATFORMS,
 ) -> LayerBuild:
-    """Build (or refresh) the layer folder at ``out`` and return what it holds."""
+    """Build (or refresh) the layer folder at ``out`` and return what it holds. ``platforms``:
+    the wheel tags (Lambda's arm64 by default; ``machine_platforms()`` builds the very same
+    layer for this machine, so the tests can run the functions as Lambda lays them out)."""
     if not re.fullmatch(r"3\.\d+", python_version):
         raise ValueError(f"python_version: '{python_version}' is not like 3.14")
     wanted = requirements if requirements is not None else runtime_requirements()
-    fingerprint = _fingerprint(wanted, python_version)
+    fingerprint = _fingerprint(wanted, python_version, platforms)
     stamp = out / STAMP
     site = out / "python"
     reused = stamp.is_file() and json.loads(stamp.read_text()).get("fingerprint") == fingerprint
     if not reused:
         shutil.rmtree(out, ignore_errors=True)
         site.mkdir(parents=True)
-        _install_dependencies(site, wanted, python_version)
+        _install_dependencies(site, wanted, python_version, platforms)
         # Bytecode of this machine's Python and console scripts pointing at it are useless there.
         for cache in list(site.rglob("__pycache__")):
             shutil.rmtree(cache, ignore_errors=True)

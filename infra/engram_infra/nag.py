@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from aws_cdk import Acknowledgment, CfnElement, Stack, Validations
 from aws_cdk import aws_ec2 as ec2
+from aws_cdk import aws_lambda as lambda_
 from constructs import IConstruct
 
 if TYPE_CHECKING:
@@ -35,7 +36,7 @@ def _ref(construct: IConstruct) -> str:
 
 def acknowledge(stack: EngramStack) -> None:
     """Acknowledge the accepted findings of the AwsSolutions and Serverless packs."""
-    from engram_infra.stack import SEARCH_ACCESS, TABLE_ACCESS
+    from engram_infra.stack import OBJECTS, SEARCH_ACCESS, TABLE_ACCESS
 
     functions = stack.functions
     for name, role in functions.roles.items():
@@ -68,18 +69,39 @@ def acknowledge(stack: EngramStack) -> None:
                 f"AwsSolutions-IAM5[Resource::{_ref(stack.search.domain)}/*]",
                 "index paths inside the one search domain; fine-grained access control narrows them further",
             )
+        if name in OBJECTS:
+            for action in ("s3:GetObject*", "s3:GetBucket*", "s3:List*", "s3:DeleteObject*", "s3:Abort*"):
+                _ack(
+                    role,
+                    f"AwsSolutions-IAM5[Action::{action}]",
+                    "CDK's read-write grant on the one bucket of job bodies and exports",
+                )
+            _ack(
+                role,
+                f"AwsSolutions-IAM5[Resource::{_ref(stack.data.bucket)}/*]",
+                "objects are keyed by tenant and job or export id at run time (tenants/<tenant>/...)",
+            )
         function = functions[name]
         if name == "indexer":
             reason = "a DynamoDB stream source: failed batches go to the event source mapping's on-failure SQS destination"
+        elif name == "tenant_work":
+            reason = "an SQS source: failed steps go to the step queue's redrive DLQ"
         elif name == "extract_worker":
             reason = "an SQS source: failed messages go to the extraction queue's redrive DLQ"
+        elif name == "search_setup":
+            reason = "invoked by the custom resource provider during deploys: a failure fails the deploy"
         elif name in ("decay", "tiering"):
             reason = "asynchronous: an on-failure destination (the schedules DLQ) receives failed runs with their error"
         else:
             reason = SYNCHRONOUS
         _ack(function, "Serverless-LambdaDLQ", reason)
 
-    extract_sources = [c for c in functions["extract_worker"].node.children if "SqsEventSource" in c.node.id]
+    extract_sources = [
+        c
+        for name in ("extract_worker", "tenant_work")
+        for c in functions[name].node.children
+        if "SqsEventSource" in c.node.id
+    ]
     for source in extract_sources:
         _ack(
             source,
@@ -101,9 +123,42 @@ def acknowledge(stack: EngramStack) -> None:
     _queues(stack)
     _api(stack)
     _search(stack)
+    _custom_resource(stack)
+
+
+def _custom_resource(stack: EngramStack) -> None:
+    """The provider framework's own function (CDK's code) in front of ``search_setup``."""
+    framework = stack.search_setup_provider.node.find_child("framework-onEvent")
+    assert isinstance(framework, lambda_.Function)
+    role = framework.role
+    assert role is not None
+    _ack(
+        role,
+        "AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]",
+        "the CDK provider framework's function: its role is made by CDK with the basic execution policy",
+    )
+    _ack(
+        role,
+        f"AwsSolutions-IAM5[Resource::{_ref(stack.functions['search_setup'])}:*]",
+        "the framework invokes every version of the one search setup function",
+    )
+    reason = "the CDK provider framework's function runs only during deploys, for seconds"
+    for rule in ("Serverless-LambdaDefaultMemorySize", "Serverless-LambdaTracing"):
+        _ack(framework, rule, reason)
+    _ack(
+        framework,
+        "Serverless-LambdaDLQ",
+        "invoked by CloudFormation through the framework: a failure fails the deploy, which reports it",
+    )
 
 
 def _secrets(stack: EngramStack) -> None:
+    _ack(
+        stack.data.bucket,
+        "AwsSolutions-S1",
+        "holds only transient objects (job bodies, exports) that expire within days; reads and writes are "
+        "by the stack's own functions, whose calls CloudTrail records",
+    )
     _ack(
         stack.data.pepper,
         "AwsSolutions-SMG4",
@@ -124,7 +179,12 @@ def _queues(stack: EngramStack) -> None:
             "this queue is a dead-letter queue of a Lambda on-failure destination or an EventBridge target, "
             "which cdk-nag cannot see",
         )
-    for queue in (stack.indexer_dead_letters, stack.schedules.dead_letters, stack.extraction.dead_letters):
+    for queue in (
+        stack.indexer_dead_letters,
+        stack.schedules.dead_letters,
+        stack.extraction.dead_letters,
+        stack.steps.dead_letters,
+    ):
         _ack(
             queue,
             "Serverless-SQSRedrivePolicy",
@@ -181,6 +241,11 @@ def _search(stack: EngramStack) -> None:
                     "CDK's endpoint security group admits HTTPS from the VPC's own CIDR only (cdk-nag cannot "
                     "resolve the CIDR token)",
                 )
+    _ack(
+        stack.search.admin_role,
+        f"AwsSolutions-IAM5[Resource::{_ref(domain)}/*]",
+        "the operators' administrator role works on every index path of the one search domain",
+    )
     _ack(
         domain,
         "AwsSolutions-OS3",

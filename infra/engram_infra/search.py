@@ -50,6 +50,12 @@ class Search(Construct):
         self.client_security_group: ec2.SecurityGroup | None = None
         self.domain: opensearch.Domain | None = None
         self.collection: aoss.CfnCollection | None = None
+        self.setup_role: iam.Role | None = None
+        self.readers: list[str] = []
+        """Role ARNs granted to search (domain): the setup maps them to the reader role."""
+        self.writers: list[str] = []
+        self.replicas = 0 if instance_count < 2 else 1
+        """Replicas of the memory index: on one node a replica can never be placed (yellow cluster)."""
         if backend == "opensearch-serverless":
             self.service = "aoss"
             self._serverless(prefix=prefix, key=key, removal=removal)
@@ -85,7 +91,8 @@ class Search(Construct):
                 "all": ec2.FlowLogOptions(destination=ec2.FlowLogDestination.to_cloud_watch_logs(flow_logs))
             },
             gateway_endpoints={
-                "dynamodb": ec2.GatewayVpcEndpointOptions(service=ec2.GatewayVpcEndpointAwsService.DYNAMODB)
+                "dynamodb": ec2.GatewayVpcEndpointOptions(service=ec2.GatewayVpcEndpointAwsService.DYNAMODB),
+                "s3": ec2.GatewayVpcEndpointOptions(service=ec2.GatewayVpcEndpointAwsService.S3),
             },
         )
         self.client_security_group = ec2.SecurityGroup(
@@ -114,19 +121,26 @@ class Search(Construct):
         removal: RemovalPolicy,
     ) -> None:
         account = Stack.of(self).account
-        # Fine-grained access control's master user: operators assume this role to map the
-        # functions' roles to OpenSearch roles (README: "Deploy").
+        # Fine-grained access control's master user: the search setup function (the index custom
+        # resource), which maps the functions' roles to OpenSearch roles on every deploy.
+        self.setup_role = iam.Role(
+            self,
+            "SetupRole",
+            assumed_by=iam.ServicePrincipal("lambda.amazonaws.com"),
+            description=f"{prefix}-search-setup: creates the index and maps the functions' roles",
+        )
+        # Operators who need the domain's security API assume this one (mapped to all_access).
         self.admin_role = iam.Role(
             self,
             "AdminRole",
             assumed_by=iam.AccountPrincipal(account),
-            description="OpenSearch fine-grained access control master user",
+            description="OpenSearch administrator (all_access and security_manager inside the domain)",
         )
         slow_search = logs.LogGroup(self, "SlowSearchLogs", retention=log_retention, removal_policy=removal)
         slow_index = logs.LogGroup(self, "SlowIndexLogs", retention=log_retention, removal_policy=removal)
         app_logs = logs.LogGroup(self, "AppLogs", retention=log_retention, removal_policy=removal)
         # One explicit resource policy instead of the custom resource the Domain would add.
-        logs.ResourcePolicy(
+        logs_policy = logs.ResourcePolicy(
             self,
             "LogsPolicy",
             policy_statements=[
@@ -168,7 +182,7 @@ class Search(Construct):
             enforce_https=True,
             tls_security_policy=opensearch.TLSSecurityPolicy.TLS_1_2,
             fine_grained_access_control=opensearch.AdvancedSecurityOptions(
-                master_user_arn=self.admin_role.role_arn
+                master_user_arn=self.setup_role.role_arn
             ),
             logging=opensearch.LoggingOptions(
                 slow_search_log_enabled=True,
@@ -199,7 +213,15 @@ class Search(Construct):
                 }
             ],
         }
-        self.endpoint = self.domain.domain_endpoint
+        # The domain checks that it may write to its log groups when it is created: the policy first.
+        self.domain.node.add_dependency(logs_policy)
+        # A URL with its scheme: the domain listens on 443 over TLS only.
+        self.endpoint = Fn.join("", ["https://", self.domain.domain_endpoint])
+        self.admin_role.add_to_principal_policy(
+            iam.PolicyStatement(
+                actions=list(WRITE_ACTIONS), resources=[self.domain.domain_arn, f"{self.domain.domain_arn}/*"]
+            )
+        )
 
     # --- serverless collection ------------------------------------------------------------------
 
@@ -245,13 +267,17 @@ class Search(Construct):
         self.data_access = aoss.CfnAccessPolicy(
             self, "DataAccess", name=f"{name}-data"[:32], type="data", policy=self._data_access_policy()
         )
-        self.endpoint = Fn.select(1, Fn.split("https://", self.collection.attr_collection_endpoint))
+        self.endpoint = self.collection.attr_collection_endpoint  # already https://<id>.<region>.aoss...
 
     # --- grants ---------------------------------------------------------------------------------
 
     def grant(self, grantee: iam.IRole, *, write: bool) -> None:
         """Let a function's role search (``write=False``) or also index and delete documents."""
         if self.domain is not None:
+            if write:
+                self.writers.append(grantee.role_arn)
+            else:
+                self.readers.append(grantee.role_arn)
             grantee.add_to_principal_policy(
                 iam.PolicyStatement(
                     actions=list(WRITE_ACTIONS if write else READ_ACTIONS),

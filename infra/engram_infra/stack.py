@@ -11,13 +11,14 @@ import os
 import re
 from typing import Any
 
-from aws_cdk import App, Aws, CfnOutput, Duration, Environment, Stack, Validations
+from aws_cdk import App, Aws, CfnOutput, CustomResource, Duration, Environment, Stack, Validations
 from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_lambda_event_sources as sources
 from aws_cdk import aws_logs as logs
 from aws_cdk import aws_sqs as sqs
+from aws_cdk import custom_resources as cr
 from cdk_nag import AwsSolutionsChecks, ServerlessChecks
 from constructs import Construct
 
@@ -25,13 +26,13 @@ from engram_infra.api import Api
 from engram_infra.config import Config
 from engram_infra.data import Data
 from engram_infra.extraction import Extraction
-from engram_infra.functions import API_FUNCTIONS, Functions, worker_functions
+from engram_infra.functions import API_FUNCTIONS, EXTRACT_BATCH, STEP_TIMEOUT_S, Functions, worker_functions
 from engram_infra.nag import acknowledge
 from engram_infra.observability import Observability
 from engram_infra.schedules import Schedules
 from engram_infra.search import Search
 
-WORKERS = ("indexer", "extract_worker", "decay", "tiering")
+WORKERS = ("indexer", "extract_worker", "decay", "tiering", "tenant_work", "search_setup")
 # Cross-region inference profile ids start with a geography; their calls land in several regions.
 _PROFILE = re.compile(r"^(us|eu|apac|global|ca|jp|au|us-gov)\.(.+)$")
 
@@ -49,18 +50,30 @@ TABLE_ACCESS: dict[str, str] = {
     "extract_worker": "W",
     "decay": "W",
     "tiering": "W",
+    "tenant_work": "W",
+    "search_setup": "",
 }
-# Who searches (R) or also indexes and deletes (W) in the search index.
+# Who searches (R) or also indexes and deletes (W) in the search index. Retain and the extract
+# worker read it for dedup and write a head start of what the stream indexer will apply.
 SEARCH_ACCESS: dict[str, str] = {
+    "retain": "W",
     "recall": "R",
-    "extract_worker": "R",
+    "extract_worker": "W",
     "forget": "W",
     "memories": "W",
     "admin": "W",
     "indexer": "W",
     "decay": "W",
     "tiering": "W",
+    "tenant_work": "W",  # an erasure's last step deletes the tenant's documents
+    "search_setup": "W",
 }
+# Who keeps objects in the bucket: large job bodies (retain, the worker), exports (memories),
+# and the erasure of a tenant's objects (tenant_work).
+OBJECTS = ("retain", "extract_worker", "memories", "tenant_work")
+# Who queues steps of tenant-wide work: an erasure (admin), the lifecycle of every tenant
+# (decay, tiering) and the steps that carry on (tenant_work).
+STEPS = ("admin", "decay", "tiering", "tenant_work")
 # Who calls the embedding model (queries, deferred embeddings) and the extraction LLM.
 EMBEDS = ("retain", "recall", "forget", "memories", "indexer", "extract_worker")
 EXTRACTS = ("retain", "extract_worker")  # retain: mode auto uses the LLM inline when configured
@@ -91,6 +104,14 @@ class EngramStack(Stack):
         self.extraction = Extraction(
             self, "Extraction", prefix=config.prefix, key=self.data.key, worker_timeout=worker_timeout
         )
+        self.steps = Extraction(
+            self,
+            "Steps",
+            prefix=config.prefix,
+            key=self.data.key,
+            worker_timeout=Duration.seconds(STEP_TIMEOUT_S),
+            name="steps",
+        )
         self.functions = Functions(
             self,
             "Functions",
@@ -107,6 +128,7 @@ class EngramStack(Stack):
             require_handlers=config.require_handlers,
             vpc=self.search.vpc,
             security_group=self.search.client_security_group,
+            roles={"search_setup": self.search.setup_role} if self.search.setup_role else None,
         )
         fns = self.functions.functions
         self.api = Api(
@@ -144,6 +166,7 @@ class EngramStack(Stack):
         )
         self._event_sources()
         self._grants()
+        self.search_index = self._search_index()
         self.observability = Observability(
             self,
             "Observability",
@@ -155,6 +178,7 @@ class EngramStack(Stack):
             indexer=fns["indexer"],
             dead_letter_queues={
                 "extract": self.extraction.dead_letters,
+                "steps": self.steps.dead_letters,
                 "indexer": self.indexer_dead_letters,
                 "schedules": self.schedules.dead_letters,
             },
@@ -163,6 +187,49 @@ class EngramStack(Stack):
         )
         self._outputs()
         acknowledge(self)
+
+    def _search_index(self) -> CustomResource:
+        """The index template, the index, its search pipeline and (domain) the role mappings,
+        created on the first deploy and brought up to date on every update (``search_setup``)."""
+        from engram.adapters.opensearch_index import OpenSearchIndex
+
+        c = self.config
+        provider = cr.Provider(
+            self,
+            "SearchSetupProvider",
+            on_event_handler=self.functions["search_setup"],
+            log_group=logs.LogGroup(
+                self, "SearchSetupProviderLogs", retention=_retention(c.log_retention_days)
+            ),
+        )
+        template = OpenSearchIndex(
+            None,
+            "engram-memories",
+            dimension=c.embedding_dimensions,
+            model_id=f"{c.embedding_model_id}@{c.embedding_dimensions}",
+            serverless=self.search.domain is None,
+            shards=1,
+            replicas=self.search.replicas,
+        ).template_body()
+        properties: dict[str, Any] = {
+            # Any change of the mapping, shards or replicas makes CloudFormation send an Update.
+            "Template": Stack.of(self).to_json_string(template),
+        }
+        if self.search.domain is not None:
+            properties |= {
+                "Readers": self.search.readers,
+                "Writers": self.search.writers,
+                "Admins": [self.search.admin_role.role_arn, self.functions.roles["search_setup"].role_arn],
+            }
+        self.search_setup_provider = provider
+        resource = CustomResource(
+            self,
+            "SearchIndex",
+            service_token=provider.service_token,
+            resource_type="Custom::EngramSearchIndex",
+            properties=properties,
+        )
+        return resource
 
     def _outputs(self) -> None:
         outputs = {
@@ -177,7 +244,7 @@ class EngramStack(Stack):
         if self.search.domain is not None:
             outputs["SearchAdminRole"] = (
                 self.search.admin_role.role_arn,
-                "fine-grained access control master role",
+                "role mapped to all_access in the search domain (for operators)",
             )
         for name, (value, description) in outputs.items():
             CfnOutput(self, name, value=value, description=description)
@@ -190,6 +257,8 @@ class EngramStack(Stack):
             "ENGRAM_TABLE": self.data.table.table_name,
             "ENGRAM_OPENSEARCH_ENDPOINT": self.search.endpoint,
             "ENGRAM_OPENSEARCH_SERVICE": self.search.service,
+            "ENGRAM_OPENSEARCH_SHARDS": "1",
+            "ENGRAM_OPENSEARCH_REPLICAS": str(self.search.replicas),
             "ENGRAM_EMBEDDER": "bedrock",
             "ENGRAM_BEDROCK_MODEL": c.embedding_model_id,
             "ENGRAM_EMBEDDING_DIMENSIONS": str(c.embedding_dimensions),
@@ -198,6 +267,8 @@ class EngramStack(Stack):
             "ENGRAM_LLM_PROVIDER": "bedrock",
             "ENGRAM_LLM_MODEL": c.llm_model_id,
             "ENGRAM_EXTRACT_QUEUE_URL": self.extraction.queue.queue_url,
+            "ENGRAM_STEP_QUEUE_URL": self.steps.queue.queue_url,
+            "ENGRAM_BUCKET": self.data.bucket.bucket_name,
             # Secrets Manager ARNs: the functions read each value once per container.
             "ENGRAM_OPERATOR_TOKEN": self.data.operator_token.secret_arn,
             "ENGRAM_KEY_PEPPER": self.data.pepper.secret_arn,
@@ -224,10 +295,13 @@ class EngramStack(Stack):
                 on_failure=sources.SqsDlq(self.indexer_dead_letters),
             )
         )
+        fns["tenant_work"].add_event_source(
+            sources.SqsEventSource(self.steps.queue, batch_size=1, report_batch_item_failures=True)
+        )
         fns["extract_worker"].add_event_source(
             sources.SqsEventSource(
                 self.extraction.queue,
-                batch_size=5,
+                batch_size=EXTRACT_BATCH,  # one smart retain may take two long LLM calls
                 report_batch_item_failures=True,
                 max_concurrency=max(2, self.config.extract_worker_max_concurrency),
             )
@@ -253,6 +327,10 @@ class EngramStack(Stack):
         for name in EXTRACTS:
             roles[name].add_to_policy(iam.PolicyStatement(actions=["bedrock:InvokeModel"], resources=llm))
         self.extraction.queue.grant_send_messages(fns["retain"])
+        for name in STEPS:
+            self.steps.queue.grant_send_messages(fns[name])
+        for name in OBJECTS:
+            self.data.bucket.grant_read_write(fns[name])
         self.data.operator_token.grant_read(fns["authorizer"])
         self.data.pepper.grant_read(fns["authorizer"])
         self.data.pepper.grant_read(fns["admin"])

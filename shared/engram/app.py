@@ -12,7 +12,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from engram import embedding_keys
@@ -22,9 +22,17 @@ from engram import lifecycle as lifecycle_service
 from engram import memories as memory_service
 from engram import recall as recall_service
 from engram import retain as retain_service
-from engram.errors import ForbiddenError, NotFoundError, ProviderError, ValidationFailedError
+from engram.errors import (
+    ConfigurationError,
+    ConflictError,
+    ForbiddenError,
+    NotFoundError,
+    ProviderError,
+    ValidationFailedError,
+)
 from engram.identity import job_id
 from engram.models import (
+    ExportLink,
     FeedbackRequest,
     FeedbackResponse,
     ForgetRequest,
@@ -44,6 +52,7 @@ from engram.models import (
     RetainResponse,
     StatsResponse,
     Tenant,
+    check_expiry,
     parse,
 )
 
@@ -52,6 +61,7 @@ if TYPE_CHECKING:
 from engram.ports import (
     ALL_SCOPES,
     LLM,
+    BlobStore,
     Clock,
     Embedder,
     Extractor,
@@ -59,6 +69,7 @@ from engram.ports import (
     MemoryStore,
     Reranker,
     SearchIndex,
+    StepQueue,
     UsagePlanRegistry,
 )
 from engram.settings import LlmSettings, Settings
@@ -74,8 +85,10 @@ def build_search_index(settings: Settings, *, client: Any = None) -> SearchIndex
     aws = settings.aws
     if client is None:
         if not aws.opensearch_endpoint:
-            raise ValidationFailedError("ENGRAM_OPENSEARCH_ENDPOINT is required for the aws backend")
-        client = opensearch_client(aws.opensearch_endpoint, aws.region, aws.opensearch_service)
+            raise ConfigurationError("ENGRAM_OPENSEARCH_ENDPOINT is required for the aws backend")
+        client = opensearch_client(
+            aws.opensearch_endpoint, aws.region, aws.opensearch_service, timeout=aws.opensearch_timeout_s
+        )
     model_id, dimension = embedding_spec(settings)
     return OpenSearchIndex(
         client,
@@ -84,7 +97,27 @@ def build_search_index(settings: Settings, *, client: Any = None) -> SearchIndex
         model_id=model_id,
         serverless=aws.opensearch_service == "aoss",
         hybrid_pipeline=aws.hybrid_pipeline,
+        shards=aws.opensearch_shards,
+        replicas=aws.opensearch_replicas,
+        timeout_s=aws.opensearch_timeout_s,
     )
+
+
+def check_configuration(settings: Settings) -> None:
+    """Refuse settings a deployed function cannot work with (``ConfigurationError`` names the
+    variable). A Lambda function runs this at init, so a misconfigured one fails to start instead
+    of answering its callers as if their request were wrong."""
+    if settings.backend != "aws":
+        return
+    aws = settings.aws
+    if aws.index == "opensearch":
+        if not aws.opensearch_endpoint:
+            raise ConfigurationError("ENGRAM_OPENSEARCH_ENDPOINT is required for the aws backend")
+        from engram.adapters.opensearch_index import endpoint_url
+
+        endpoint_url(aws.opensearch_endpoint)
+    if settings.llm.provider != "none" and not settings.llm.model:
+        raise ConfigurationError("ENGRAM_LLM_MODEL is required when an LLM provider is configured")
 
 
 def build_llm(settings: LlmSettings) -> LLM | None:
@@ -92,7 +125,7 @@ def build_llm(settings: LlmSettings) -> LLM | None:
     if settings.provider == "none":
         return None
     if not settings.model:
-        raise ValidationFailedError("ENGRAM_LLM_MODEL is required when an LLM provider is configured")
+        raise ConfigurationError("ENGRAM_LLM_MODEL is required when an LLM provider is configured")
     if settings.provider == "bedrock":
         from engram.adapters.bedrock_llm import BedrockLLM
 
@@ -108,7 +141,7 @@ def build_llm(settings: LlmSettings) -> LLM | None:
     from engram.adapters.secrets import LazySecret
 
     if not settings.base_url:
-        raise ValidationFailedError("ENGRAM_LLM_BASE_URL is required for the openai provider")
+        raise ConfigurationError("ENGRAM_LLM_BASE_URL is required for the openai provider")
     key = settings.api_key.get_secret_value() if settings.api_key else None
     return OpenAICompatLLM(
         settings.base_url,
@@ -120,6 +153,15 @@ def build_llm(settings: LlmSettings) -> LLM | None:
         backoff_s=settings.backoff_s,
         max_output_tokens=settings.max_output_tokens,
     )
+
+
+def _step_queue(settings: Settings) -> StepQueue | None:
+    """SQS when the stack gives a step queue; None does tenant-wide work inline (locally)."""
+    if not settings.aws.step_queue_url:
+        return None
+    from engram.adapters.sqs_queue import SqsStepQueue
+
+    return SqsStepQueue(settings.aws.step_queue_url)
 
 
 def _job_queue(settings: Settings) -> JobQueue | None:
@@ -145,6 +187,10 @@ class Engine:
     usage_plans: UsagePlanRegistry | None = None
     """Where accepted jobs go (SQS in the cloud); None runs them on this process's job thread."""
     keys: KeyService | None = None
+    blobs: BlobStore | None = None
+    """Object storage for exports (and, in the store, large job bodies); None answers inline."""
+    steps: StepQueue | None = None
+    """Where tenant-wide work goes in resumable steps (SQS in the cloud); None does it inline."""
     operator_token: str | Callable[[], str | None] | None = field(default=None, repr=False)
     """The admin routes' credential, or a function reading it (from Secrets Manager) on first use."""
     _jobs: ThreadPoolExecutor | None = field(default=None, repr=False)
@@ -225,7 +271,12 @@ class Engine:
         client = dynamodb or dynamodb_client(
             region=aws.region, endpoint_url=aws.dynamodb_endpoint, max_attempts=aws.max_attempts
         )
-        store = DynamoStore(client, aws.table)
+        blobs = None
+        if aws.bucket:
+            from engram.adapters.s3_blobs import S3Blobs
+
+            blobs = S3Blobs(aws.bucket, region=aws.region)
+        store = DynamoStore(client, aws.table, blobs=blobs)
         embedder = embedder or build_embedder(settings)
         if index is None:
             if aws.index == "memory":
@@ -267,6 +318,8 @@ class Engine:
             llm=build_llm(settings.llm),
             queue=_job_queue(settings),
             usage_plans=usage_plans,
+            blobs=blobs,
+            steps=_step_queue(settings),
         )
 
     def reindex(
@@ -325,7 +378,7 @@ class Engine:
 
     def _settings(self, tenant_id: str) -> Settings:
         tenant = self.store.get_tenant(tenant_id)
-        if tenant is None:
+        if tenant is None or tenant.erasing:
             raise NotFoundError(f"tenant '{tenant_id}' not found")
         return self.settings.for_tenant(tenant.settings_overrides)
 
@@ -444,12 +497,18 @@ class Engine:
         self._settings(tenant_id)
         self._scopes(tenant_id, [request.scope], allowed_scopes)
         now = self.clock.now()
+        check_expiry(request.expires_at, now)  # refused now, not when the job runs
+        if request.idempotency_key is not None:
+            earlier = self._keyed_job(tenant_id, request)
+            if earlier is not None:
+                return earlier
         job = Job(
-            job_id=job_id(),
+            job_id=job_id(tenant_id, request.idempotency_key),
             status="queued",
+            scope=request.scope,
             created_at=now,
             updated_at=now,
-            request=request.model_dump(mode="json", by_alias=True),
+            request=request.model_dump(mode="json", by_alias=True, exclude_none=True),
         )
         self.store.put_job(tenant_id, job)
         if self.queue is None:
@@ -463,6 +522,22 @@ class Engine:
             )
             self.store.put_job(tenant_id, failed)
             raise ProviderError("the job queue did not accept the retain; retry") from exc
+        return JobAccepted(job_id=job.job_id)
+
+    def _keyed_job(self, tenant_id: str, request: RetainRequest) -> JobAccepted | None:
+        """The job an earlier submit with this ``Idempotency-Key`` made (same body), or None to make
+        one; the key used for another body is a 409 now, not a failed job later."""
+        assert request.idempotency_key is not None
+        # The job runs the retain with async false: that is the body the key stands for.
+        wanted = retain_service.fingerprint(request.model_copy(update={"async_": False}))
+        previous = self.store.idempotent_result(tenant_id, request.idempotency_key)
+        if previous is not None and previous[0] != wanted:
+            raise ConflictError("this Idempotency-Key was used for a different request")
+        job = self.store.get_job(tenant_id, job_id(tenant_id, request.idempotency_key))
+        if job is None or (job.status == "failed" and job.request is None):
+            return None  # a new job (its retain replays what the key already stored, if anything)
+        if job.request is not None and retain_service.fingerprint(_job_request(job)) != wanted:
+            raise ConflictError("this Idempotency-Key was used for a different request")
         return JobAccepted(job_id=job.job_id)
 
     def run_job(self, tenant_id: str, job_id_: str) -> Job | None:
@@ -487,10 +562,10 @@ class Engine:
             self._worker().submit(self._run_job, tenant_id, job)
         return len(pending)
 
-    def get_job(self, tenant_id: str, job_id_: str) -> Job:
+    def get_job(self, tenant_id: str, job_id_: str, *, allowed_scopes: Sequence[str] | None = None) -> Job:
         self._settings(tenant_id)
         job = self.store.get_job(tenant_id, job_id_)
-        if job is None:
+        if job is None or (allowed_scopes is not None and job.scope not in allowed_scopes):
             raise NotFoundError(f"job '{job_id_}' not found")
         return job
 
@@ -504,9 +579,7 @@ class Engine:
         self.store.put_job(tenant_id, running)
         try:
             # The job's own key makes a retried job replay its first outcome instead of writing twice.
-            body = {**(job.request or {}), "async": False}
-            body["idempotency_key"] = body.get("idempotency_key") or f"job:{job.job_id}"
-            response = self.retain(tenant_id, RetainRequest.model_validate(body))
+            response = self.retain(tenant_id, _job_request(job))
             results = [
                 r.model_copy(update={"memory": None}) for r in response.results
             ]  # ids only: no content
@@ -745,39 +818,136 @@ class Engine:
             scopes=allowed_scopes,
         )
 
+    def release(
+        self,
+        tenant_id: str,
+        memory_id: str,
+        *,
+        allowed_scopes: Sequence[str] | None = None,
+        released_by: str = "",
+    ) -> MemoryView:
+        self._settings(tenant_id)
+        return memory_service.release(
+            tenant_id,
+            memory_id,
+            store=self.store,
+            index=self.index,
+            clock=self.clock,
+            scopes=allowed_scopes,
+            released_by=released_by,
+        )
+
     def delete(
         self, tenant_id: str, memory_id: str, *, allowed_scopes: Sequence[str] | None = None
     ) -> ForgetResponse:
         return self.forget(tenant_id, ForgetRequest(ids=[memory_id]), allowed_scopes=allowed_scopes)
 
-    def stats(self, tenant_id: str) -> StatsResponse:
+    def stats(self, tenant_id: str, *, allowed_scopes: Sequence[str] | None = None) -> StatsResponse:
+        """Counts of what the caller may see; tenant-wide usage and the lifecycle report (which
+        names memories of every scope) only for a key of the whole tenant."""
         self._settings(tenant_id)
-        stats = self.store.stats(tenant_id)
-        last = self.store.lifecycle_reports(tenant_id, 1)
-        stats.last_lifecycle_run = last[0] if last else None
+        stats = self.store.stats(tenant_id, scopes=allowed_scopes)
+        if allowed_scopes is None:
+            last = self.store.lifecycle_reports(tenant_id, 1)
+            stats.last_lifecycle_run = last[0] if last else None
         return stats
 
-    def export_lines(self, tenant_id: str) -> Iterator[str]:
+    def export_lines(self, tenant_id: str, *, allowed_scopes: Sequence[str] | None = None) -> Iterator[str]:
         self._settings(tenant_id)
         self.embed_pending(tenant_id)  # an export carries every vector
-        return memory_service.export_lines(tenant_id, store=self.store)
+        return memory_service.export_lines(tenant_id, store=self.store, scopes=allowed_scopes)
 
     def import_lines(
-        self, tenant_id: str, lines: Iterable[str], progress: Callable[[int, int], None] | None = None
+        self,
+        tenant_id: str,
+        lines: Iterable[str],
+        progress: Callable[[int, int], None] | None = None,
+        *,
+        allowed_scopes: Sequence[str] | None = None,
     ) -> dict[str, int]:
         self._settings(tenant_id)
         return memory_service.import_lines(
-            tenant_id, lines, store=self.store, index=self.index, embedder=self.embedder, progress=progress
+            tenant_id,
+            lines,
+            store=self.store,
+            index=self.index,
+            embedder=self.embedder,
+            progress=progress,
+            scopes=allowed_scopes,
+            clock=self.clock,
         )
 
-    def erase_tenant(self, tenant_id: str) -> int:
+    def export_link(
+        self, tenant_id: str, *, allowed_scopes: Sequence[str] | None = None
+    ) -> ExportLink | None:
+        """With object storage (the cloud), the export is written there and this is where to
+        fetch it (a response could not carry a large tenant: Lambda answers at most 6 MB);
+        None without it: the caller streams ``export_lines`` itself."""
+        if self.blobs is None:
+            return None
         self._settings(tenant_id)
-        removed = self.store.erase_tenant(tenant_id)
+        import tempfile
+
+        count = size = 0
+        with tempfile.NamedTemporaryFile("w", suffix=".jsonl", encoding="utf-8") as out:
+            for line in self.export_lines(tenant_id, allowed_scopes=allowed_scopes):
+                out.write(line + "\n")
+                count += 1
+                size += len(line.encode()) + 1
+            out.flush()
+            key = f"tenants/{tenant_id}/exports/{job_id()}.jsonl"
+            self.blobs.upload_file(key, out.name)
+        expiry = self.settings.aws.export_url_expiry_s
+        return ExportLink(
+            url=self.blobs.presigned_get(key, expiry),
+            expires_at=self.clock.now() + timedelta(seconds=expiry),
+            memories=max(0, count - 1),  # the first line is the header
+            bytes=size,
+        )
+
+    def erase_tenant(self, tenant_id: str) -> int | None:
+        """Erase a tenant: its keys stop working at once. Inline (locally) everything goes now and
+        the count of memories is returned; with a step queue (the cloud) the tenant is marked
+        erasing, its erasure goes on in steps (``finish_erase``) and None is returned. Calling
+        again while it is erasing queues the erasure again (harmless: each step is idempotent)."""
+        tenant = self.store.get_tenant(tenant_id)
+        if tenant is None:
+            raise NotFoundError(f"tenant '{tenant_id}' not found")
         if self.keys is not None:
             self.keys.store.delete_tenant_keys(tenant_id)
         if self.usage_plans is not None:
             self.usage_plans.withdraw(tenant_id)
+        if self.steps is None:
+            removed = self.store.erase_tenant(tenant_id)
+            self._forget_tenant_elsewhere(tenant_id)
+            return removed
+        from engram.steps import Step
+
+        self.store.erase_tenant(tenant_id, should_stop=lambda: True)  # marks it: nothing is served now
+        self.steps.send(Step(kind="erase", tenant_id=tenant_id).message())
+        return None
+
+    def finish_erase(self, tenant_id: str, *, should_stop: Callable[[], bool]) -> bool:
+        """One step of an erasure; True once the tenant is gone from the store, the index and
+        object storage, False if time ran out first (call again)."""
+        self.store.erase_tenant(tenant_id, should_stop=should_stop)
+        if self.store.get_tenant(tenant_id) is not None:
+            return False
+        self._forget_tenant_elsewhere(tenant_id)
+        return True
+
+    def _forget_tenant_elsewhere(self, tenant_id: str) -> None:
         forget_tenant = getattr(self.index, "forget_tenant", None)
         if forget_tenant is not None:
             forget_tenant(tenant_id)
-        return removed
+        if self.blobs is not None:
+            self.blobs.delete_prefix(f"tenants/{tenant_id}/")
+
+
+def _job_request(job: Job) -> RetainRequest:
+    """The retain a job runs: its stored body, synchronously, under the request's key or the job's
+    own (so a retried job replays what a first attempt committed instead of writing twice).
+    Unset fields are dropped: null is not "not given" for text, messages or items."""
+    body = {k: v for k, v in (job.request or {}).items() if v is not None} | {"async": False}
+    body["idempotency_key"] = body.get("idempotency_key") or f"job:{job.job_id}"
+    return RetainRequest.model_validate(body)

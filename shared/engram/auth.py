@@ -25,6 +25,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from engram.errors import NotFoundError, UnauthorizedError, ValidationFailedError
 from engram.models import Scope, TenantId
+from engram.private_files import private_dir
 
 if TYPE_CHECKING:  # the authorizer's cold start must not pay for numpy via engram.ports
     from engram.ports import Clock, KeyStore
@@ -42,6 +43,7 @@ MAX_KEY_DAYS = 36_500
 INVALID_KEY = "invalid or missing API key"
 """The one message for every rejected key, so a caller learns nothing about why."""
 
+KEY_ID_PATTERN = rf"^[a-z2-7]{{{KEY_ID_CHARS}}}$"
 _KEY_RE = re.compile(
     rf"{KEY_PREFIX}([a-z2-7]{{{KEY_ID_CHARS}}})_([0-9A-Za-z]{{{SECRET_CHARS}}})([0-9A-Za-z]{{{CHECKSUM_CHARS}}})"
 )
@@ -95,17 +97,22 @@ def _checksum(body: str) -> str:
     return _base62(zlib.crc32(body.encode("ascii")), CHECKSUM_CHARS)
 
 
-USAGE_KEY_PREFIX = "engram-usage-plan-key-"
+DEFAULT_STAGE_PREFIX = "engram-"
 
 
-def usage_key(tenant_id: str) -> str:
-    """The value of the tenant's API Gateway usage-plan key, which the authorizer returns as
-    ``usageIdentifierKey``. API Gateway wants 20–128 characters: the prefix alone is 22.
+def usage_key(tenant_id: str, stage_prefix: str | None = None) -> str:
+    """The value (and name) of the tenant's API Gateway usage-plan key in one stage, which the
+    authorizer returns as ``usageIdentifierKey``. ``stage_prefix`` is the stage's resource prefix
+    (``engram-<stage>-``, the stack's ``ENGRAM_USAGE_PLAN_PREFIX``): key values are unique in an
+    account and region, so two stages there must never share one (erasing a tenant in one stage
+    would cut it off in the other). API Gateway wants 20–128 characters.
 
+    >>> usage_key("abc", "engram-dev-")
+    'engram-dev-usage-plan-key-abc'
     >>> usage_key("abc")
     'engram-usage-plan-key-abc'
     """
-    return USAGE_KEY_PREFIX + tenant_id
+    return f"{stage_prefix or DEFAULT_STAGE_PREFIX}usage-plan-key-{tenant_id}"
 
 
 def display_prefix(key_id: str) -> str:
@@ -322,7 +329,7 @@ def load_or_create_secret(path: Path, *, nbytes: int = 32) -> bytes:
         if not existing:
             raise ValueError(f"secret file {path} is empty")
         return existing
-    path.parent.mkdir(parents=True, exist_ok=True)
+    private_dir(path.parent)
     value = secrets.token_urlsafe(nbytes).encode("ascii")
     tmp = path.with_name(f".{path.name}.{secrets.token_hex(8)}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)

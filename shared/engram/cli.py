@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import getpass
 import json
 import os
 import sys
@@ -80,11 +81,14 @@ def cmd_tenant(args: argparse.Namespace) -> int:
         _out(args, {"tenants": tenants}, "\n".join(t["tenant_id"] for t in tenants) or "(no tenants)")
     else:
         removed = engine.erase_tenant(args.name)
-        _out(
-            args,
-            {"tenant_id": args.name, "erased_memories": removed},
-            f"erased {args.name}: {removed} memories",
-        )
+        if removed is None:  # the stack's step queue carries on
+            _out(args, {"tenant_id": args.name, "status": "erasing"}, f"erasing {args.name} (in steps)")
+        else:
+            _out(
+                args,
+                {"tenant_id": args.name, "status": "erased", "erased_memories": removed},
+                f"erased {args.name}: {removed} memories",
+            )
     return 0
 
 
@@ -213,6 +217,7 @@ def cmd_list(args: argparse.Namespace) -> int:
             ("category", args.category),
             ("tier", args.tier),
             ("tag", args.tag),
+            ("status", args.status),
             ("cursor", args.cursor),
             ("limit", args.limit),
         )
@@ -358,6 +363,33 @@ def cmd_restore(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_release(args: argparse.Namespace) -> int:
+    engine = _engine(args)
+    view = engine.release(args.tenant, args.id, released_by=f"cli:{getpass.getuser()}")
+    engine.close()
+    _out(args, dump(view), f"{view.id} is {view.status}")
+    return 0
+
+
+def cmd_screen(args: argparse.Namespace) -> int:
+    """Explain one text, or measure the screening over an attack corpus and ordinary texts."""
+    from engram.screening import screen
+    from engram.screening.measure import conversation_turns, load_attacks, measure, report
+
+    if args.text is not None:
+        hit = screen(args.text, user_said=not args.not_user)
+        _out(args, hit._asdict() if hit else None, hit.explain() if hit else "not instruction-like")
+        return 0
+    paths = args.ordinary or [
+        *sorted(Path("tests/eval").glob("*.json")),
+        "tests/fixtures/poisoning_ordinary.json",
+    ]
+    ordinary = {Path(p).name: conversation_turns(Path(p)) for p in paths}
+    result = measure(load_attacks(Path(args.attacks)), ordinary)
+    print(report(result, show_held_out=args.show_held_out))
+    return 0
+
+
 def cmd_key(args: argparse.Namespace) -> int:
     engine = _engine(args)
     if engine.keys is None:  # pragma: no cover - the local engine always has keys
@@ -406,6 +438,8 @@ def cmd_key(args: argparse.Namespace) -> int:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """The local gateway: the Lambda handlers behind a real HTTP server, on the embedded default."""
+    if args.max_connections < 1 or args.idle_timeout <= 0:
+        raise ValidationFailedError("--max-connections and --idle-timeout: must be more than 0")
     if args.lifecycle_interval is not None and args.lifecycle_interval <= 0:
         raise ValidationFailedError(
             "--lifecycle-interval: must be more than 0 seconds (--no-lifecycle turns it off)"
@@ -436,7 +470,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
         )
 
     try:
-        gateway.serve(args.host, args.port, on_start=announce)
+        gateway.serve(
+            args.host,
+            args.port,
+            on_start=announce,
+            max_connections=args.max_connections,
+            idle_timeout=args.idle_timeout,
+        )
     finally:
         engine.close()
         runtime.use_engine(None)
@@ -458,6 +498,12 @@ def cmd_coldstart(args: argparse.Namespace) -> int:
 
 def cmd_eval(args: argparse.Namespace) -> int:
     from engram.evaluation.runner import run
+
+    return run(args)
+
+
+def cmd_smoke(args: argparse.Namespace) -> int:
+    from engram.smoke import run
 
     return run(args)
 
@@ -542,7 +588,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command("list", cmd_list, "memories page by page")
     p.add_argument("--tenant", required=True)
-    for name in ("scope", "category", "tier", "tag", "cursor"):
+    for name in ("scope", "category", "tier", "tag", "status", "cursor"):
         p.add_argument(f"--{name}")
     p.add_argument("--limit", type=int)
 
@@ -561,7 +607,9 @@ def build_parser() -> argparse.ArgumentParser:
     group = p.add_mutually_exclusive_group(required=True)
     group.add_argument("--tenant")
     group.add_argument("--all", action="store_true", help="every tenant")
-    p.add_argument("--clean", action="store_true", help="first drop every indexed document of the tenant")
+    p.add_argument(
+        "--clean", action="store_true", help="also remove documents of memories the store no longer indexes"
+    )
 
     command("demo", cmd_demo, "a first run on the embedded default")
 
@@ -583,6 +631,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="run the lifecycle job over every tenant this often (default: setting lifecycle_interval_s, 3600)",
     )
     p.add_argument("--no-lifecycle", action="store_true", help="do not run the lifecycle job in this server")
+    p.add_argument(
+        "--max-connections", type=int, default=64, help="open connections at most (beyond: 503); default 64"
+    )
+    p.add_argument(
+        "--idle-timeout",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="close a connection that sends nothing for this long (default 30)",
+    )
 
     p = command(
         "lifecycle",
@@ -604,12 +662,36 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--id", required=True)
     p.add_argument("--tier", choices=["peripheral", "working", "core"], default="peripheral")
 
+    p = command("release", cmd_release, "return a quarantined memory to recall after review")
+    p.add_argument("--tenant", required=True)
+    p.add_argument("--id", required=True)
+
+    p = command("screen", cmd_screen, "explain why a text reads as an instruction, or measure the screening")
+    p.add_argument("--text", help="the text to explain")
+    p.add_argument("--not-user", action="store_true", help="--text comes from an assistant or tool")
+    p.add_argument("--attacks", default="tests/fixtures/poisoning_attacks.json", help="attack corpus (JSON)")
+    p.add_argument(
+        "--ordinary",
+        action="append",
+        default=None,
+        help="ordinary text: a LoCoMo-shaped conversation file or a [{text}] list (repeatable; default: "
+        "tests/eval/*.json and tests/fixtures/poisoning_ordinary.json)",
+    )
+    p.add_argument("--show-held-out", action="store_true", help="also list the held-out split's misses")
+
     p = command("bench-gateway", cmd_bench_gateway, "recall latency in-process vs through the local gateway")
     p.add_argument("--memories", type=int, default=1000)
     p.add_argument("--queries", type=int, default=1000)
 
     p = command("coldstart", cmd_coldstart, "import time of each Lambda handler in a fresh interpreter")
     p.add_argument("--repeat", type=int, default=5)
+
+    p = command(
+        "smoke", cmd_smoke, "after a deploy: tenant, key, retain, recall, forget, docs, erase, with latencies"
+    )
+    p.add_argument("--url", required=True, help="the API's base URL (the stack's ApiUrl output)")
+    p.add_argument("--operator-token", required=True, help="the operator credential")
+    p.add_argument("--wait", type=float, default=30.0, help="seconds recall and the erasure may take")
 
     p = command("eval", cmd_eval, "recall quality on LoCoMo-format conversations, through the HTTP API")
     p.add_argument("suite", choices=["locomo"])

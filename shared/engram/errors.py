@@ -84,6 +84,14 @@ class DependencyMissingError(EngramError):
     code = "dependency_missing"
 
 
+class ConfigurationError(EngramError):
+    """The service is misconfigured (a missing or malformed ``ENGRAM_*`` setting): the operator's
+    fault, never the caller's. A Lambda function refuses to start with it (its init fails); if it
+    surfaces inside a request, the caller gets a generic 500 and the details go to the log."""
+
+    code = "internal_error"
+
+
 class ProviderError(EngramError):
     """A configured provider (embedder, LLM, reranker, index) failed."""
 
@@ -100,6 +108,7 @@ HTTP_STATUS: dict[type[EngramError], int] = {
     UnprocessableError: 422,
     QuotaExceededError: 429,
     DependencyMissingError: 500,
+    ConfigurationError: 500,
     ProviderError: 502,
 }
 

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 
 from engram.errors import NotFoundError
 from engram.identity import receipt_id
-from engram.models import DeletionLogEntry, ForgetRequest, ForgetResponse, RecallRequest
-from engram.ports import Clock, Embedder, MemoryStore, SearchIndex, scope_allowed
+from engram.models import DeletionLogEntry, ForgetRequest, ForgetResponse, MemoryRecord, RecallRequest
+from engram.ports import Clock, Embedder, MemoryStore, SearchIndex, removed_state, scope_allowed
 from engram.query import forget_conditions
 from engram.recall import recall
 from engram.settings import Settings
@@ -35,6 +35,7 @@ def forget(
     Ids that do not exist for this tenant are never reported; if none exist, NotFoundError.
     """
     candidates = None
+    found: dict[str, MemoryRecord] = {}
     if request.ids is not None:
         found = store.get_many(tenant_id, request.ids)
         ids = [i for i in dict.fromkeys(request.ids) if i in found and scope_allowed(found[i].scope, scopes)]
@@ -46,7 +47,7 @@ def forget(
             tenant_id,
             RecallRequest(
                 query=request.query,
-                limit=min(request.limit, 100),
+                limit=request.limit,
                 min_score=request.threshold,
                 track_access=False,
             ),
@@ -73,5 +74,5 @@ def forget(
         receipt_id=receipt_id(), tenant_id=tenant_id, at=clock.now(), ids=ids, reason=reason
     )
     deleted = store.delete(tenant_id, ids, log)
-    index.remove(tenant_id, deleted)
+    index.remove(tenant_id, deleted, states=[removed_state(found[i]) for i in deleted if i in found])
     return ForgetResponse(deleted=deleted, dry_run=False, receipt_id=log.receipt_id, candidates=candidates)

@@ -33,5 +33,9 @@ def receipt_id() -> str:
     return "rcpt_" + uuid.uuid4().hex
 
 
-def job_id() -> str:
-    return "job_" + uuid.uuid4().hex
+def job_id(tenant_id: str | None = None, idempotency_key: str | None = None) -> str:
+    """A new job's id: random, or derived from the tenant and the request's ``Idempotency-Key``,
+    so a retried submit of the same key finds its job instead of queueing another."""
+    if idempotency_key is None:
+        return "job_" + uuid.uuid4().hex
+    return "job_" + hashlib.sha256(f"{tenant_id}\x00{idempotency_key}".encode()).hexdigest()[:32]

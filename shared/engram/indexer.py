@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engram.models import MemoryRecord
-from engram.ports import SearchIndex, Vector
+from engram.ports import SearchIndex, Vector, removed_state
 
 logger = logging.getLogger(__name__)
 
@@ -31,6 +31,8 @@ class _Change:
     memory_id: str
     record: MemoryRecord | None = None
     vector: Vector | None = None
+    removal: MemoryRecord | None = None
+    """For a removal, the state it stands for when the image tells (versions order the delete)."""
 
 
 @dataclass
@@ -61,9 +63,23 @@ def _change(raw: Mapping[str, Any]) -> _Change | None:
     if raw["eventName"] != "REMOVE" and image is not None:
         record = DynamoStore._record(image)
         vector = DynamoStore._vector(image)
-        if record.tenant_id == tenant_id and record.status == "active" and vector is not None:
+        if record.tenant_id == tenant_id and searchable(record) and vector is not None:
             change.record, change.vector = record, vector
+        elif record.tenant_id == tenant_id and not searchable(record):
+            change.removal = record  # archived or superseded: this state removes it, at its version
+        # (active without a vector: nothing was indexed; a delete without a version is enough)
+    elif raw["eventName"] == "REMOVE":
+        old = _binary_decoded(data.get("OldImage"))
+        if old is not None and old.get("doc") is not None:
+            gone = DynamoStore._record(old)
+            if gone.tenant_id == tenant_id:
+                change.removal = removed_state(gone)
     return change
+
+
+def searchable(record: MemoryRecord) -> bool:
+    """Whether the search index holds this state: active and not archived."""
+    return record.status == "active" and record.tier != "archived"
 
 
 INDEXED = ("doc", "embedding", "status", "scope", "tier", "category", "content_hash")
@@ -121,7 +137,12 @@ def apply_stream(records: Sequence[Mapping[str, Any]], index: SearchIndex) -> St
                 )
                 result.upserted += len(latest)
             else:
-                index.remove(first.tenant_id, list(dict.fromkeys(c.memory_id for c in run)))
+                last = {c.memory_id: c for c in run}  # the last state of each memory decides
+                index.remove(
+                    first.tenant_id,
+                    list(last),
+                    states=[c.removal for c in last.values() if c.removal is not None],
+                )
                 result.removed += len(run)
         except Exception:
             logger.exception("indexing a stream batch failed; Lambda retries from the first failure")
@@ -143,15 +164,19 @@ def reindex(
     """Rebuild each tenant's index from the system of record; counts per tenant.
 
     Upserts are idempotent (external versions), so a rebuild can run beside live traffic;
-    ``clean`` first drops every document of the tenant (ids the store no longer has go too).
+    ``clean`` then removes the documents of memories the store does not index (anymore). It never
+    drops the tenant's documents first: their tombstones would outrank the rewrites for a minute.
     """
     counts: dict[str, int] = {}
     for tenant_id in tenant_ids:
+        kept: set[str] = set()
+        counts[tenant_id] = _reindex_one(tenant_id, records(tenant_id), index, batch, progress, kept)
         if clean:
-            forget = getattr(index, "forget_tenant", None)
-            if forget is not None:
-                forget(tenant_id)
-        counts[tenant_id] = _reindex_one(tenant_id, records(tenant_id), index, batch, progress)
+            listed = getattr(index, "indexed_ids", None)
+            if listed is not None:  # documents of memories the store no longer has (or no longer indexes)
+                strays = [i for i in listed(tenant_id) if i not in kept]
+                for start in range(0, len(strays), batch):
+                    index.remove(tenant_id, strays[start : start + batch])
     return counts
 
 
@@ -161,12 +186,14 @@ def _reindex_one(
     index: SearchIndex,
     batch: int,
     progress: Callable[[int], None] | None,
+    kept: set[str],
 ) -> int:
     done = 0
     pending: list[tuple[MemoryRecord, Vector]] = []
     for record, vector in records:
-        if vector is not None and record.status == "active":
+        if vector is not None and searchable(record):
             pending.append((record, vector))
+            kept.add(record.id)
         if pending and len(pending) >= batch:
             index.upsert(tenant_id, [r for r, _ in pending], [v for _, v in pending])
             done += len(pending)

@@ -235,9 +235,9 @@ def _reindex(tenant_id: str, records: list[MemoryRecord], *, store: MemoryStore,
     """Archived memories leave the index; the others get their new tier (the index filters on it)."""
     if not records:
         return
-    archived = [r.id for r in records if r.tier == "archived"]
+    archived = [r for r in records if r.tier == "archived"]
     if archived:
-        index.remove(tenant_id, archived)
+        index.remove(tenant_id, [r.id for r in archived], states=archived)
     moved = [r for r in records if r.tier != "archived"]
     if moved:
         vectors = store.get_vectors(tenant_id, [r.id for r in moved])

@@ -25,7 +25,7 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from engram.identity import content_hash, memory_id
-from engram.models import FeedbackRequest, MemoryRecord, Tier
+from engram.models import FeedbackRequest, MemoryRecord, Signal, Tier
 from engram.ports import WriteBatch
 
 if TYPE_CHECKING:
@@ -143,7 +143,7 @@ def script_day(engine: Engine, tenant_id: str, groups: dict[str, list[str]], day
     if day % 3 == 0:
         accessed += groups["ignored"]
     engine.store.record_access(tenant_id, accessed, now)  # what recall does for what it returns
-    signals: list[tuple[list[str], str]] = []
+    signals: list[tuple[list[str], Signal]] = []
     if day % 10 == 0:
         signals.append((groups["hot"], "used"))
     if day in (3, 6, 9):

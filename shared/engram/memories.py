@@ -1,17 +1,23 @@
-"""Single-memory operations and tenant-wide views: get, list, patch, restore, export, import."""
+"""Single-memory operations and tenant-wide views: get, list, patch, restore, release, export, import.
+
+Text that comes in by ``PATCH`` or import is screened like retained text (``engram.screening``):
+an instruction to a model is kept ``quarantined`` until someone reviews and releases it.
+"""
 
 from __future__ import annotations
 
 import base64
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 import numpy as np
 from pydantic import ValidationError
 
-from engram import lifecycle
-from engram.errors import ConflictError, NotFoundError, ValidationFailedError
+from engram import lifecycle, strict_json
+from engram.errors import ConflictError, ForbiddenError, NotFoundError, ValidationFailedError
+from engram.extraction.guard import instruction_like
 from engram.identity import content_hash
 from engram.models import (
     HistoryEntry,
@@ -21,6 +27,7 @@ from engram.models import (
     MemoryView,
     PatchRequest,
     RestoreRequest,
+    check_expiry,
 )
 from engram.ports import Clock, Conditions, Embedder, MemoryStore, SearchIndex, Vector, WriteBatch
 from engram.settings import Settings
@@ -110,6 +117,7 @@ def patch(
     changes: dict[str, Any] = {"version": record.version + 1, "updated_at": now}
     detail: dict[str, Any] = {"fields": sorted(request.model_fields_set)}
     if "expires_at" in request.model_fields_set:
+        check_expiry(request.expires_at, now)
         changes["expires_at"] = request.expires_at  # null clears it
     if request.tier is not None and request.tier != record.tier:
         changes["tier"] = request.tier
@@ -123,11 +131,16 @@ def patch(
             content_hash=content_hash(request.content),
             abstract=request.content.strip().splitlines()[0][:120],
         )
+        changes.update(_quarantine(record, request.content, detail))
         vector = embedder.embed([request.content])[0]
     for name in ("tags", "metadata", "pinned"):
         value = getattr(request, name)
         if value is not None:
             changes[name] = value
+    if (changes.get("status") or record.status) == "quarantined" and "quarantined" not in changes.get(
+        "tags", []
+    ):
+        changes["tags"] = [*changes.get("tags", record.tags), "quarantined"]  # the review tag stays
     updated = record.model_copy(update=changes)
     entry = HistoryEntry(
         memory_id=memory_id,
@@ -140,7 +153,7 @@ def patch(
     if not store.update(tenant_id, updated, expected_version=record.version, history=entry, vector=vector):
         raise ConflictError("the memory changed while it was being patched; retry")
     if updated.tier == "archived":
-        index.remove(tenant_id, [memory_id])
+        index.remove(tenant_id, [memory_id], states=[updated])
     elif vector is not None or updated.tier != record.tier:
         vectors = {memory_id: vector} if vector is not None else store.get_vectors(tenant_id, [memory_id])
         index.upsert(tenant_id, [updated], [vectors.get(memory_id)])
@@ -178,10 +191,104 @@ def restore(
     )
 
 
-def export_lines(tenant_id: str, *, store: MemoryStore) -> Iterator[str]:
-    """JSONL: one header line, then one line per memory with its history and embedding."""
+def _quarantine(record: MemoryRecord, content: str, detail: dict[str, Any]) -> dict[str, Any]:
+    """The changes that quarantine ``record`` if ``content`` reads as an instruction (noted in
+    ``detail``); none if it does not, or if the memory is quarantined already."""
+    reason = instruction_like(content, user_said=record.trust in ("user-stated", "imported"))
+    if reason is None or record.status == "quarantined":
+        return {}
+    detail["quarantined"] = reason
+    return {"status": "quarantined", "tags": list(dict.fromkeys([*record.tags, "quarantined"]))}
+
+
+def release(
+    tenant_id: str,
+    memory_id: str,
+    *,
+    store: MemoryStore,
+    index: SearchIndex,
+    clock: Clock,
+    scopes: Sequence[str] | None = None,
+    released_by: str = "",
+) -> MemoryView:
+    """Return a quarantined memory to recall after review: ``active`` again (``superseded`` if a
+    newer version replaced it meanwhile), without the ``quarantined`` tag, with a history entry
+    naming who released it. A memory that is not quarantined is a conflict."""
+    record = store.get(tenant_id, memory_id)
+    if record is None or (scopes is not None and record.scope not in scopes):
+        raise NotFoundError(f"memory '{memory_id}' not found")
+    if record.status != "quarantined":
+        raise ConflictError(f"memory '{memory_id}' is not quarantined (status: {record.status})")
+    now = clock.now()
+    status = "superseded" if record.superseded_by else "active"
+    updated = record.model_copy(
+        update={
+            "status": status,
+            "tags": [t for t in record.tags if t != "quarantined"],
+            "version": record.version + 1,
+            "updated_at": now,
+        }
+    )
+    entry = HistoryEntry(
+        memory_id=memory_id,
+        version=updated.version,
+        event="released",
+        at=now,
+        content=updated.content,
+        detail={"from": "quarantined", "to": status, "released_by": released_by or "unknown"},
+    )
+    if not store.update(tenant_id, updated, expected_version=record.version, history=entry):
+        raise ConflictError("the memory changed while it was being released; retry")
+    vectors = store.get_vectors(tenant_id, [memory_id])
+    if memory_id in vectors:  # the index filters on status: it must learn the new one
+        index.upsert(tenant_id, [updated], [vectors[memory_id]])
+    return MemoryView.of(updated)
+
+
+def _screened(
+    record: MemoryRecord, history: list[HistoryEntry], now: datetime
+) -> tuple[MemoryRecord, list[HistoryEntry]]:
+    """An imported memory whose text reads as an instruction, quarantined with a history entry."""
+    detail: dict[str, Any] = {"by": "import"}
+    changes = _quarantine(record, record.content, detail)
+    if not changes:
+        return record, history
+    record = record.model_copy(update={**changes, "version": record.version + 1})
+    entry = HistoryEntry(
+        memory_id=record.id,
+        version=record.version,
+        event="updated",
+        at=now,
+        content=record.content,
+        detail=detail,
+    )
+    return record, [*history, entry]
+
+
+def _as_retained(record: MemoryRecord) -> MemoryRecord:
+    """A memory imported by a key limited to some scopes: what the server owns (tier, pinning,
+    trust, use, feedback, the archive) is reset, so such a key cannot give its text more weight
+    than a retain would; a status that keeps it out of recall (quarantined, superseded) stays."""
+    return record.model_copy(
+        update={
+            "tier": "peripheral",
+            "pinned": False,
+            "trust": "imported",
+            "access_count": 0,
+            "last_accessed_at": None,
+            "feedback_weight": 0.5,
+            "status": "active" if record.status == "archived" else record.status,
+        }
+    )
+
+
+def export_lines(tenant_id: str, *, store: MemoryStore, scopes: Sequence[str] | None = None) -> Iterator[str]:
+    """JSONL: one header line, then one line per memory (of ``scopes``, if given) with its
+    history and embedding."""
     yield json.dumps({"format": EXPORT_FORMAT, "tenant_id": tenant_id})
     for record, vector in store.iter_records(tenant_id):
+        if scopes is not None and record.scope not in scopes:
+            continue
         line = {
             "memory": record.model_dump(mode="json", exclude={"tenant_id"}),
             "history": [h.model_dump(mode="json") for h in store.history(tenant_id, record.id)],
@@ -199,11 +306,17 @@ def import_lines(
     embedder: Embedder,
     batch_size: int = 200,
     progress: Callable[[int, int], None] | None = None,
+    scopes: Sequence[str] | None = None,
+    clock: Clock | None = None,
 ) -> dict[str, int]:
     """Import an export into ``tenant_id``: validated line by line, written in batches.
 
     Memories whose id already exists are skipped; vectors of another model are re-embedded.
+    With ``scopes`` (a key limited to some scopes) every memory must be in one of them, and the
+    fields the server owns start afresh, as for a retain (``_as_retained``). A memory whose text
+    reads as an instruction to a model is imported ``quarantined``.
     """
+    now = clock.now() if clock is not None else datetime.now(UTC)
     counts = {"imported": 0, "skipped": 0}
     Parsed = tuple[MemoryRecord, list[HistoryEntry], np.ndarray | None]
     parsed: list[Parsed] = []
@@ -239,13 +352,18 @@ def import_lines(
         if not line.strip():
             continue
         try:
-            data = json.loads(line)
+            data = strict_json.loads(line)
             if "format" in data:
                 if data["format"] != EXPORT_FORMAT:
                     raise ValidationFailedError(f"line {number}: unknown export format {data['format']!r}")
                 continue
             record = MemoryRecord.model_validate({**data["memory"], "tenant_id": tenant_id})
+            if scopes is not None:
+                if record.scope not in scopes:
+                    raise ForbiddenError(f"line {number}: scope not allowed for this key: {record.scope}")
+                record = _as_retained(record)
             history = [HistoryEntry.model_validate(h) for h in data.get("history", [])]
+            record, history = _screened(record, history, now)
             vector = None
             if data.get("embedding") and record.embedding_model == embedder.model_id:
                 vector = np.frombuffer(base64.b64decode(data["embedding"]), dtype=np.float32)

@@ -7,6 +7,9 @@ models so a caller can never set what the server owns.
 
 from __future__ import annotations
 
+import math
+import re
+from collections.abc import Callable
 from datetime import datetime
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -14,9 +17,11 @@ from pydantic import (
     AfterValidator,
     AwareDatetime,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     StringConstraints,
+    WithJsonSchema,
     model_validator,
 )
 
@@ -24,25 +29,58 @@ MAX_TEXT_CHARS = 32_000
 MAX_BATCH_ITEMS = 100
 MAX_MESSAGES = 200
 MAX_QUERY_CHARS = 4_000
+MAX_FORGET_BY_QUERY = 100  # a forget by query is one recall: its limit is recall's
 
-TenantId = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]{2,62}$")]
-MemoryId = Annotated[str, StringConstraints(pattern=r"^mem_[0-9a-f]{32}$")]
+METADATA_KEY = r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$"
+NOT_BLANK = r"[^\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]"
+r"""A character that is not white space as JSON Schema's regexes (ECMA-262 ``\s``) define it; the
+pattern is unanchored, so a text matching it is not blank. Spelled out because Python's ``\s``
+and ``str.isspace`` also count control characters such as U+001F."""
+TENANT_ID = r"^[a-z0-9][a-z0-9-]{2,62}$"
+TenantId = Annotated[str, StringConstraints(pattern=TENANT_ID)]
+MEMORY_ID = r"^mem_[0-9a-f]{32}$"
+JOB_ID = r"^job_[0-9a-f]{32}$"
+MemoryId = Annotated[str, StringConstraints(pattern=MEMORY_ID)]
 Scope = Annotated[
     str,
     StringConstraints(pattern=r"^(global|(agent|user|project|session):[A-Za-z0-9][A-Za-z0-9._@:+-]{0,127})$"),
 ]
 Tag = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9 _.:/+-]{0,63}$")]
-MetadataKey = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$")]
+MetadataKey = Annotated[str, StringConstraints(pattern=METADATA_KEY)]
 Scalar = str | int | float | bool
 
 
+_NOT_BLANK_SCHEMA: dict[str, Any] = {"pattern": NOT_BLANK}  # checked by _not_blank, with a plain message
+
+
 def _not_blank(value: str) -> str:
-    if not value.strip():
+    if not re.search(NOT_BLANK, value):
         raise ValueError("must not be empty or whitespace only")
     return value
 
 
-Text = Annotated[str, Field(min_length=1, max_length=MAX_TEXT_CHARS), AfterValidator(_not_blank)]
+Text = Annotated[
+    str,
+    Field(min_length=1, max_length=MAX_TEXT_CHARS, json_schema_extra=_NOT_BLANK_SCHEMA),
+    AfterValidator(_not_blank),
+]
+
+
+QueryText = Annotated[
+    str,
+    Field(min_length=1, max_length=MAX_QUERY_CHARS, json_schema_extra=_NOT_BLANK_SCHEMA),
+    AfterValidator(_not_blank),
+]
+
+
+def _iso_string(value: Any) -> Any:
+    if isinstance(value, int | float):
+        raise ValueError("must be an ISO 8601 date-time string with a time zone, not a number")
+    return value
+
+
+IsoDatetime = Annotated[AwareDatetime, Field(strict=False), BeforeValidator(_iso_string)]
+"""A request's date-time: an ISO 8601 string with a zone (``2026-05-08T10:00:00Z``), never a number."""
 Category = Literal["profile", "preference", "entity", "event", "case", "pattern", "fact", "raw"]
 Tier = Literal["peripheral", "working", "core", "archived"]
 Status = Literal["active", "superseded", "archived", "quarantined"]
@@ -66,19 +104,43 @@ def _check_metadata(value: dict[str, Any]) -> dict[str, Any]:
                 raise ValueError(f"metadata '{key}' must be a string, number, boolean or a list of them")
             if isinstance(v, str) and len(v) > 1024:
                 raise ValueError(f"metadata '{key}' is longer than 1024 characters")
+            if isinstance(v, float) and not math.isfinite(v):
+                raise ValueError(f"metadata '{key}' must be a finite number")
     return value
 
 
-Metadata = Annotated[dict[MetadataKey, Any], AfterValidator(_check_metadata)]
+def _keyed_by_metadata_key(value: dict[str, Any], *, max_properties: int | None = None) -> WithJsonSchema:
+    """The JSON Schema of an object whose keys are metadata keys (and no other keys)."""
+    schema: dict[str, Any] = {
+        "type": "object",
+        "patternProperties": {METADATA_KEY: {"anyOf": [value, {"type": "array", "items": value}]}},
+        "additionalProperties": False,
+    }
+    if max_properties is not None:
+        schema["maxProperties"] = max_properties
+    return WithJsonSchema(schema)
+
+
+_SCALAR = [{"type": "string", "maxLength": 1024}, {"type": "number"}, {"type": "boolean"}]
+Metadata = Annotated[
+    dict[MetadataKey, Any],
+    AfterValidator(_check_metadata),
+    _keyed_by_metadata_key({"anyOf": [*_SCALAR, {"type": "null"}]}, max_properties=32),
+]
+_FilterScalar = Annotated[str, Field(max_length=1024)] | int | float | bool
+MetadataFilter = Annotated[
+    dict[MetadataKey, _FilterScalar | list[_FilterScalar]], _keyed_by_metadata_key({"anyOf": _SCALAR})
+]
 
 
 RequestT = TypeVar("RequestT", bound=BaseModel)
 
 
 class Request(BaseModel):
-    """Base of every request: unknown fields are errors, strings are stripped of nothing."""
+    """Base of every request: unknown fields are errors, strings are stripped of nothing, and
+    types are strict (``"5"`` is not a number, ``1`` is not ``true``)."""
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, strict=True)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -150,7 +212,7 @@ class HistoryEntry(BaseModel):
 
     memory_id: str
     version: int
-    event: Literal["created", "merged", "updated", "superseded", "feedback", "tier"]
+    event: Literal["created", "merged", "updated", "superseded", "feedback", "tier", "released"]
     at: datetime
     content: str
     detail: dict[str, Any] = Field(default_factory=dict)
@@ -163,6 +225,8 @@ class Tenant(BaseModel):
     name: str
     created_at: datetime
     settings_overrides: dict[str, Any] = Field(default_factory=dict)
+    erasing: bool = False
+    """Its erasure has started (in steps, in the cloud): it answers nothing any more."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -183,12 +247,43 @@ class Message(Request):
 class RetainItem(Request):
     text: Text
     metadata: Metadata = Field(default_factory=dict)
-    occurred_at: AwareDatetime | None = None
+    occurred_at: IsoDatetime | None = None
     tags: list[Tag] = Field(default_factory=list, max_length=32)
+
+
+def _exactly_one(model: BaseModel, names: tuple[str, ...]) -> None:
+    """Exactly one of ``names`` given, and not null (the schema's ``oneOf`` of ``required``)."""
+    given = [name for name in names if name in model.model_fields_set]
+    if len(given) != 1 or getattr(model, given[0]) is None:
+        raise ValueError(
+            "give exactly one of " + ", ".join(f"'{n}'" for n in names[:-1]) + f" or '{names[-1]}'"
+        )
+
+
+def _without_null(prop: dict[str, Any]) -> None:
+    """A property's JSON Schema without its ``null`` branch or default: null is refused."""
+    branches = [b for b in prop.pop("anyOf", []) if b != {"type": "null"}]
+    if branches:
+        prop.update(branches[0] if len(branches) == 1 else {"anyOf": branches})
+    prop.pop("default", None)
+
+
+def _one_of(*names: str) -> Callable[[dict[str, Any]], None]:
+    """The JSON Schema of "exactly one of ``names``, not null": a ``oneOf`` of ``required``,
+    and those properties without their ``null`` branch."""
+
+    def edit(schema: dict[str, Any]) -> None:
+        schema["oneOf"] = [{"required": [name]} for name in names]
+        for name in names:
+            _without_null(schema["properties"][name])
+
+    return edit
 
 
 class RetainRequest(Request):
     """``POST /v1/memories``: exactly one of ``text``, ``messages`` or ``items``."""
+
+    model_config = ConfigDict(json_schema_extra=_one_of("text", "messages", "items"))
 
     scope: Scope
     text: Text | None = None
@@ -197,9 +292,9 @@ class RetainRequest(Request):
     mode: RetainMode = "auto"
     metadata: Metadata = Field(default_factory=dict)
     tags: list[Tag] = Field(default_factory=list, max_length=32)
-    occurred_at: AwareDatetime | None = None
+    occurred_at: IsoDatetime | None = None
     session_id: str | None = Field(default=None, min_length=1, max_length=128)
-    expires_at: AwareDatetime | None = None
+    expires_at: IsoDatetime | None = None
     """When the lifecycle job deletes the memories kept by this request (unless pinned)."""
     async_: bool = Field(default=False, alias="async")
     idempotency_key: str | None = Field(default=None, min_length=1, max_length=256)
@@ -211,17 +306,15 @@ class RetainRequest(Request):
 
     @model_validator(mode="after")
     def _one_input(self) -> RetainRequest:
-        given = [name for name in ("text", "messages", "items") if getattr(self, name) is not None]
-        if len(given) != 1:
-            raise ValueError("give exactly one of 'text', 'messages' or 'items'")
+        _exactly_one(self, ("text", "messages", "items"))
         return self
 
 
 class TimeRange(Request):
-    gte: AwareDatetime | None = None
-    gt: AwareDatetime | None = None
-    lte: AwareDatetime | None = None
-    lt: AwareDatetime | None = None
+    gte: IsoDatetime | None = None
+    gt: IsoDatetime | None = None
+    lte: IsoDatetime | None = None
+    lt: IsoDatetime | None = None
 
 
 class RecallFilters(Request):
@@ -232,7 +325,7 @@ class RecallFilters(Request):
     tags_any: list[Tag] | None = None
     tags_all: list[Tag] | None = None
     session_id: str | None = None
-    metadata: dict[MetadataKey, Scalar | list[Scalar]] | None = None
+    metadata: MetadataFilter | None = None
     occurred_at: TimeRange | None = None
     created_at: TimeRange | None = None
 
@@ -240,7 +333,7 @@ class RecallFilters(Request):
 class RecallRequest(Request):
     """``POST /v1/recall``."""
 
-    query: Annotated[str, Field(min_length=1, max_length=MAX_QUERY_CHARS), AfterValidator(_not_blank)]
+    query: QueryText
     scopes: list[Scope] | None = Field(default=None, min_length=1, max_length=50)
     limit: int = Field(default=5, ge=1, le=100)
     filters: RecallFilters | None = None
@@ -250,20 +343,35 @@ class RecallRequest(Request):
     fusion: Literal["weighted", "rrf", "bm25", "vector"] | None = None
     rerank: bool | None = None
     track_access: bool = True
-    as_of: AwareDatetime | None = None
+    as_of: IsoDatetime | None = None
     """Recall what was true at this time (superseded memories included while they were valid)."""
 
 
+def _no_nulls(schema: dict[str, Any]) -> None:
+    """JSON Schema edit: every property without its ``null`` branch (null is refused)."""
+    for prop in schema["properties"].values():
+        _without_null(prop)
+    schema["minProperties"] = 1
+
+
 class ForgetFilter(Request):
+    """What a forget by filter deletes: at least one condition, none of them null or empty, so a
+    filter can never mean "everything" by accident."""
+
+    model_config = ConfigDict(json_schema_extra=_no_nulls)
+
     scope: Scope | None = None
-    category: Category | list[Category] | None = None
-    tier: Tier | list[Tier] | None = None
-    tags_any: list[Tag] | None = None
-    older_than: AwareDatetime | None = None
-    session_id: str | None = None
+    category: Category | Annotated[list[Category], Field(min_length=1)] | None = None
+    tier: Tier | Annotated[list[Tier], Field(min_length=1)] | None = None
+    tags_any: list[Tag] | None = Field(default=None, min_length=1)
+    older_than: IsoDatetime | None = None
+    session_id: str | None = Field(default=None, min_length=1, max_length=128)
 
     @model_validator(mode="after")
     def _not_empty(self) -> ForgetFilter:
+        nulls = [name for name in self.model_fields_set if getattr(self, name) is None]
+        if nulls:
+            raise ValueError(f"filter conditions must not be null: {', '.join(sorted(nulls))}")
         if not self.model_fields_set:
             raise ValueError("filter must name at least one condition")
         return self
@@ -272,19 +380,20 @@ class ForgetFilter(Request):
 class ForgetRequest(Request):
     """``POST /v1/forget``: exactly one of ``ids``, ``query`` or ``filter``."""
 
+    model_config = ConfigDict(json_schema_extra=_one_of("ids", "query", "filter"))
+
     ids: list[MemoryId] | None = Field(default=None, min_length=1, max_length=1000)
-    query: str | None = Field(default=None, min_length=1, max_length=MAX_QUERY_CHARS)
+    query: QueryText | None = None
     scopes: list[Scope] | None = Field(default=None, min_length=1, max_length=50)
     threshold: float = Field(default=0.6, ge=0.0, le=1.0)
-    limit: int = Field(default=100, ge=1, le=1000)
+    limit: int = Field(default=100, ge=1, le=MAX_FORGET_BY_QUERY)
+    """How many of the best matches above ``threshold`` a forget by query deletes (repeat for more)."""
     filter: ForgetFilter | None = None
     dry_run: bool = False
 
     @model_validator(mode="after")
     def _one_selector(self) -> ForgetRequest:
-        given = [name for name in ("ids", "query", "filter") if getattr(self, name) is not None]
-        if len(given) != 1:
-            raise ValueError("give exactly one of 'ids', 'query' or 'filter'")
+        _exactly_one(self, ("ids", "query", "filter"))
         return self
 
 
@@ -301,7 +410,7 @@ class PatchRequest(Request):
     metadata: Metadata | None = None
     pinned: bool | None = None
     tier: Tier | None = None
-    expires_at: AwareDatetime | None = None
+    expires_at: IsoDatetime | None = None
 
 
 class RestoreRequest(Request):
@@ -389,6 +498,8 @@ class RecalledMemory(BaseModel):
     metadata: dict[str, Any]
     created_at: datetime
     occurred_at: datetime | None
+    trust: Trust = "user-stated"
+    """Who said it: ``user-stated``, ``assistant-inferred``, ``tool`` or ``imported``."""
     trace: dict[str, Any] | None = None
 
 
@@ -403,6 +514,17 @@ class ForgetResponse(BaseModel):
     dry_run: bool
     receipt_id: str | None
     candidates: list[dict[str, Any]] | None = None
+
+
+class ImportResponse(BaseModel):
+    imported: int
+    skipped: int
+    """Memories whose id the tenant already had."""
+
+
+class HealthResponse(BaseModel):
+    status: Literal["ok"]
+    version: str
 
 
 class FeedbackResponse(BaseModel):
@@ -472,6 +594,8 @@ class Job(BaseModel):
 
     job_id: str
     status: Literal["queued", "running", "succeeded", "failed"]
+    scope: str | None = None
+    """The retain's scope: a key limited to other scopes does not see the job."""
     created_at: datetime
     updated_at: datetime
     results: list[RetainResult] | None = None
@@ -542,6 +666,27 @@ def parse(model: type[RequestT], data: Any) -> RequestT:
         raise ValidationFailedError(f"invalid request: {summary}", details=details) from None
 
 
+def check_expiry(expires_at: datetime | None, now: datetime) -> None:
+    """An ``expires_at`` a request sets must lie ahead of ``now`` (the service's clock): one in
+    the past would delete what the request keeps at the next lifecycle run."""
+    from engram.errors import ValidationFailedError
+
+    if expires_at is not None and expires_at <= now:
+        problem = f"must be later than now ({now.isoformat()})"
+        detail = {"field": "expires_at", "problem": problem, "type": "expires_in_past"}
+        raise ValidationFailedError(f"invalid request: expires_at: {problem}", details=[detail])
+
+
 def dump(model: BaseModel) -> dict[str, Any]:
-    """The JSON shape the API returns: top-level fields that are None are left out."""
-    return {k: v for k, v in model.model_dump(mode="json").items() if v is not None}
+    """The JSON shape the API returns: every field of the response model, null ones included,
+    exactly as the OpenAPI document describes it."""
+    return model.model_dump(mode="json")
+
+
+class ExportLink(BaseModel):
+    """An export written to object storage (the cloud): the JSONL is fetched from ``url``."""
+
+    url: str
+    expires_at: datetime
+    memories: int
+    bytes: int

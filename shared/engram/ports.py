@@ -7,7 +7,7 @@ higher is better; their ranges are stated per method.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
@@ -151,6 +151,36 @@ class JobQueue(Protocol):
         ...
 
 
+class StepQueue(Protocol):
+    """Where tenant-wide work waits in resumable steps (an erasure, a lifecycle run per tenant)."""
+
+    def send(self, step: dict[str, Any]) -> None:
+        """Hand one step (a JSON object) to the step worker; raises if it could not."""
+        ...
+
+
+class BlobStore(Protocol):
+    """Objects too large for the store's items or a response (S3 in the cloud)."""
+
+    def put(self, key: str, data: bytes) -> None: ...
+
+    def get(self, key: str) -> bytes | None:
+        """The object, or None if there is none."""
+        ...
+
+    def delete(self, key: str) -> None: ...
+
+    def delete_prefix(self, prefix: str) -> int:
+        """Delete every object under ``prefix``; returns how many."""
+        ...
+
+    def upload_file(self, key: str, path: str) -> None: ...
+
+    def presigned_get(self, key: str, expires_s: int) -> str:
+        """A URL that fetches the object without credentials until it expires."""
+        ...
+
+
 @runtime_checkable
 class Reranker(Protocol):
     def rerank(self, query: str, documents: Sequence[str]) -> list[float]:
@@ -166,7 +196,12 @@ class MemoryStore(Protocol):
     def get_tenant(self, tenant_id: str) -> Tenant | None: ...
     def set_tenant_settings(self, tenant_id: str, overrides: dict[str, Any]) -> bool: ...
     def list_tenants(self) -> list[Tenant]: ...
-    def erase_tenant(self, tenant_id: str) -> int: ...
+    def erase_tenant(self, tenant_id: str, *, should_stop: Callable[[], bool] | None = None) -> int:
+        """Delete everything of the tenant, the tenant itself last; returns the memories removed.
+        A store that erases in steps first marks the tenant ``erasing`` and stops between
+        batches once ``should_stop()`` says so: the tenant is then still there (erasing), and
+        calling again goes on where it stopped."""
+        ...
 
     def get(self, tenant_id: str, memory_id: str) -> MemoryRecord | None: ...
     def get_many(self, tenant_id: str, memory_ids: Sequence[str]) -> dict[str, MemoryRecord]: ...
@@ -245,7 +280,10 @@ class MemoryStore(Protocol):
     ) -> Page: ...
     def history(self, tenant_id: str, memory_id: str) -> list[HistoryEntry]: ...
     def record_access(self, tenant_id: str, memory_ids: Sequence[str], at: datetime) -> None: ...
-    def stats(self, tenant_id: str) -> StatsResponse: ...
+    def stats(self, tenant_id: str, *, scopes: Sequence[str] | None = None) -> StatsResponse:
+        """Counts over the tenant's memories, or only those in ``scopes``; usage only for the whole tenant."""
+        ...
+
     def idempotent_result(self, tenant_id: str, key: str) -> tuple[str, list[dict[str, Any]]] | None:
         """(request fingerprint, content-free results) stored for a key, if any."""
         ...
@@ -317,7 +355,12 @@ class SearchIndex(Protocol):
         while it has none (see ``indexes_unembedded``)."""
         ...
 
-    def remove(self, tenant_id: str, memory_ids: Sequence[str]) -> None: ...
+    def remove(
+        self, tenant_id: str, memory_ids: Sequence[str], *, states: Sequence[MemoryRecord] = ()
+    ) -> None:
+        """Take memories out of the index. ``states``: the removal state of some of them, when known
+        (the archived record, or ``removed_state(record)`` for a hard delete), so that an index
+        with versions never lets a delete remove a later write."""
 
 
 @runtime_checkable
@@ -378,3 +421,8 @@ class KeyStore(Protocol):
     def delete_tenant_keys(self, tenant_id: str) -> int:
         """Delete every key of one tenant; return how many were deleted."""
         ...
+
+
+def removed_state(record: MemoryRecord) -> MemoryRecord:
+    """The state a hard delete leaves: one version after the record's last (an index orders it so)."""
+    return record.model_copy(update={"version": record.version + 1})

@@ -4,8 +4,9 @@ Modes: ``raw`` stores each text verbatim (no extraction); ``auto`` and ``smart``
 extract memories, with the LLM when one is configured and with the rules otherwise or when the
 LLM fails or answers off-schema, keeping an explicitly given ``text`` verbatim when nothing is
 found (``smart`` runs as a background job unless ``async`` is false; batches of ``items`` use
-the rules). Extracted memories that read as instructions to a model are stored ``quarantined``
-(see ``extraction.guard``). Unless ``retain.defer_embedding`` is off, raw texts, events and cases are written
+the rules). In every mode, a memory that reads as an instruction to a model, or an extracted one
+that restates an instruction of its source message, is stored ``quarantined`` (see
+``engram.screening`` and ``extraction.guard``). Unless ``retain.defer_embedding`` is off, raw texts, events and cases are written
 without a vector and embedded in the background (the engine embeds what is pending before any
 read), so a batch is acknowledged as soon as it is durable. Dedup: the same normalised text in the same scope is skipped (its id is
 deterministic, so a replay is a no-op). For profile, preference, entity, fact and pattern, a
@@ -31,7 +32,7 @@ import numpy as np
 
 from engram.errors import ConflictError
 from engram.extraction import is_noise
-from engram.extraction.guard import instruction_like
+from engram.extraction.guard import derived_from_instruction, instruction_like
 from engram.extraction.pipeline import Extraction, LlmUsage, llm_decisions
 from engram.identity import content_hash, memory_id, normalise
 from engram.models import (
@@ -45,6 +46,7 @@ from engram.models import (
     RetainResult,
     Source,
     Trust,
+    check_expiry,
 )
 from engram.ports import (
     LLM,
@@ -57,6 +59,7 @@ from engram.ports import (
     Vector,
     WriteBatch,
 )
+from engram.screening import Hit
 from engram.settings import Settings
 
 logger = logging.getLogger(__name__)
@@ -102,6 +105,14 @@ def _raw(
     )
 
 
+_Sources = tuple[list[Message], dict[int, Hit | None]]
+
+
+def _sources(messages: list[Message]) -> _Sources:
+    """The messages extracted memories come from, and the screening of each (made once)."""
+    return messages, {}
+
+
 def _candidates(
     request: RetainRequest, *, extractor: Extraction, settings: Settings, now: datetime
 ) -> list[_Candidate]:
@@ -110,12 +121,17 @@ def _candidates(
     out: list[_Candidate] = []
 
     def add(
-        memory: ExtractedMemory, metadata: dict[str, Any], tags: list[str], when: datetime | None
+        memory: ExtractedMemory,
+        metadata: dict[str, Any],
+        tags: list[str],
+        when: datetime | None,
+        sources: _Sources | None = None,
     ) -> None:
         merged_tags = list(dict.fromkeys([*tags, *memory.tags]))
-        quarantine = None
-        if mode != "raw":
-            quarantine = instruction_like(memory.content, user_said=memory.trust == "user-stated")
+        user_said = memory.trust == "user-stated" and memory.role in (None, "user")
+        quarantine = instruction_like(memory.content, user_said=user_said)
+        if quarantine is None and sources is not None:
+            quarantine = derived_from_instruction(memory.content, memory.message_refs, *sources)
         if quarantine:
             merged_tags = list(dict.fromkeys([*merged_tags, "quarantined"]))
         # A date the extractor resolved from the text is more precise than the conversation's time.
@@ -133,8 +149,9 @@ def _candidates(
             found = _extract_text(
                 item.text, extractor=extractor, settings=settings, reference=when or now, use_llm=False
             )
+            sources = _sources([Message(role="user", content=item.text)])
             for memory in found:
-                add(memory, meta, tags, when)
+                add(memory, meta, tags, when, sources)
     elif request.text is not None:
         if mode == "raw":
             add(_raw(request.text, settings=settings), base_meta, base_tags, request.occurred_at)
@@ -142,8 +159,9 @@ def _candidates(
             found = _extract_text(
                 request.text, extractor=extractor, settings=settings, reference=request.occurred_at or now
             )
+            sources = _sources([Message(role="user", content=request.text)])
             for memory in found:
-                add(memory, base_meta, base_tags, request.occurred_at)
+                add(memory, base_meta, base_tags, request.occurred_at, sources)
     else:
         messages = request.messages or []
         if mode == "raw":
@@ -157,8 +175,9 @@ def _candidates(
         else:
             kept = [m for m in messages if not is_noise(m.content, min_chars=settings.retain.min_chars)]
             found = extractor(messages, request.occurred_at or now) if kept else []
+            sources = _sources(messages)
             for memory in found:
-                add(memory, base_meta, base_tags, request.occurred_at)
+                add(memory, base_meta, base_tags, request.occurred_at, sources)
     return out
 
 
@@ -293,6 +312,7 @@ def retain(
             return _replay(tenant_id, previous[1], store)
 
     now = clock.now()
+    check_expiry(request.expires_at, now)
     usage = LlmUsage()
     extract = Extraction(extractor, llm, settings, usage)
     candidates = _candidates(request, extractor=extract, settings=settings, now=now)

@@ -7,11 +7,15 @@ tenant (``{"recall": {"candidate_pool_min": 40}}``) and applied with ``for_tenan
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Optional
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr
+import annotated_types
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, create_model
+
+from engram.strict_json import MAX_INT
 
 
 class _Section(BaseModel):
@@ -186,6 +190,13 @@ class AwsSettings(_Section):
     opensearch_service: Literal["es", "aoss"] = "es"
     """SigV4 service name: ``es`` for a managed domain, ``aoss`` for a Serverless collection."""
     opensearch_index: str = "engram-memories"
+    opensearch_timeout_s: float = Field(default=5.0, gt=0)
+    """Each attempt of an OpenSearch request (the client makes up to three), capped by the
+    invocation's time left."""
+    opensearch_shards: int = Field(default=1, ge=1, le=64)
+    opensearch_replicas: int = Field(default=0, ge=0, le=5)
+    """Replicas of the memory index: the stack sets 0 on a one-node domain (a replica there could
+    never be assigned and the cluster would stay yellow), 1 otherwise."""
     hybrid_pipeline: str | None = None
     """Name of a search pipeline with a normalization processor: recall then asks OpenSearch
     (>= 2.19) for one server-side ``hybrid`` query instead of two candidate lists."""
@@ -198,7 +209,8 @@ class AwsSettings(_Section):
     fallback_embedder: Literal["bedrock", "openai", "local"] | None = None
     provider_timeout_s: float = Field(default=5.0, gt=0)
     provider_deadline_s: float = Field(default=20.0, gt=0)
-    """Total time an embedding call may take, retries included (below the Lambda timeout)."""
+    """Total time an embedding call may take, retries included (and never past the invocation's
+    own end: see ``engram.deadline``)."""
     key_pepper: SecretStr | None = None
     """HMAC pepper for API keys (env ENGRAM_KEY_PEPPER, from Secrets Manager in the stack)."""
     usage_plan_prefix: str | None = None
@@ -206,6 +218,12 @@ class AwsSettings(_Section):
     named ``<prefix><tier>``, deleted with the tenant."""
     usage_plan_tiers: str = "standard"
     """Comma-separated tiers (env ENGRAM_TIERS); new tenants go to the first."""
+    bucket: str | None = None
+    """S3 bucket (env ENGRAM_BUCKET) for job bodies too large for an item and for exports."""
+    step_queue_url: str | None = None
+    """SQS queue (env ENGRAM_STEP_QUEUE_URL) of tenant-wide work in resumable steps: erasures and
+    the scheduled lifecycle run of every tenant."""
+    export_url_expiry_s: int = Field(default=900, ge=60, le=43_200)
 
 
 _AWS_ENV = {
@@ -217,6 +235,11 @@ _AWS_ENV = {
     "ENGRAM_OPENSEARCH_ENDPOINT": "opensearch_endpoint",
     "ENGRAM_OPENSEARCH_SERVICE": "opensearch_service",
     "ENGRAM_OPENSEARCH_INDEX": "opensearch_index",
+    "ENGRAM_OPENSEARCH_TIMEOUT_S": "opensearch_timeout_s",
+    "ENGRAM_OPENSEARCH_SHARDS": "opensearch_shards",
+    "ENGRAM_OPENSEARCH_REPLICAS": "opensearch_replicas",
+    "ENGRAM_PROVIDER_TIMEOUT_S": "provider_timeout_s",
+    "ENGRAM_PROVIDER_DEADLINE_S": "provider_deadline_s",
     "ENGRAM_HYBRID_PIPELINE": "hybrid_pipeline",
     "ENGRAM_BEDROCK_MODEL": "bedrock_model",
     "ENGRAM_EMBEDDING_DIMENSIONS": "embedding_dimensions",
@@ -227,6 +250,8 @@ _AWS_ENV = {
     "ENGRAM_KEY_PEPPER": "key_pepper",
     "ENGRAM_USAGE_PLAN_PREFIX": "usage_plan_prefix",
     "ENGRAM_TIERS": "usage_plan_tiers",
+    "ENGRAM_BUCKET": "bucket",
+    "ENGRAM_STEP_QUEUE_URL": "step_queue_url",
 }
 
 
@@ -293,7 +318,7 @@ class Settings(_Section):
         """These settings with a tenant's overrides applied (only recall, lifecycle, retain)."""
         if not overrides:
             return self
-        unknown = set(overrides) - {"recall", "lifecycle", "retain"}
+        unknown = set(overrides) - set(TENANT_SECTIONS)
         if unknown:
             raise ValueError(f"unknown settings sections: {sorted(unknown)}")
         sections: dict[str, Any] = {}
@@ -301,3 +326,37 @@ class Settings(_Section):
             current: _Section = getattr(self, name)
             sections[name] = type(current).model_validate({**current.model_dump(), **values})
         return self.model_copy(update=sections)
+
+
+TENANT_SECTIONS: dict[str, type[_Section]] = {
+    "recall": RecallSettings,
+    "lifecycle": LifecycleSettings,
+    "retain": RetainSettings,
+}
+"""The sections a tenant may override (``Settings.for_tenant``)."""
+
+
+def _override_model(name: str, section: type[_Section]) -> type[BaseModel]:
+    """``section`` with every field optional: the shape of one section of a tenant's overrides
+    (the same names, types and bounds; strict types, unknown names refused)."""
+    fields: dict[str, Any] = {}
+    for field, info in section.model_fields.items():
+        optional = copy.copy(info)
+        optional.default = None
+        optional.default_factory = None
+        if info.annotation is int and not any(hasattr(m, "le") or hasattr(m, "lt") for m in info.metadata):
+            optional.metadata = [*info.metadata, annotated_types.Le(MAX_INT)]  # what JSON carries
+        fields[field] = (Optional[info.annotation], optional)  # noqa: UP045 (a runtime type)
+    config = ConfigDict(extra="forbid", strict=True)
+    return create_model(f"{name.title()}Overrides", __config__=config, **fields)
+
+
+_SECTION_FIELDS: dict[str, Any] = {
+    name: (Optional[_override_model(name, section)], None)  # noqa: UP045 (a runtime type)
+    for name, section in TENANT_SECTIONS.items()
+}
+TenantOverrides: type[BaseModel] = create_model(
+    "TenantOverrides", __config__=ConfigDict(extra="forbid", strict=True), **_SECTION_FIELDS
+)
+"""``PUT /v1/admin/tenants/{t}/settings``'s ``settings``: the sections and fields a tenant may
+override, so the OpenAPI document lists them and anything else is refused by name."""

@@ -118,13 +118,14 @@ def test_the_evaluator_retains_without_session_ids_and_asks_tracked_and_untracke
     # Given the first conversation of the dev set, its first 8 questions
     out = tmp_path / "out"
 
-    # When the evaluator retains it in batches of 100 without session ids, asking as an agent does
-    # and untracked, in a shuffled order
+    # When the evaluator retains it in batches of 100 without session ids, each turn embedded with
+    # the one before, asking as an agent does and untracked, in a shuffled order
     run = subprocess.run(
         [
             *(sys.executable, "-m", "engram.cli", "eval", "locomo", "--data", str(DEVSET)),
             *("--samples", "1", "--questions", "8", "--variants", "default,untracked"),
             *("--sessions", "off", "--seed", "3", "--k", "5,10", "--out", str(out)),
+            *("--ingest-settings", '{"retain": {"embed_previous": true}}'),
         ],
         capture_output=True,
         text=True,
@@ -136,6 +137,7 @@ def test_the_evaluator_retains_without_session_ids_and_asks_tracked_and_untracke
     assert run.returncode == 0, run.stderr
     report = json.loads((out / "locomo.json").read_text())
     assert (report["sessions"], report["seed"]) == ("off", 3)
+    assert json.loads(report["ingest_settings"]) == {"retain": {"embed_previous": True}}
     asked = [q for q in load(DEVSET)[0].questions[:8] if q.category in CATEGORIES]
     for variant in ("default", "untracked"):
         assert report["results"][variant]["overall"]["n"] == len(asked)

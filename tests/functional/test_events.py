@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 from engram.app import Engine
+from engram.auth import usage_key
 from engram.identity import memory_id
 from engram.models import PatchRequest, RetainRequest
 from engram_http.loader import load_handler
@@ -69,7 +70,7 @@ def with_bearer(event: dict[str, Any], key: str) -> dict[str, Any]:
 
 def invoke(function: str, event: dict[str, Any]) -> Any:
     """Call ``functions/<function>/handler.py``'s ``lambda_handler`` as Lambda calls it."""
-    from engram_http.gateway import LocalContext
+    from engram_http.apigw import LocalContext
 
     context = LocalContext(
         function_name=f"engram-{function}",
@@ -154,7 +155,7 @@ def test_every_route_has_a_sample_event() -> None:
 
 def test_every_sample_path_routes_to_the_function_its_file_is_named_after() -> None:
     # Given every proxy sample (the authorizer's input is not routed)
-    from engram_http.gateway import match
+    from engram_http.apigw import match
 
     proxies = [name for name in SAMPLES if not name.startswith(NOT_PROXIED)]
 
@@ -170,7 +171,7 @@ def test_every_sample_path_routes_to_the_function_its_file_is_named_after() -> N
 
 def test_every_proxy_sample_has_exactly_the_top_level_keys_the_gateway_builds() -> None:
     # Given the keys of an event as the local gateway builds it
-    from engram_http.gateway import build_event
+    from engram_http.apigw import build_event
 
     expected = set(
         build_event(
@@ -198,7 +199,7 @@ def test_every_proxy_sample_has_exactly_the_top_level_keys_the_gateway_builds() 
 
 def test_the_authorizer_sample_has_exactly_the_top_level_keys_of_an_authorizer_event() -> None:
     # Given the keys of an authorizer event as the local gateway builds it
-    from engram_http.gateway import authorizer_event, build_event
+    from engram_http.apigw import authorizer_event, build_event
 
     proxy = build_event(
         ROUTES[0],
@@ -248,7 +249,7 @@ def test_the_authorizer_allows_a_valid_key_with_its_tenant_in_the_context(seeded
     assert policy["principalId"] == record.key_id
     assert policy["context"]["tenant_id"] == TENANT
     assert policy["context"]["permission"] == "read-write"
-    assert policy["usageIdentifierKey"] == f"engram-usage-plan-key-{TENANT}"
+    assert policy["usageIdentifierKey"] == usage_key(TENANT, seeded.settings.aws.usage_plan_prefix)
 
 
 def test_the_authorizer_rejects_a_garbage_key_as_unauthorized(seeded: Engine) -> None:
@@ -559,7 +560,7 @@ def test_the_configure_tenant_sample_with_an_unknown_setting_changes_nothing(see
     response = invoke("admin", event)
 
     # Then it is refused naming the setting, and acme keeps its defaults
-    assert response["statusCode"] == 400
+    assert response["statusCode"] == 422  # an unknown field, as everywhere
     assert "no_such_knob" in body(response)["error"]["message"]
     assert seeded.settings_for(TENANT) == seeded.settings
 
@@ -590,7 +591,7 @@ def test_the_erase_tenant_sample_erases_its_own_tenant(seeded: Engine) -> None:
 
     # Then globex and its memory are gone, and acme is untouched
     assert response["statusCode"] == 200
-    assert body(response) == {"tenant_id": "globex", "erased_memories": 1}
+    assert body(response) == {"tenant_id": "globex", "status": "erased", "erased_memories": 1}
     assert seeded.store.get(TENANT, MEMORY_ID) is not None
 
 

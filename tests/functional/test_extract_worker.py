@@ -68,7 +68,7 @@ def sqs_event(*bodies: str) -> dict[str, Any]:
 
 
 def invoke(event: dict[str, Any]) -> dict[str, Any]:
-    from engram_http.gateway import LocalContext
+    from engram_http.apigw import LocalContext
 
     context = LocalContext(
         function_name="engram-extract-worker", aws_request_id="req-1", deadline=time.monotonic() + 30

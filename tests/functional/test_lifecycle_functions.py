@@ -83,7 +83,7 @@ def installed(data_dir: Path) -> Iterator[tuple[Engine, dict[str, str]]]:
 
 def invoke(handler: str, event: dict[str, Any], remaining_ms: float = 900_000.0) -> Any:
     """Call one of ``functions/lifecycle/handler.py``'s entry points as Lambda calls it."""
-    from engram_http.gateway import LocalContext
+    from engram_http.apigw import LocalContext
 
     context = LocalContext(
         function_name=f"engram-lifecycle-{handler}",

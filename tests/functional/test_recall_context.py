@@ -280,3 +280,28 @@ def test_when_bonus_favours_turns_that_say_when_for_a_question_asking_when(engin
     # Then only the turn with a time expression gets it, and only for the "when" question
     assert when[ids[0]]["says_when"] == 1.0 and when[ids[1]]["says_when"] == 0.0
     assert all("says_when" not in t for t in what.values())
+
+
+def test_the_brevity_prior_takes_labelled_turns_of_a_batch_not_facts_sent_together(engine: Engine) -> None:
+    # Given two short facts sent in one call, and two short labelled turns sent in another
+    facts = engine.retain(
+        "acme",
+        RetainRequest(
+            scope="user:maya", items=[RetainItem(text="Dark mode"), RetainItem(text="Tea")], mode="raw"
+        ),
+    )
+    turns = engine.retain(
+        "acme",
+        RetainRequest(
+            scope="user:maya",
+            items=[RetainItem(text="Maya: Dark mode"), RetainItem(text="Jonah: Tea")],
+            mode="raw",
+        ),
+    )
+
+    # When recall ranks them all with a trace
+    traced = _trace(engine, "dark mode tea", {})
+
+    # Then both calls are threads, but only the labelled turns are shortened by the prior
+    assert traced[facts.results[0].id]["brevity"] == 1.0
+    assert traced[turns.results[0].id]["brevity"] < 1.0

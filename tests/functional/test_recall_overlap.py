@@ -59,3 +59,32 @@ def test_a_failure_beside_the_embedding_fails_the_recall(engine: Engine) -> None
     engine.index.bm25 = broken  # type: ignore[method-assign]
     with pytest.raises(RuntimeError, match="text index unavailable"):
         engine.recall("acme", parse(RecallRequest, {"query": "error E4711", "scopes": ["user:a"]}))
+
+
+class _ForgettingIndex:
+    """The engine's own index, except that a memory is forgotten (for real) just as recall asks
+    for the vectors of what passed: the race of a recall with a forget, made to happen."""
+
+    def __init__(self, engine: Engine, victim: str) -> None:
+        self._engine, self._inner, self._victim = engine, engine.index, victim
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+    def vectors(self, tenant_id: str, memory_ids: Any) -> Any:
+        from engram.models import ForgetRequest
+
+        self._engine.forget(tenant_id, ForgetRequest(ids=[self._victim]))
+        return self._inner.vectors(tenant_id, memory_ids)
+
+
+def test_a_memory_forgotten_while_recall_runs_is_left_out_not_an_error(engine: Engine) -> None:
+    # Given three memories that all match a query
+    texts = ["the blue car is fast", "the blue car is red", "the blue car is old"]
+    request = RetainRequest(scope="user:a", items=[RetainItem(text=t) for t in texts], mode="raw")
+    ids = [r.id for r in engine.retain("acme", request).results]
+    # When one of them is forgotten between ranking and diversification
+    engine.index = _ForgettingIndex(engine, ids[0])  # type: ignore[assignment]
+    got = engine.recall("acme", parse(RecallRequest, {"query": "blue car", "min_score": 0, "limit": 5}))
+    # Then recall answers without it
+    assert {m.id for m in got.memories} == set(ids[1:])

@@ -3,82 +3,42 @@ OpenAI-compatible server, driven over real HTTP. Every dedup action, versions an
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 import time
-import urllib.error
-import urllib.request
-import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
 from scripted_llm import ScriptedLLM
+from serve_support import Server, new_key, new_tenant, running_server
+from serve_support import call as http_call
 
-ROOT = Path(__file__).resolve().parents[2]
 SCOPE = "user:alice"
-
-
-@dataclass
-class Serve:
-    url: str
-    operator_token: str
+Serve = Server
 
 
 def call(
     serve: Serve, method: str, path: str, body: Any = None, *, key: str | None = None
 ) -> tuple[int, Any]:
-    data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(serve.url + path, data=data, method=method)
-    request.add_header("Content-Type", "application/json")
-    if key:
-        request.add_header("Authorization", f"Bearer {key}")
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
+    reply = http_call(serve, method, path, body, key=key)
+    return reply.status, reply.body
 
 
 @pytest.fixture(scope="module")
 def serve(tmp_path_factory: pytest.TempPathFactory, scripted_llm_server: ScriptedLLM) -> Iterator[Serve]:
-    data_dir = tmp_path_factory.mktemp("smart-serve")
     env = {
-        **os.environ,
         "ENGRAM_LLM_PROVIDER": "openai",
         "ENGRAM_LLM_BASE_URL": scripted_llm_server.url,
         "ENGRAM_LLM_MODEL": "scripted-model",
         "ENGRAM_LLM_API_KEY": "sk-test",
     }
-    process = subprocess.Popen(
-        [sys.executable, "-m", "engram.cli", "--data-dir", str(data_dir), "serve", "--port", "0"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        cwd=ROOT,
-        env=env,
-    )
-    assert process.stdout is not None
-    first = process.stdout.readline()
-    assert first.startswith("Engram listening on "), first + process.stdout.read()
-    yield Serve(url=first.split()[3], operator_token=(data_dir / "operator-token").read_text().strip())
-    process.terminate()
-    process.wait(timeout=30)
+    with running_server(tmp_path_factory.mktemp("smart-serve"), env=env) as running:
+        yield running
 
 
 @pytest.fixture
 def key(serve: Serve, scripted_llm: ScriptedLLM) -> str:
     """A read-write key of a fresh tenant."""
-    tenant = "t-" + uuid.uuid4().hex[:10]
-    status, _ = call(serve, "POST", "/v1/admin/tenants", {"tenant_id": tenant}, key=serve.operator_token)
-    assert status == 201
-    status, body = call(serve, "POST", f"/v1/admin/tenants/{tenant}/keys", {}, key=serve.operator_token)
-    assert status == 201
-    return str(body["api_key"])
+    return new_key(serve, new_tenant(serve))
 
 
 def smart(serve: Serve, key: str, text: str) -> list[dict[str, Any]]:

@@ -11,7 +11,20 @@ from engram_infra.layer import LayerBuild
 from infra_support import Synth, synthesise
 from infra_support import refs as _refs
 
-VPC_FUNCTIONS = {"recall", "forget", "memories", "admin", "indexer", "decay", "tiering"}
+# Every function that calls the search domain: retain and the extract worker read it for dedup.
+VPC_FUNCTIONS = {
+    "retain",
+    "recall",
+    "forget",
+    "memories",
+    "admin",
+    "indexer",
+    "extract_worker",
+    "decay",
+    "tiering",
+    "tenant_work",
+    "search_setup",
+}
 
 
 def _variant(layer: LayerBuild, tmp_path: Path, **context: object) -> Synth:
@@ -83,7 +96,7 @@ def test_domain_in_a_vpc_behind_waf_with_cors_and_reserved_concurrency_is_nag_cl
     in_vpc = {
         f["Properties"]["FunctionName"].split("-", 2)[2].replace("-", "_")
         for f in synth.resources("AWS::Lambda::Function").values()
-        if "VpcConfig" in f["Properties"]
+        if "VpcConfig" in f["Properties"] and "FunctionName" in f["Properties"]
     }
     assert in_vpc == VPC_FUNCTIONS
     reserved = {

@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from engram.adapters import opensearch_index
-from engram.adapters.opensearch_index import OpenSearchIndex
+from engram.adapters.dynamodb_store import DynamoStore
+from engram.adapters.opensearch_index import OpenSearchIndex, external_version
 from engram.app import Engine
 from engram.errors import ProviderError
 from engram.indexer import apply_stream
@@ -167,9 +168,10 @@ def test_forgetting_removes_from_the_index_through_the_stream(
     )
     outcome = apply_stream(stream_records(engine, dynamodb_local), opensearch_index_of(engine))
     assert outcome.failures == [] and outcome.removed == 1
-    assert fake.requests[-1].body == [
-        {"delete": {"_index": "engram-memories", "_id": f"acme:{kept.results[0].id}", "routing": "acme"}}
-    ]
+    [action] = fake.requests[-1].body
+    assert action["delete"]["_id"] == f"acme:{kept.results[0].id}" and action["delete"]["routing"] == "acme"
+    # the stream's old image versions the delete one past the record's last state
+    assert action["delete"]["version_type"] == "external"
 
 
 def test_the_indexer_handler_answers_the_sample_stream_event(fake: Any) -> None:
@@ -182,8 +184,9 @@ def test_the_indexer_handler_answers_the_sample_stream_event(fake: Any) -> None:
     handler = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(handler)
     event = json.loads((ROOT / "events" / "indexer.stream.json").read_text())
+    # the sample carries what the stack stores: Titan V2 vectors of 1024 dimensions
     index = OpenSearchIndex(
-        fake.client(), "engram-memories", dimension=4, model_id="all-MiniLM-L6-v2-onnx-int8"
+        fake.client(), "engram-memories", dimension=1024, model_id="amazon.titan-embed-text-v2:0@1024"
     )
     handler.use_index(index)
     fake.answer(
@@ -192,16 +195,21 @@ def test_the_indexer_handler_answers_the_sample_stream_event(fake: Any) -> None:
     )
     assert handler.handler(event, None) == {"batchItemFailures": []}
     upsert, delete = (r.body for r in fake.requests)
-    assert upsert[1]["embedding"] == [0.5, 0.5, 0.5, 0.5]
-    assert delete == [
-        {
-            "delete": {
-                "_index": "engram-memories",
-                "_id": "acme:mem_0000000000000000000000000000000b",
-                "routing": "acme",
-            }
+    assert len(upsert[1]["embedding"]) == 1024
+    assert upsert[1]["embedding_model"] == "amazon.titan-embed-text-v2:0@1024"
+    # the removed memory's old image orders its delete after its last state (version 2)
+    [removed] = [r for r in event["Records"] if r["eventName"] == "REMOVE"]
+    gone = DynamoStore._record(removed["dynamodb"]["OldImage"])
+    [action] = delete
+    assert action == {
+        "delete": {
+            "_index": "engram-memories",
+            "_id": "acme:mem_0000000000000000000000000000000b",
+            "routing": "acme",
+            "version": external_version(gone) + 1,
+            "version_type": "external",
         }
-    ]
+    }
     fake.fail_with = OUTAGE
     failed = handler.handler(event, None)
     assert failed == {
@@ -219,24 +227,30 @@ def test_reindex_rebuilds_a_tenant_from_the_store(engine: Engine, fake: Any) -> 
     engine.retain("globex", RetainRequest(scope="user:bob", text="globex fact", mode="raw"))
     fake.fail_with = None
     fake.requests.clear()
+    stray = {"_id": "acme:mem_forgotten_long_ago", "_score": None, "sort": ["mem_forgotten_long_ago"]}
     fake.answer(
         (200, {"acknowledged": True}),
         (404, {}),
         (200, {"acknowledged": True, "index": "engram-memories"}),
-        (200, {"deleted": 0, "failures": []}),
         (200, {"errors": False, "items": [{"index": {"status": 201}}] * 5}),
+        (200, {"responses": [{"hits": {"hits": [stray]}, "status": 200}]}),
+        (200, {"errors": False, "items": [{"delete": {"status": 200}}]}),
     )
     progress: list[int] = []
     assert engine.reindex(["acme"], clean=True, progress=progress.append) == {"acme": 5}
-    template, exists, create, clean, bulk = fake.requests
+    template, exists, create, bulk, listing, strays = fake.requests
     assert [(r.method, r.path) for r in (template, exists, create)] == [
         ("PUT", "/_index_template/engram-memories"),
         ("HEAD", "/engram-memories"),
         ("PUT", "/engram-memories"),
     ]
-    assert bulk.path == "/_bulk"
-    assert clean.path == "/engram-memories/_delete_by_query" and clean.query["routing"] == "acme"
-    assert len(bulk_ids(fake)) == 5 and all(i.startswith("acme:") for i in bulk_ids(fake))
+    # the rewrite comes first: a clean never leaves tombstones that would outrank it
+    assert bulk.path == "/_bulk" and not any("_delete_by_query" in r.path for r in fake.requests)
+    assert listing.path == "/_msearch" and listing.body[1]["sort"] == [{"memory_id": "asc"}]
+    assert strays.body == [
+        {"delete": {"_index": "engram-memories", "_id": "acme:mem_forgotten_long_ago", "routing": "acme"}}
+    ]
+    assert len([i for i in bulk_ids(fake) if i != "acme:mem_forgotten_long_ago"]) == 5
     assert progress == [5]
 
 

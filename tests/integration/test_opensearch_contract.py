@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -21,10 +21,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engram.adapters import opensearch_index
-from engram.adapters.opensearch_index import OpenSearchIndex, StreamBackedIndex
-from engram.errors import ProviderError, ValidationFailedError
+from engram.adapters.opensearch_index import OpenSearchIndex, StreamBackedIndex, external_version
+from engram.errors import ConfigurationError, ProviderError, ValidationFailedError
 from engram.models import MemoryRecord
-from engram.ports import ALL_SCOPES, Conditions
+from engram.ports import ALL_SCOPES, Conditions, removed_state
 
 FIXTURES = Path(__file__).resolve().parents[1] / "contract" / "opensearch"
 V = np.array([0.5, 0.5, 0.5], dtype=np.float32)
@@ -113,14 +113,26 @@ def test_the_hybrid_search_pipeline_normalises_and_combines(fake: Any) -> None:
 def test_recall_candidates_are_one_msearch_with_the_tenant_inside_the_knn_filter(fake: Any) -> None:
     expected = fixture("msearch_candidates")
     fake.answer(answer(expected["response"]))
+    fake.answer(answer(expected["vectors_response"]))
     knn, bm25, cos = make_index(fake).candidates("acme", V, "dark mode", 20, ALICE)
-    # exactly one request, as documented
-    assert only(fake) == expected["request"]
+    # one multi-search for both lists (the BM25 leg returns no vectors), then the vector of the
+    # one BM25-only hit
+    candidates, vectors = (r.as_dict() for r in fake.requests)
+    assert candidates == expected["request"]
+    assert candidates["body"][3]["_source"] is False
+    assert vectors == expected["vectors_request"]
     # k-NN scores are (1 + cos) / 2 for cosinesimil: 0.95 -> 0.9, 0.75 -> 0.5
     assert knn == [("mem_a", pytest.approx(0.9)), ("mem_b", pytest.approx(0.5))]
     assert bm25 == [("mem_c", 2.5), ("mem_a", 1.25)]
-    # a BM25-only hit gets its cosine from its returned vector
+    # a BM25-only hit gets its cosine from its vector
     assert cos == {"mem_a": pytest.approx(0.9), "mem_b": pytest.approx(0.5), "mem_c": pytest.approx(0.5)}
+
+
+def test_candidates_found_by_both_legs_need_no_second_request(fake: Any) -> None:
+    both = {"hits": {"hits": [{"_id": "acme:mem_a", "_score": 0.95}]}, "status": 200}
+    fake.answer((200, {"responses": [both, {"hits": {"hits": [{"_id": "acme:mem_a", "_score": 1.0}]}}]}))
+    _, _, cos = make_index(fake).candidates("acme", V, "dark mode", 20, ALICE)
+    assert cos == {"mem_a": pytest.approx(0.9)} and len(fake.requests) == 1
 
 
 def test_a_rejected_search_inside_msearch_is_a_clear_provider_error(fake: Any) -> None:
@@ -201,6 +213,85 @@ def test_a_mapping_error_in_bulk_names_the_document(fake: Any) -> None:
         make_index(fake).upsert("acme", RECORDS, [V, V, V])
 
 
+def test_a_forgotten_text_retained_again_outranks_the_tombstone_of_its_delete(fake: Any) -> None:
+    # Given a memory indexed at version 3, forgotten (a hard delete: the state after version 3)
+    first = RECORDS[0]
+    index = make_index(fake)
+    fake.answer((200, {"errors": False, "items": [{"delete": {"_id": "acme:mem_a", "status": 200}}]}))
+    index.remove("acme", [first.id], states=[removed_state(first)])
+    # When the same text is retained again a second later (same id, a new record at version 1)
+    again = first.model_copy(update={"version": 1, "created_at": T0 + timedelta(seconds=1)})
+    fake.answer((200, {"errors": False, "items": [{"index": {"_id": "acme:mem_a", "status": 201}}]}))
+    index.upsert("acme", [again], [V])
+    # Then the delete carried an external version above the indexed one, and the new write one
+    # above the delete's, so OpenSearch applies it instead of answering 409 to the tombstone
+    delete, write = (r.body[0] for r in fake.requests)
+    assert delete["delete"]["version_type"] == write["index"]["version_type"] == "external"
+    assert external_version(first) < delete["delete"]["version"] < write["index"]["version"]
+
+
+def test_an_archived_record_is_removed_with_its_own_version_so_a_restore_wins(fake: Any) -> None:
+    archived = RECORDS[0].model_copy(update={"tier": "archived", "version": 4})
+    restored = archived.model_copy(update={"tier": "peripheral", "version": 5})
+    fake.answer((200, {"errors": False, "items": [{"delete": {"_id": "acme:mem_a", "status": 200}}]}))
+    make_index(fake).upsert("acme", [archived], [V])  # an archived state is a delete
+    fake.answer((200, {"errors": False, "items": [{"index": {"_id": "acme:mem_a", "status": 201}}]}))
+    make_index(fake).upsert("acme", [restored], [V])
+    delete, write = (r.body[0] for r in fake.requests)
+    assert delete["delete"]["version"] == external_version(archived) < write["index"]["version"]
+
+
+def test_a_tenant_erase_repeats_until_no_document_was_skipped_as_a_conflict(fake: Any) -> None:
+    # Given a delete_by_query that skipped a document written while it ran (conflicts=proceed)
+    fake.answer(
+        (200, {"deleted": 5, "version_conflicts": 1, "failures": []}),
+        (200, {"deleted": 1, "version_conflicts": 0, "failures": []}),
+    )
+    # Then the erase runs again and counts both rounds, instead of reporting success with one left
+    assert make_index(fake).forget_tenant("acme") == 6
+    assert len(fake.requests) == 2
+
+
+def test_an_endpoint_without_its_scheme_is_a_configuration_error() -> None:
+    with pytest.raises(ConfigurationError, match="scheme"):
+        opensearch_index.opensearch_client("search-engram-dev.eu-west-1.es.amazonaws.com", "eu-west-1")
+    assert opensearch_index.endpoint_url("https://search-x.es.amazonaws.com") == (
+        "search-x.es.amazonaws.com",
+        443,
+        True,
+    )
+
+
+def test_a_client_for_an_https_endpoint_speaks_tls_on_443(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "test")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "test")
+    client = opensearch_index.opensearch_client("https://search-x.es.amazonaws.com", "eu-west-1")
+    [connection] = client.transport.connection_pool.connections
+    assert connection.host == "https://search-x.es.amazonaws.com:443"
+
+
+def test_ensure_sets_the_replicas_of_an_existing_index_and_accepts_a_racing_create(fake: Any) -> None:
+    index = make_index(fake, replicas=0)
+    fake.answer((200, {"acknowledged": True}), (200, {}), (200, {"acknowledged": True}))
+    index.ensure()
+    _, exists, replicas = (r.as_dict() for r in fake.requests)
+    assert (exists["method"], replicas["method"], replicas["path"]) == (
+        "HEAD",
+        "PUT",
+        "/engram-memories/_settings",
+    )
+    assert replicas["body"] == {"index": {"number_of_replicas": 0}}
+    fake.requests.clear()
+    already = {"error": {"type": "resource_already_exists_exception"}, "status": 400}
+    fake.answer((200, {"acknowledged": True}), (404, {}), (400, already))
+    index.ensure()  # another deploy created it meanwhile
+    fake.answer(
+        (200, {"acknowledged": True}), (404, {}), (400, {"error": {"type": "illegal_argument_exception"}})
+    )
+    with pytest.raises(ProviderError, match="illegal_argument_exception"):
+        index.ensure()
+
+
 def test_deletes_are_routed_and_a_missing_document_is_fine(fake: Any) -> None:
     expected = fixture("bulk_delete")
     fake.answer(answer(expected["response"]))
@@ -218,8 +309,17 @@ def test_a_scope_is_erased_with_one_delete_by_query(fake: Any) -> None:
 def test_an_inactive_record_is_removed_not_indexed(fake: Any) -> None:
     fake.answer((200, {"errors": False, "items": [{"delete": {"_id": "acme:mem_a", "status": 200}}]}))
     make_index(fake).upsert("acme", [RECORDS[0].model_copy(update={"status": "superseded"})], [V])
+    superseded = RECORDS[0].model_copy(update={"status": "superseded"})
     assert only(fake)["body"] == [
-        {"delete": {"_index": "engram-memories", "_id": "acme:mem_a", "routing": "acme"}}
+        {
+            "delete": {
+                "_index": "engram-memories",
+                "_id": "acme:mem_a",
+                "routing": "acme",
+                "version": external_version(superseded),
+                "version_type": "external",
+            }
+        }
     ]
 
 

@@ -513,3 +513,14 @@ def test_the_rule_extractor_satisfies_the_extractor_port() -> None:
     # When it is checked against the port
     # Then it conforms
     assert isinstance(extractor, Extractor)
+
+
+def test_text_with_empty_lines_and_unusual_line_separators_splits_without_error() -> None:
+    # Given text whose lines are separated by form feeds and file separators, some of them empty
+    from engram.extraction.rules import _sentences
+
+    text = "I like tea.\x1c\x1c\x0cI live in Porto. Really\n\n"
+    # When it is split into sentences
+    got = _sentences(text)
+    # Then the empty lines are skipped and the sentences kept
+    assert got == ["I like tea.", "I live in Porto.", "Really"]

@@ -7,7 +7,7 @@ import pytest
 from engram.adapters.bedrock_llm import BedrockLLM
 from engram.adapters.openai_compat import OpenAICompatLLM
 from engram.app import build_llm
-from engram.errors import ValidationFailedError
+from engram.errors import ConfigurationError
 from engram.settings import Settings
 
 
@@ -67,8 +67,8 @@ def test_bedrock_takes_the_model_id_and_region() -> None:
 def test_an_incomplete_provider_setting_is_refused_naming_the_variable(environ: dict[str, str]) -> None:
     # Given a provider without its model or endpoint
     # When the model is built
-    # Then a validation error names what is missing
-    with pytest.raises(ValidationFailedError, match="ENGRAM_LLM_"):
+    # Then a configuration error (the operator's, not the caller's) names what is missing
+    with pytest.raises(ConfigurationError, match="ENGRAM_LLM_"):
         build_llm(Settings.from_env(environ).llm)
 
 

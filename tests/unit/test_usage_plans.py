@@ -36,7 +36,7 @@ def test_enrolling_creates_the_key_the_authorizer_names_in_the_first_tiers_plan(
 ) -> None:
     # Given no key for acme yet
     plans, stub = stubbed
-    value = usage_key("acme")
+    value = usage_key("acme", "engram-dev-")
     stub.add_response("get_usage_plans", PLANS, {})
     stub.add_response("get_api_keys", {"items": []}, {"nameQuery": value})
     stub.add_response(
@@ -59,7 +59,7 @@ def test_a_retried_enrolment_reuses_the_key_and_tolerates_it_being_in_the_plan(
     stubbed: tuple[UsagePlans, Stubber],
 ) -> None:
     plans, stub = stubbed
-    value = usage_key("acme")
+    value = usage_key("acme", "engram-dev-")
     stub.add_response("get_usage_plans", PLANS, {})
     stub.add_response("get_api_keys", {"items": [{"id": "key-1", "name": value}]}, {"nameQuery": value})
     stub.add_client_error("create_usage_plan_key", "ConflictException", http_status_code=409)
@@ -78,7 +78,7 @@ def test_a_missing_plan_and_an_unknown_tier_are_clear_errors(stubbed: tuple[Usag
 def test_withdrawing_deletes_only_the_tenants_own_key(stubbed: tuple[UsagePlans, Stubber]) -> None:
     # Given acme's key and a key whose name merely contains acme's (nameQuery is a prefix match)
     plans, stub = stubbed
-    value = usage_key("acme")
+    value = usage_key("acme", "engram-dev-")
     stub.add_response(
         "get_api_keys",
         {"items": [{"id": "key-1", "name": value}, {"id": "key-2", "name": value + "-corp"}]},
@@ -107,3 +107,25 @@ def test_a_tenant_whose_enrolment_fails_is_not_left_behind(tmp_path: Path) -> No
         engine.create_tenant("acme")
     assert engine.store.get_tenant("acme") is None
     engine.close()
+
+
+def test_two_stages_in_one_account_never_share_a_tenants_key() -> None:
+    # Given the same tenant in a dev and a prod stage of one account
+    client: Any = boto3.client(
+        "apigateway", region_name="eu-west-1", aws_access_key_id="AKIDEXAMPLE", aws_secret_access_key="secret"
+    )
+    dev = UsagePlans(client, prefix="engram-dev-", tiers=["free"])
+    prod = UsagePlans(client, prefix="engram-prod-", tiers=["free"])
+    prod_key = usage_key("acme", "engram-prod-")
+    with Stubber(client) as stub:
+        # When dev erases acme, its lookup is for dev's key alone; prod's, listed beside it, stays
+        dev_key = usage_key("acme", "engram-dev-")
+        stub.add_response(
+            "get_api_keys",
+            {"items": [{"id": "k-prod", "name": prod_key}, {"id": "k-dev", "name": dev_key}]},
+            {"nameQuery": dev_key},
+        )
+        stub.add_response("delete_api_key", {}, {"apiKey": "k-dev"})
+        assert dev.withdraw("acme") == 1
+        stub.assert_no_pending_responses()
+    assert dev_key != prod_key and prod.prefix in prod_key

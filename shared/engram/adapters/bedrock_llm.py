@@ -9,8 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from engram import deadline
 from engram.errors import ProviderError
 from engram.ports import LlmAnswer
+
+MIN_CALL_S = 1.0
+"""Below this much time left, a model call is not started (retain falls back to its rules)."""
 
 
 class BedrockLLM:
@@ -29,6 +33,7 @@ class BedrockLLM:
     ) -> None:
         self.model_id = model_id
         self._client = client
+        self._injected = client is not None
         self.region = region
         self.timeout_s = timeout_s
         self.deadline_s = deadline_s
@@ -36,19 +41,27 @@ class BedrockLLM:
         self.max_output_tokens = max_output_tokens
 
     def _bedrock(self) -> Any:
-        if self._client is None:
-            import boto3
-            from botocore.config import Config
+        """The client whose attempts fit the deadline, or the invocation's time left if shorter
+        (such a client is made for that call: timeouts are fixed when a botocore client is made)."""
+        budget = deadline.left(self.deadline_s)
+        if self._client is not None and (self._injected or budget >= self.deadline_s):
+            return self._client
+        if budget < MIN_CALL_S:
+            raise ProviderError(f"no time left for a Bedrock call ({budget:.1f} s)")
+        import boto3
+        from botocore.config import Config
 
-            # Every attempt fits its share of the deadline, so all of them together stay within it.
-            share = self.deadline_s / self.max_attempts
-            config = Config(
-                retries={"mode": "standard", "max_attempts": self.max_attempts},
-                connect_timeout=min(5.0, share),
-                read_timeout=min(self.timeout_s, share),
-            )
-            self._client = boto3.client("bedrock-runtime", region_name=self.region, config=config)
-        return self._client
+        # Every attempt fits its share of the deadline, so all of them together stay within it.
+        share = budget / self.max_attempts
+        config = Config(
+            retries={"mode": "standard", "max_attempts": self.max_attempts},
+            connect_timeout=min(5.0, share),
+            read_timeout=min(self.timeout_s, share),
+        )
+        client = boto3.client("bedrock-runtime", region_name=self.region, config=config)
+        if budget >= self.deadline_s:
+            self._client = client
+        return client
 
     def request(self, *, system: str, user: str, name: str, schema: dict[str, Any]) -> dict[str, Any]:
         """The keyword arguments of one ``converse`` call."""

@@ -34,14 +34,14 @@ import logging
 import random
 import time
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
 from typing import Any
 
 import numpy as np
 
 from engram.adapters.matching import iso, matches
-from engram.errors import ConflictError, ProviderError, ValidationFailedError
+from engram.errors import ConflictError, PayloadTooLargeError, ProviderError, ValidationFailedError
 from engram.models import (
     CATEGORIES,
     TIERS,
@@ -53,7 +53,7 @@ from engram.models import (
     StatsResponse,
     Tenant,
 )
-from engram.ports import ALL_SCOPES, ConditionalUpdate, Conditions, Page, Vector, WriteBatch
+from engram.ports import ALL_SCOPES, BlobStore, ConditionalUpdate, Conditions, Page, Vector, WriteBatch
 
 logger = logging.getLogger(__name__)
 
@@ -66,6 +66,15 @@ TRANSACTION_BYTES = 3_500_000  # below the 4 MB request limit, leaving room for 
 IDEMPOTENCY_TTL_SECONDS = 24 * 3600
 FINISHED_JOB_TTL_SECONDS = 30 * 24 * 3600
 ERASE_ROUNDS = 10
+INLINE_JOB_BYTES = 100_000
+"""Job bodies up to this size stay in the item (DynamoDB's item limit is 400 KB)."""
+
+
+def job_body_key(tenant_id: str, job_id: str) -> str:
+    """Where a large job body waits in the blob store (everything of a tenant under one prefix)."""
+    return f"tenants/{tenant_id}/jobs/{job_id}.json"
+
+
 LIFECYCLE_REPORTS_KEPT = 100
 GSIS = ("g1", "g2", "g3", "g4", "g5", "g6")
 _KEYS_ONLY = ("g4", "g5")
@@ -189,10 +198,14 @@ def _backoff(attempt: int) -> None:
 class DynamoStore:
     """``MemoryStore`` on one DynamoDB table; the client is injected (see ``dynamodb_client``)."""
 
-    def __init__(self, client: Any, table_name: str, *, max_unprocessed_rounds: int = 8) -> None:
+    def __init__(
+        self, client: Any, table_name: str, *, max_unprocessed_rounds: int = 8, blobs: BlobStore | None = None
+    ) -> None:
+        """``blobs``: where job bodies too large for an item go (S3 in the stack)."""
         self.client = client
         self.table = table_name
         self.max_unprocessed_rounds = max_unprocessed_rounds
+        self.blobs = blobs
 
     # -- low-level helpers -----------------------------------------------------------------------
 
@@ -309,6 +322,7 @@ class DynamoStore:
             name=item["name"]["S"],
             created_at=item["created_at"]["S"],
             settings_overrides=json.loads(item["settings"]["S"]),
+            erasing=bool(item.get("erasing", {}).get("BOOL", False)),
         )
 
     def create_tenant(self, tenant: Tenant) -> None:
@@ -350,14 +364,30 @@ class DynamoStore:
     def list_tenants(self) -> list[Tenant]:
         return [self._tenant(i) for i in self._query(index="g1", key="g1pk", value="TENANTS")]
 
-    def erase_tenant(self, tenant_id: str) -> int:
-        """Every item of the tenant goes: memories with their history, jobs, logs, usage, the tenant."""
-        removed = 0
+    def erase_tenant(self, tenant_id: str, *, should_stop: Callable[[], bool] | None = None) -> int:
+        """Every item of the tenant goes: memories with their history, jobs, logs, usage, the
+        tenant last. The tenant is marked ``erasing`` first, so nothing is served meanwhile; when
+        ``should_stop()`` turns true between two batches the erasure stops there (the tenant is
+        still there, erasing) and the next call goes on, so a large tenant is erased in steps."""
+        stop = should_stop or (lambda: False)
         prefix = f"TENANT#{tenant_id}"
+        try:
+            self.client.update_item(
+                TableName=self.table,
+                Key=_key(prefix, "META"),
+                UpdateExpression="SET erasing = :t",
+                ConditionExpression="attribute_exists(pk)",
+                ExpressionAttributeValues={":t": {"BOOL": True}},
+            )
+        except self.client.exceptions.ConditionalCheckFailedException:
+            return 0  # erased already (or never there)
+        removed = 0
         # The listings are eventually consistent: go round until one finds nothing left.
         for attempt in range(ERASE_ROUNDS):
             found = 0
             for item in list(self._query(index="g1", key="g1pk", value=f"{prefix}#MEMS", projection="pk")):
+                if stop():
+                    return removed
                 self._batch_delete(
                     [
                         _key(i["pk"]["S"], i["sk"]["S"])
@@ -367,6 +397,8 @@ class DynamoStore:
                 removed += 1
                 found += 1
             for kind in ("JOBS", "IDEMS", "KEYS"):
+                if stop():
+                    return removed
                 keys = [
                     _key(i["pk"]["S"], i["sk"]["S"])
                     for i in self._query(
@@ -589,13 +621,15 @@ class DynamoStore:
             if memory_id in found:
                 yield self._record(found[memory_id]), self._vector(found[memory_id])
 
-    def stats(self, tenant_id: str) -> StatsResponse:
+    def stats(self, tenant_id: str, *, scopes: Sequence[str] | None = None) -> StatsResponse:
         by_scope: dict[str, int] = {}
         by_category = dict.fromkeys(CATEGORIES, 0)
         by_tier = dict.fromkeys(TIERS, 0)
         by_status: dict[str, int] = {}
         size = 0
-        for item in self._listing(tenant_id, Conditions(scopes=ALL_SCOPES)):
+        for item in self._listing(
+            tenant_id, Conditions(scopes=tuple(scopes) if scopes is not None else ALL_SCOPES)
+        ):
             for counts, name in (
                 (by_scope, "scope"),
                 (by_category, "category"),
@@ -605,15 +639,19 @@ class DynamoStore:
                 value = item[name]["S"]
                 counts[value] = counts.get(value, 0) + 1
             size += len(item["doc"]["S"]) + 4 * int(item.get("dim", {}).get("N", 0))
-        usage = {
-            i["sk"]["S"].removeprefix("USAGE#"): int(i["value"]["N"])
-            for i in self._query(
-                key="pk",
-                value=f"TENANT#{tenant_id}",
-                sk_condition="begins_with(sk, :u)",
-                values={":u": _s("USAGE#")},
-            )
-        }
+        usage = (
+            {
+                i["sk"]["S"].removeprefix("USAGE#"): int(i["value"]["N"])
+                for i in self._query(
+                    key="pk",
+                    value=f"TENANT#{tenant_id}",
+                    sk_condition="begins_with(sk, :u)",
+                    values={":u": _s("USAGE#")},
+                )
+            }
+            if scopes is None
+            else {}
+        )
         return StatsResponse(
             tenant_id=tenant_id,
             total=sum(by_status.values()),
@@ -980,6 +1018,20 @@ class DynamoStore:
     # -- jobs and usage --------------------------------------------------------------------------
 
     def put_job(self, tenant_id: str, job: Job) -> None:
+        """The job; a body over ``INLINE_JOB_BYTES`` waits in the blob store and the item keeps a
+        pointer (an item holds at most 400 KB). A finished job's body is deleted."""
+        body = job.request
+        doc = json.dumps({**job.model_dump(mode="json"), "request": body})
+        pointer = None
+        if body is not None and len(doc.encode()) > INLINE_JOB_BYTES:
+            if self.blobs is None:
+                raise PayloadTooLargeError(
+                    f"an asynchronous retain body is limited to {INLINE_JOB_BYTES // 1000} KB here "
+                    "(no object storage is configured for larger ones)"
+                )
+            pointer = job_body_key(tenant_id, job.job_id)
+            self.blobs.put(pointer, json.dumps(body).encode())
+            doc = json.dumps({**job.model_dump(mode="json"), "request": None})
         item: Item = {
             **_key(f"TENANT#{tenant_id}#JOB#{job.job_id}", "JOB"),
             "tenant_id": _s(tenant_id),
@@ -987,25 +1039,38 @@ class DynamoStore:
             "g1sk": _s(_created_key(job.created_at, job.job_id)),
             "status": _s(job.status),
             # ``request`` is excluded from API dumps but must persist while the job waits.
-            "doc": _s(json.dumps({**job.model_dump(mode="json"), "request": job.request})),
+            "doc": _s(doc),
         }
+        if pointer is not None:
+            item["request_ref"] = _s(pointer)
         if job.status in ("queued", "running"):
             item["g2pk"] = _s("JOBS#OPEN")
             item["g2sk"] = _s(f"{iso(job.created_at)}#{tenant_id}#{job.job_id}")
         else:
             item["ttl"] = _n(int(time.time()) + FINISHED_JOB_TTL_SECONDS)
         self.client.put_item(TableName=self.table, Item=item)
+        if body is None and self.blobs is not None:  # its body, if it had one there, goes now
+            self.blobs.delete(job_body_key(tenant_id, job.job_id))
+
+    def _job(self, item: Item) -> Job:
+        job = Job.model_validate_json(item["doc"]["S"])
+        pointer = item.get("request_ref", {}).get("S")
+        if pointer and self.blobs is not None:
+            data = self.blobs.get(pointer)
+            if data is not None:
+                job = job.model_copy(update={"request": json.loads(data)})
+        return job
 
     def get_job(self, tenant_id: str, job_id: str) -> Job | None:
         item = self.client.get_item(
             TableName=self.table, Key=_key(f"TENANT#{tenant_id}#JOB#{job_id}", "JOB"), ConsistentRead=True
         ).get("Item")
-        return None if item is None else Job.model_validate_json(item["doc"]["S"])
+        return None if item is None else self._job(item)
 
     def pending_jobs(self) -> list[tuple[str, Job]]:
         """Jobs of every tenant that were queued or running when a process stopped (index g2)."""
         return [
-            (i["tenant_id"]["S"], Job.model_validate_json(i["doc"]["S"]))
+            (i["tenant_id"]["S"], self._job(i))
             for i in self._query(index="g2", key="g2pk", value="JOBS#OPEN")
         ]
 

@@ -118,7 +118,9 @@ class InMemoryIndex:
             for record, vector, words in zip(records, vectors, terms, strict=True):
                 cache.put(record, None if vector is None else np.asarray(vector, dtype=np.float32), words)
 
-    def remove(self, tenant_id: str, memory_ids: Sequence[str]) -> None:
+    def remove(
+        self, tenant_id: str, memory_ids: Sequence[str], *, states: Sequence[MemoryRecord] = ()
+    ) -> None:
         with self._lock:
             cache = self._tenants.get(tenant_id)
             if cache is not None:

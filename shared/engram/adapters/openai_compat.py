@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from engram import deadline
 from engram.errors import ProviderError
 from engram.ports import LlmAnswer
 
@@ -107,9 +108,10 @@ class OpenAICompatLLM:
         body = self.request_body(system=system, user=user, name=name, schema=schema)
         headers = self._headers()
         started = time.monotonic()
+        budget = deadline.left(self.deadline_s)  # never past the invocation's own end
         last: str = "no attempt made"
         for attempt in range(self.max_attempts):
-            remaining = self.deadline_s - (time.monotonic() - started)
+            remaining = budget - (time.monotonic() - started)
             if remaining <= 0:
                 break
             try:
@@ -129,7 +131,7 @@ class OpenAICompatLLM:
                 wait = _retry_after(response)
             if attempt + 1 < self.max_attempts:
                 pause = backoff(attempt, self.backoff_s, self._rng) if wait is None else wait
-                remaining = self.deadline_s - (time.monotonic() - started)
+                remaining = budget - (time.monotonic() - started)
                 if pause >= remaining:
                     break
                 logger.warning("LLM attempt failed; retrying", extra={"reason": last, "attempt": attempt + 1})

@@ -19,42 +19,100 @@ import json
 import logging
 import random
 import time
-from collections.abc import Sequence
+import urllib.parse
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
 
-from engram.errors import ProviderError, ValidationFailedError
+from engram import deadline
+from engram.errors import ConfigurationError, ProviderError, ValidationFailedError
 from engram.models import MemoryRecord
 from engram.ports import ALL_SCOPES, Conditions, Vector
 
 logger = logging.getLogger(__name__)
 
 BULK_RETRIES = 4
+READER_ROLE = "engram_reader"
+WRITER_ROLE = "engram_writer"
+REQUEST_RETRIES = 2
+"""opensearch-py's own retries of one request (502/503/504, timeouts): 1 + 2 attempts."""
 CONFLICT = 409
 TOO_MANY = 429
 
 
-def opensearch_client(endpoint: str, region: str | None, service: str = "es", *, timeout: float = 5.0) -> Any:
-    """An opensearch-py client signing with SigV4 for ``es`` (managed) or ``aoss`` (Serverless)."""
+def endpoint_url(endpoint: str) -> tuple[str, int, bool]:
+    """(host, port, TLS) of an endpoint URL; one without ``https://`` (or ``http://``) is refused.
+
+    A managed domain or a collection listens on 443 over TLS only; a bare host name would make the
+    client speak plain HTTP to port 9200, so it is a configuration error rather than a guess.
+
+    >>> endpoint_url("https://search-engram-dev-abc.eu-west-1.es.amazonaws.com")
+    ('search-engram-dev-abc.eu-west-1.es.amazonaws.com', 443, True)
+    >>> endpoint_url("http://localhost:9200")
+    ('localhost', 9200, False)
+    """
+    parts = urllib.parse.urlsplit(endpoint)
+    if parts.scheme not in ("https", "http") or not parts.hostname:
+        raise ConfigurationError(
+            f"ENGRAM_OPENSEARCH_ENDPOINT must be a URL with its scheme (https://host), not {endpoint!r}"
+        )
+    if parts.path not in ("", "/") or parts.query:
+        raise ConfigurationError(f"ENGRAM_OPENSEARCH_ENDPOINT must be scheme://host[:port], not {endpoint!r}")
+    tls = parts.scheme == "https"
+    return parts.hostname, parts.port or (443 if tls else 80), tls
+
+
+def opensearch_client(
+    endpoint: str, region: str | None, service: str = "es", *, timeout: float = 5.0, session: Any = None
+) -> Any:
+    """An opensearch-py client signing with SigV4 for ``es`` (managed) or ``aoss`` (Serverless).
+
+    ``endpoint`` is a URL (``https://host``); ``session`` a boto3 session (default: a new one).
+    """
+    host, port, tls = endpoint_url(endpoint)
     import boto3
     from opensearchpy import AWSV4SignerAuth, OpenSearch, RequestsHttpConnection
 
-    session = boto3.Session()
+    session = session or boto3.Session()
     credentials = session.get_credentials()
     auth = AWSV4SignerAuth(credentials, region or session.region_name, service)
     return OpenSearch(
-        hosts=[endpoint],
+        hosts=[{"host": host, "port": port, "scheme": "https" if tls else "http"}],
         http_auth=auth,
-        use_ssl=endpoint.startswith("https"),
+        use_ssl=tls,
         verify_certs=True,
         connection_class=RequestsHttpConnection,
         timeout=timeout,
-        max_retries=2,
+        max_retries=REQUEST_RETRIES,
         retry_on_status=(502, 503, 504),
         retry_on_timeout=True,
         pool_maxsize=16,
     )
+
+
+VERSION_BITS = 20
+
+
+def external_version(record: MemoryRecord) -> int:
+    """The document version of a record's state: its creation time (ms) above its version.
+
+    A memory's id is derived from its content, so a text forgotten and retained again gets the same
+    id back with a record starting at version 1. Versions alone would then lose to the tombstone
+    the delete left (OpenSearch keeps one for ``index.gc_deletes``, 60 s), and the new memory would
+    never become searchable. With the creation time in the upper bits every later life of an id
+    outranks every state of an earlier one, and within one life the store's version orders the
+    states (2^20 of them per millisecond between two lives; good until the year 2248).
+
+    >>> from datetime import datetime, UTC
+    >>> r = MemoryRecord(tenant_id="t", id="m", scope="global", category="raw", content="x",
+    ...     content_hash="h", created_at=datetime(2026, 1, 1, tzinfo=UTC),
+    ...     updated_at=datetime(2026, 1, 1, tzinfo=UTC), version=3)
+    >>> external_version(r) == (1767225600000 << 20) + 3
+    True
+    """
+    created_ms = int(record.created_at.timestamp() * 1000)
+    return (created_ms << VERSION_BITS) + record.version
 
 
 def metadata_terms(metadata: dict[str, Any]) -> list[str]:
@@ -146,9 +204,12 @@ class OpenSearchIndex:
         serverless: bool = False,
         hybrid_pipeline: str | None = None,
         engine: str | None = None,
-        shards: int = 2,
-        replicas: int = 1,
+        shards: int = 1,
+        replicas: int = 0,
+        timeout_s: float | None = None,
     ) -> None:
+        """``timeout_s``: each attempt's timeout (the client's own when None), capped by the
+        invocation's time left (``engram.deadline``)."""
         self.client = client
         self.index = index
         self.dimension = dimension
@@ -159,6 +220,7 @@ class OpenSearchIndex:
         self.engine = engine or ("faiss" if serverless else "lucene")
         self.shards = shards
         self.replicas = replicas
+        self.timeout_s = timeout_s
 
     def _send(self, operation: str, **kwargs: Any) -> Any:
         """One client call; transport failures (429, 5xx, timeouts, refused connections) become
@@ -166,6 +228,8 @@ class OpenSearchIndex:
         target: Any = self.client
         for part in operation.split("."):
             target = getattr(target, part)
+        if self.timeout_s is not None:  # the client retries twice: three attempts fit the time left
+            kwargs["request_timeout"] = max(0.05, deadline.left(self.timeout_s * 3) / 3)
         try:
             return target(**kwargs)
         except Exception as exc:
@@ -240,12 +304,57 @@ class OpenSearchIndex:
         }
 
     def ensure(self) -> None:
-        """Put the index template, create the index if missing and put the search pipeline."""
+        """Put the index template, create the index if missing (or set its replica count if it
+        exists) and put the search pipeline. Idempotent: the stack's custom resource runs it on
+        every deploy, and ``engram reindex`` before a rebuild."""
         self._send("indices.put_index_template", name=self.index, body=self.template_body())
         if not self._send("indices.exists", index=self.index):
-            self._send("indices.create", index=self.index)
+            created = self._send("indices.create", index=self.index, ignore=400)
+            error = created.get("error") if isinstance(created, dict) else None
+            kind = error.get("type") if isinstance(error, dict) else error
+            if kind is not None and kind != "resource_already_exists_exception":  # a racing create is fine
+                raise ProviderError(f"the search index could not be created ({kind})")
+        elif not self.serverless:  # shards are fixed at creation; replicas follow the cluster's size
+            self._send(
+                "indices.put_settings",
+                index=self.index,
+                body={"index": {"number_of_replicas": self.replicas}},
+            )
         if self.hybrid_pipeline:
             self._send("search_pipeline.put", id=self.hybrid_pipeline, body=self.pipeline_body())
+
+    def access_roles(self) -> dict[str, dict[str, Any]]:
+        """Fine-grained access control roles (managed domains): reading, or also writing, this index."""
+        patterns = [self.index, f"{self.index}-*"]
+        return {
+            READER_ROLE: {
+                "description": "Engram functions that search the memory index",
+                "cluster_permissions": ["cluster_composite_ops_ro"],
+                "index_permissions": [{"index_patterns": patterns, "allowed_actions": ["read"]}],
+            },
+            WRITER_ROLE: {
+                "description": "Engram functions that index and delete memories",
+                "cluster_permissions": ["cluster_composite_ops", "indices:data/read/scroll*"],
+                "index_permissions": [
+                    {"index_patterns": patterns, "allowed_actions": ["crud", "indices:admin/refresh*"]}
+                ],
+            },
+        }
+
+    def map_roles(self, *, readers: Sequence[str], writers: Sequence[str], admins: Sequence[str]) -> None:
+        """Put the reader and writer roles and map IAM role ARNs to them; ``admins`` get
+        ``all_access`` and ``security_manager`` (the master user must be among them). Idempotent:
+        every mapping is replaced by what is given."""
+        for name, body in self.access_roles().items():
+            self._send("security.create_role", role=name, body=body)
+        mappings = {
+            READER_ROLE: readers,
+            WRITER_ROLE: writers,
+            "all_access": admins,
+            "security_manager": admins,
+        }
+        for name, arns in mappings.items():
+            self._send("security.create_role_mapping", role=name, body={"backend_roles": sorted(set(arns))})
 
     # -- documents -------------------------------------------------------------------------------
 
@@ -299,10 +408,10 @@ class OpenSearchIndex:
         for record, vector in zip(records, vectors, strict=True):
             if record.tenant_id != tenant_id:
                 raise ValidationFailedError("every record must belong to the tenant indexed")
-            if record.status != "active":  # only active memories are searchable
-                body.append(self._action("delete", tenant_id, record.id, None))
+            if record.status != "active" or record.tier == "archived":  # this state is not searchable
+                body.append(self._action("delete", tenant_id, record.id, external_version(record)))
                 continue
-            body.append(self._action("index", tenant_id, record.id, record.version))
+            body.append(self._action("index", tenant_id, record.id, external_version(record)))
             body.append(self.document(record, vector))
         return body
 
@@ -366,27 +475,62 @@ class OpenSearchIndex:
         if ready:
             self._bulk(self.bulk_body(tenant_id, [r for r, _ in ready], [v for _, v in ready]))
 
-    def remove(self, tenant_id: str, memory_ids: Sequence[str]) -> None:
+    def remove(
+        self, tenant_id: str, memory_ids: Sequence[str], *, states: Sequence[MemoryRecord] = ()
+    ) -> None:
+        """Delete documents; ``states`` are the removal states known for some of them (an archived
+        record, or ``removed_state(record)`` for a hard delete): their deletes carry that state's
+        external version, so they can never remove a later write. The others delete whatever is there."""
+        versions = {r.id: external_version(r) for r in states if r.tenant_id == tenant_id}
         if memory_ids:
-            self._bulk([self._action("delete", tenant_id, i, None) for i in memory_ids])
+            self._bulk([self._action("delete", tenant_id, i, versions.get(i)) for i in memory_ids])
 
     def delete_by_query_body(self, tenant_id: str, scope: str | None = None) -> dict[str, Any]:
         extra = [{"term": {"scope": scope}}] if scope is not None else []
         return {"query": _tenant_only(tenant_id, *extra)}
 
     def _delete_by_query(self, tenant_id: str, scope: str | None) -> int:
-        params: dict[str, Any] = {"conflicts": "proceed", "slices": "auto"}
+        """Delete every matching document. A document written while the query ran is a version
+        conflict that ``conflicts=proceed`` skips: it is still there, so the query runs again until
+        none is left (an erasure that silently kept a memory would not be one)."""
+        params: dict[str, Any] = {"conflicts": "proceed", "slices": "auto", "refresh": "true"}
         if not self.serverless:
             params["routing"] = tenant_id
-        response = self._send(
-            "delete_by_query",
-            index=self.index,
-            body=self.delete_by_query_body(tenant_id, scope),
-            params=params,
-        )
-        if response.get("failures"):
-            raise ProviderError(f"delete_by_query left {len(response['failures'])} documents; retry")
-        return int(response.get("deleted", 0))
+        else:
+            params.pop("refresh")
+        deleted = 0
+        for _ in range(BULK_RETRIES + 1):
+            response = self._send(
+                "delete_by_query",
+                index=self.index,
+                body=self.delete_by_query_body(tenant_id, scope),
+                params=params,
+            )
+            if response.get("failures"):
+                raise ProviderError(f"delete_by_query left {len(response['failures'])} documents; retry")
+            deleted += int(response.get("deleted", 0))
+            if not int(response.get("version_conflicts", 0)):
+                return deleted
+        raise ProviderError("documents kept changing while they were being deleted; retry")
+
+    def indexed_ids(self, tenant_id: str, *, page: int = 1_000) -> Iterator[str]:
+        """Every memory id the index holds for the tenant (``search_after`` pages by memory id)."""
+        after: list[Any] | None = None
+        while True:
+            body: dict[str, Any] = {
+                "size": page,
+                "_source": False,
+                "query": _tenant_only(tenant_id),
+                "sort": [{"memory_id": "asc"}],
+            }
+            if after is not None:
+                body["search_after"] = after
+            [hits] = self._msearch(tenant_id, [body])
+            for hit in hits:
+                yield self._memory_id(hit)
+            if len(hits) < page:
+                return
+            after = hits[-1]["sort"]
 
     def forget_tenant(self, tenant_id: str) -> int:
         """Erase every document of the tenant; returns how many were deleted."""
@@ -421,7 +565,7 @@ class OpenSearchIndex:
     def bm25_body(self, tenant_id: str, query: str, k: int, conditions: Conditions) -> dict[str, Any]:
         return {
             "size": k,
-            "_source": {"includes": ["embedding"]},
+            "_source": False,  # its vectors are fetched only for the hits k-NN did not return
             "query": {
                 "bool": {
                     "must": [{"match": {"content": {"query": query}}}],
@@ -507,8 +651,9 @@ class OpenSearchIndex:
         knn = self._knn_hits(knn_hits)
         bm25 = [(self._memory_id(h), float(h["_score"])) for h in bm25_hits]
         cos = dict(knn)
-        for hit in bm25_hits:  # a BM25-only hit still gets its cosine, from its returned vector
-            cos.setdefault(self._memory_id(hit), self._cosine(hit, query_vector))
+        lexical_only = [i for i, _ in bm25 if i not in cos]
+        if lexical_only:  # a BM25-only hit still gets its cosine (only those few vectors travel)
+            cos |= self.cosines(tenant_id, query_vector, lexical_only)
         return knn, bm25, cos
 
     @staticmethod
@@ -575,9 +720,11 @@ class StreamBackedIndex:
         except ProviderError:
             logger.warning("index write deferred to the stream indexer", exc_info=True)
 
-    def remove(self, tenant_id: str, memory_ids: Sequence[str]) -> None:
+    def remove(
+        self, tenant_id: str, memory_ids: Sequence[str], *, states: Sequence[MemoryRecord] = ()
+    ) -> None:
         try:
-            self.inner.remove(tenant_id, memory_ids)
+            self.inner.remove(tenant_id, memory_ids, states=states)
         except ProviderError:
             logger.warning("index delete deferred to the stream indexer", exc_info=True)
 

@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from engram import deadline
 from engram.errors import ProviderError, ValidationFailedError
 from engram.ports import Embedder, Vector
 from engram.settings import Settings
@@ -87,6 +88,7 @@ class Retrier:
         """``call()``; ``retryable(exc)`` gives the least wait before another attempt, or None if
         the error is final. Raises ``ProviderError`` once attempts or the deadline run out."""
         started = self.clock()
+        budget = deadline.left(self.deadline_s)  # never past the invocation's own end
         for attempt in range(self.attempts):
             try:
                 return call()
@@ -97,7 +99,7 @@ class Retrier:
                 if least is None:
                     raise ProviderError(f"{what} failed: {exc}") from exc
                 wait = max(least, self.jitter(min(self.cap_s, self.base_s * 2**attempt)))
-                left = self.deadline_s - (self.clock() - started)
+                left = budget - (self.clock() - started)
                 if attempt == self.attempts - 1 or wait >= left:
                     raise ProviderError(
                         f"{what} still failing after {attempt + 1} attempts "
@@ -172,7 +174,7 @@ class BedrockTitanEmbedder:
             rows = [self._one(texts[0])]
         else:
             with ThreadPoolExecutor(max_workers=min(self.parallel, len(texts))) as pool:
-                rows = list(pool.map(self._one, texts))
+                rows = list(pool.map(deadline.propagate(self._one), texts))
         return _normalised(rows, self.dimension, "Bedrock")
 
 

@@ -328,7 +328,9 @@ class SqliteIndex:
                     thread=record.thread,
                 )
 
-    def remove(self, tenant_id: str, memory_ids: Sequence[str]) -> None:
+    def remove(
+        self, tenant_id: str, memory_ids: Sequence[str], *, states: Sequence[MemoryRecord] = ()
+    ) -> None:
         with self._lock:
             cache = self._tenants.get(tenant_id)
             if cache is None:

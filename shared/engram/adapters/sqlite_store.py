@@ -15,7 +15,7 @@ import hashlib
 import json
 import logging
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -37,6 +37,7 @@ from engram.models import (
     Tenant,
 )
 from engram.ports import ALL_SCOPES, ConditionalUpdate, Conditions, Page, Vector, WriteBatch
+from engram.private_files import private_file
 
 logger = logging.getLogger(__name__)
 
@@ -198,7 +199,7 @@ class SqliteDatabase:
         self.path = Path(path)
         self.mmap_mb = mmap_mb
         if str(path) != ":memory:":
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            private_file(self.path)  # 0600 in a 0700 directory; SQLite's -wal and -shm follow
         self._local = threading.local()
         self._known_fts: set[str] = set()
         self._local_bumps: dict[str, int] = {}
@@ -384,8 +385,9 @@ class SqliteStore:
             for r in rows
         ]
 
-    def erase_tenant(self, tenant_id: str) -> int:
-        """Everything of the tenant goes, its text index table included; returns memories removed."""
+    def erase_tenant(self, tenant_id: str, *, should_stop: Callable[[], bool] | None = None) -> int:
+        """Everything of the tenant goes in one transaction, its text index table included;
+        returns memories removed (``should_stop`` is not needed: it never takes long)."""
         with self.db.transaction() as conn:
             count = conn.execute("SELECT count(*) FROM memories WHERE tenant_id=?", (tenant_id,)).fetchone()[
                 0
@@ -750,28 +752,35 @@ class SqliteStore:
         finally:
             conn.execute("PRAGMA synchronous=FULL")
 
-    def stats(self, tenant_id: str) -> StatsResponse:
+    def stats(self, tenant_id: str, *, scopes: Sequence[str] | None = None) -> StatsResponse:
         conn = self.db.connection()
+        where, params = "tenant_id=?", [tenant_id]
+        if scopes is not None:
+            where += f" AND scope IN ({','.join('?' * len(scopes))})"
+            params += list(scopes)
 
         def grouped(column: str) -> dict[str, int]:
             return {
                 str(k): int(v)
                 for k, v in conn.execute(
-                    f"SELECT {column}, count(*) FROM memories WHERE tenant_id=? GROUP BY {column}",
-                    (tenant_id,),
+                    f"SELECT {column}, count(*) FROM memories WHERE {where} GROUP BY {column}", params
                 )
             }
 
         by_category = {c: 0 for c in CATEGORIES} | grouped("category")
         by_tier = {t: 0 for t in TIERS} | grouped("tier")
         size = conn.execute(
-            "SELECT coalesce(sum(length(doc) + coalesce(length(embedding), 0)), 0) FROM memories WHERE tenant_id=?",
-            (tenant_id,),
+            f"SELECT coalesce(sum(length(doc) + coalesce(length(embedding), 0)), 0) FROM memories WHERE {where}",
+            params,
         ).fetchone()[0]
-        usage = {
-            str(k): int(v)
-            for k, v in conn.execute("SELECT counter, value FROM usage WHERE tenant_id=?", (tenant_id,))
-        }
+        usage = (
+            {
+                str(k): int(v)
+                for k, v in conn.execute("SELECT counter, value FROM usage WHERE tenant_id=?", (tenant_id,))
+            }
+            if scopes is None
+            else {}
+        )
         by_status = grouped("status")
         pending = conn.execute(
             "SELECT count(*) FROM memories WHERE tenant_id=? AND embedding IS NULL", (tenant_id,)

@@ -38,3 +38,23 @@ class SqsJobQueue:
             self._sqs().send_message(QueueUrl=self.queue_url, MessageBody=job_message(tenant_id, job_id))
         except (ClientError, BotoCoreError) as exc:
             raise ProviderError("could not enqueue the retain job") from exc
+
+
+class SqsStepQueue:
+    """Sends one step (a JSON object) per message to the step queue (``ENGRAM_STEP_QUEUE_URL``)."""
+
+    def __init__(self, queue_url: str, *, client: Any | None = None) -> None:
+        self.queue_url = queue_url
+        self._client = client
+
+    def send(self, step: dict[str, Any]) -> None:
+        from botocore.exceptions import BotoCoreError, ClientError
+
+        if self._client is None:
+            import boto3
+
+            self._client = boto3.client("sqs")
+        try:
+            self._client.send_message(QueueUrl=self.queue_url, MessageBody=json.dumps(step, sort_keys=True))
+        except (ClientError, BotoCoreError) as exc:
+            raise ProviderError("could not queue the next step of tenant-wide work") from exc

@@ -1,10 +1,12 @@
 """API Gateway usage plans: each tenant gets an API Gateway key in its tier's plan.
 
-The authorizer returns ``usageIdentifierKey = usage_key(tenant)`` (the API's key source is
+The authorizer returns ``usageIdentifierKey = usage_key(tenant, prefix)`` (the API's key source is
 AUTHORIZER), and API Gateway meters and throttles the call under the plan holding a key of that
 value. So creating a tenant in the cloud must create that key and add it to a plan, and erasing the
 tenant must delete it. Plans are found by name (``<prefix><tier>``, as the stack names them): the
-stack cannot hand their ids to the admin function without a dependency cycle.
+stack cannot hand their ids to the admin function without a dependency cycle. Keys are named and
+valued per stage (``engram-<stage>-usage-plan-key-<tenant>``): two stages in one account never
+share one.
 """
 
 from __future__ import annotations
@@ -49,7 +51,7 @@ class UsagePlans:
         raise ProviderError(f"usage plan '{wanted}' not found; is the stack deployed?")
 
     def _key_ids(self, tenant_id: str) -> list[str]:
-        value = usage_key(tenant_id)
+        value = usage_key(tenant_id, self.prefix)
         ids: list[str] = []
         for page in self.client.get_paginator("get_api_keys").paginate(nameQuery=value):
             ids += [str(k["id"]) for k in page.get("items", []) if k.get("name") == value]
@@ -65,7 +67,7 @@ class UsagePlans:
         if existing:  # a retried create: the key is there, make sure it is in the plan
             key_id = existing[0]
         else:
-            value = usage_key(tenant_id)
+            value = usage_key(tenant_id, self.prefix)
             key_id = str(
                 self.client.create_api_key(
                     name=value, value=value, enabled=True, description=f"usage plan key of tenant {tenant_id}"

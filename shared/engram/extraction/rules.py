@@ -54,7 +54,8 @@ def _sentences(text: str) -> list[str]:
         current = ""
         for piece in _SPLIT.split(_BULLET.sub("", raw_line).strip()):
             current = f"{current} {piece}" if current else piece
-            last = piece.rsplit(maxsplit=1)[-1].lower().lstrip("(\"'")  # scans from the right only
+            words = piece.rsplit(maxsplit=1)  # scans from the right only; a blank line has none
+            last = words[-1].lower().lstrip("(\"'") if words else ""
             if _TERMINAL.search(piece) and not (last.endswith(".") and last[:-1] in _ABBREVIATIONS):
                 out.append(current)
                 current = ""

@@ -1,0 +1,226 @@
+"""What API Gateway does for a request, done locally: route, build the event, authorize, invoke.
+
+Each HTTP request becomes an API Gateway REST proxy event (payload v1.0, the shape of
+``events/*.json``); the REQUEST authorizer runs first exactly as API Gateway runs it (its context
+lands in ``requestContext.authorizer``, a raised "Unauthorized" becomes one fixed 401 body), then
+the route's handler is invoked with a Lambda-like context.
+
+**One invocation at a time.** A Lambda container serves one event at a time, and the handlers
+rely on it: Powertools' resolvers keep the current event on the ``BaseRouter`` class (shared by
+every resolver in a process) and its Logger and Metrics keep per-invocation keys and metrics.
+Two invocations running at once in one process would read each other's event, hence each
+other's tenant. So every invocation here (authorizer and handler) holds one process-wide lock:
+this process is one warm container. HTTP parsing and I/O stay concurrent, and so does the
+engine's background work (embedding backlog, jobs, lifecycle), which never goes through a
+handler.
+"""
+
+from __future__ import annotations
+
+import base64
+import logging
+import re
+import threading
+import time
+import uuid
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from engram_http.loader import load_handler
+from engram_http.routes import ROUTES, Route
+from engram_http.runtime import error_body
+
+logger = logging.getLogger(__name__)
+
+STAGE = "local"
+JSON_HEADERS = {"Content-Type": "application/json"}
+UNAUTHORIZED = error_body("unauthorized", "invalid or missing API key")
+_PARAM = re.compile(r"\{(\w+)\}")
+_CONTAINER = threading.Lock()  # one invocation at a time in this process (see the module doc)
+
+Answer = tuple[int, dict[str, str], bytes]
+
+
+@dataclass
+class LocalContext:
+    """The attributes of a Lambda context that handlers and Powertools read."""
+
+    function_name: str
+    aws_request_id: str
+    memory_limit_in_mb: int = 1024
+    function_version: str = "$LATEST"
+    log_group_name: str = "/engram/local"
+    log_stream_name: str = "local"
+    deadline: float = 0.0
+
+    @property
+    def invoked_function_arn(self) -> str:
+        return f"arn:aws:lambda:local:000000000000:function:{self.function_name}"
+
+    def get_remaining_time_in_millis(self) -> int:
+        return max(0, int((self.deadline - time.monotonic()) * 1000))
+
+
+def _compile(route: Route) -> re.Pattern[str]:
+    return re.compile("^" + _PARAM.sub(r"(?P<\1>[^/]+)", route.path) + "$")
+
+
+COMPILED = [(route, _compile(route)) for route in ROUTES]
+
+
+def match(method: str, path: str) -> tuple[Route | None, dict[str, str], list[str]]:
+    """(route, path parameters, the methods the path has when ``method`` is not one of them)."""
+    allowed: list[str] = []
+    for route, pattern in COMPILED:
+        found = pattern.match(path)
+        if found:
+            if route.method == method:
+                return route, {k: unquote(v) for k, v in found.groupdict().items()}, []
+            allowed.append(route.method)
+    return None, {}, allowed
+
+
+def build_event(
+    route: Route,
+    *,
+    method: str,
+    path: str,
+    params: dict[str, str],
+    query: str,
+    headers: dict[str, str],
+    body: bytes,
+    source_ip: str,
+) -> dict[str, Any]:
+    """An API Gateway REST proxy event (payload v1.0), as API Gateway would send it."""
+    multi_query = parse_qs(query, keep_blank_values=True)
+    request_id = str(uuid.uuid4())
+    try:
+        text, b64 = body.decode("utf-8"), False
+    except UnicodeDecodeError:
+        text, b64 = base64.b64encode(body).decode(), True
+    return {
+        "resource": route.path,
+        "path": path,
+        "httpMethod": method,
+        "headers": headers or None,
+        "multiValueHeaders": {k: [v] for k, v in headers.items()} or None,
+        "queryStringParameters": {k: v[-1] for k, v in multi_query.items()} or None,
+        "multiValueQueryStringParameters": multi_query or None,
+        "pathParameters": params or None,
+        "stageVariables": None,
+        "requestContext": {
+            "resourcePath": route.path,
+            "httpMethod": method,
+            "path": path,
+            "stage": STAGE,
+            "requestId": request_id,
+            "extendedRequestId": request_id,
+            "protocol": "HTTP/1.1",
+            "accountId": "000000000000",
+            "apiId": "local",
+            "resourceId": "local",
+            "requestTimeEpoch": int(time.time() * 1000),
+            "domainName": headers.get("host", "localhost"),
+            "identity": {"sourceIp": source_ip, "userAgent": headers.get("user-agent")},
+        },
+        "body": text if body else None,
+        "isBase64Encoded": b64,
+    }
+
+
+def authorizer_event(event: dict[str, Any]) -> dict[str, Any]:
+    """The REQUEST authorizer's input for a proxy event."""
+    ctx = event["requestContext"]
+    return {
+        "type": "REQUEST",
+        "methodArn": f"arn:aws:execute-api:local:000000000000:{ctx['apiId']}/{STAGE}/{event['httpMethod']}"
+        f"{event['path']}",
+        **{
+            k: event[k]
+            for k in (
+                "resource",
+                "path",
+                "httpMethod",
+                "headers",
+                "multiValueHeaders",
+                "queryStringParameters",
+                "multiValueQueryStringParameters",
+                "pathParameters",
+                "stageVariables",
+                "requestContext",
+            )
+        },
+    }
+
+
+def invoke(function: str, event: dict[str, Any], timeout_s: float = 30.0) -> Any:
+    """Run one function's ``lambda_handler`` on ``event``, as the only invocation in the process."""
+    module = load_handler(function)
+    with _CONTAINER:
+        context = LocalContext(
+            function_name=f"engram-{function}",
+            aws_request_id=str(uuid.uuid4()),
+            deadline=time.monotonic() + timeout_s,
+        )
+        return module.lambda_handler(event, context)
+
+
+def _allowed(policy: dict[str, Any]) -> bool:
+    statements = (policy.get("policyDocument") or {}).get("Statement") or []
+    return any(s.get("Effect") == "Allow" for s in statements) and not any(
+        s.get("Effect") == "Deny" for s in statements
+    )
+
+
+def _authorize(event: dict[str, Any]) -> Answer | None:
+    """Run the authorizer; put its context in the event, or answer as API Gateway would."""
+    try:
+        policy = invoke("authorizer", authorizer_event(event), timeout_s=10.0)
+    except Exception as exc:  # API Gateway answers 401 for "Unauthorized", 500 for anything else
+        if str(exc) == "Unauthorized":
+            return 401, dict(JSON_HEADERS), UNAUTHORIZED.encode()
+        logger.exception("authorizer failed")
+        return 500, dict(JSON_HEADERS), error_body("internal", "authorizer error").encode()
+    if not _allowed(policy):
+        return 403, dict(JSON_HEADERS), error_body("forbidden", "access denied").encode()
+    event["requestContext"]["authorizer"] = {
+        "principalId": policy.get("principalId"),
+        **(policy.get("context") or {}),
+    }
+    return None
+
+
+def dispatch(
+    method: str, target: str, headers: dict[str, str], body: bytes, source_ip: str = "127.0.0.1"
+) -> Answer:
+    """One request through authorizer and handler, as API Gateway does it."""
+    split = urlsplit(target)
+    route, params, allowed = match(method, split.path)
+    if route is None:
+        if allowed:
+            names = ", ".join(sorted(set(allowed)))
+            message = f"{method} is not allowed here (allowed: {names})"
+            return 405, {**JSON_HEADERS, "Allow": names}, error_body("method_not_allowed", message).encode()
+        return 404, dict(JSON_HEADERS), error_body("not_found", "no such route").encode()
+    event = build_event(
+        route,
+        method=method,
+        path=split.path,
+        params=params,
+        query=split.query,
+        headers=headers,
+        body=body,
+        source_ip=source_ip,
+    )
+    if route.auth != "none":
+        refused = _authorize(event)
+        if refused is not None:
+            return refused
+    response = invoke(route.function, event)
+    out_headers = {k: str(v) for k, v in (response.get("headers") or {}).items()}
+    for key, values in (response.get("multiValueHeaders") or {}).items():
+        out_headers[key] = ", ".join(str(v) for v in values)
+    raw = response.get("body") or ""
+    payload = base64.b64decode(raw) if response.get("isBase64Encoded") else raw.encode()
+    return int(response.get("statusCode", 200)), out_headers, payload

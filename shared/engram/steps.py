@@ -1,0 +1,78 @@
+"""Tenant-wide work in resumable steps: an erasure, and the scheduled lifecycle run of every tenant.
+
+One invocation cannot be trusted with a whole large tenant (an API call has 29 s, a function 15
+minutes) or with every tenant in turn (the last ones would starve). So each step does what fits
+in the time it is given, then names the steps that carry on; the step worker (``tenant_work``)
+sends them to the step queue, which delivers each to a fresh invocation. Every step is
+idempotent: an erasure deletes what is still there, a lifecycle run resumes from the cursor its
+report stored, a fan-out queues the tenants after the last one it queued.
+
+>>> Step(kind="erase", tenant_id="acme").message()
+{'kind': 'erase', 'tenant_id': 'acme'}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from engram.lifecycle import RuleSet
+from engram.models import TenantId
+
+if TYPE_CHECKING:
+    from engram.app import Engine
+
+
+class Step(BaseModel):
+    """One message on the step queue."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["erase", "lifecycle", "lifecycle_all"]
+    tenant_id: TenantId | None = None
+    rules: RuleSet = "all"
+    time: datetime | None = None
+    """The lifecycle run's instant (the schedule's time): a resumed run keeps it."""
+    dry_run: bool = False
+    after: str | None = None
+    """``lifecycle_all``: tenants up to this id are queued already."""
+
+    def message(self) -> dict[str, Any]:
+        return self.model_dump(mode="json", exclude_defaults=True)
+
+
+def run(step: Step, *, engine: Engine, should_stop: Callable[[], bool]) -> list[Step]:
+    """Do one step; returns the steps that carry on (empty when this work is done)."""
+    if step.kind == "erase":
+        assert step.tenant_id is not None
+        done = engine.finish_erase(step.tenant_id, should_stop=should_stop)
+        return [] if done else [step]
+    if step.kind == "lifecycle":
+        assert step.tenant_id is not None
+        report = engine.run_lifecycle(
+            step.tenant_id, now=step.time, dry_run=step.dry_run, rules=step.rules, should_stop=should_stop
+        )
+        return [] if report.status == "completed" else [step]
+    return fan_out(step, engine=engine, should_stop=should_stop)
+
+
+def fan_out(step: Step, *, engine: Engine, should_stop: Callable[[], bool]) -> list[Step]:
+    """Queue a lifecycle step per tenant (in id order, after ``step.after``); if time runs out
+    first, the remaining tenants are a continuation of this step."""
+    assert engine.steps is not None
+    tenants = sorted(t.tenant_id for t in engine.store.list_tenants() if not t.erasing)
+    for tenant_id in tenants:
+        if step.after is not None and tenant_id <= step.after:
+            continue
+        if should_stop():
+            return [step.model_copy(update={"after": step.after})]
+        engine.steps.send(
+            Step(
+                kind="lifecycle", tenant_id=tenant_id, rules=step.rules, time=step.time, dry_run=step.dry_run
+            ).message()
+        )
+        step = step.model_copy(update={"after": tenant_id})
+    return []
