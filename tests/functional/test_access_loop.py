@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from engram.app import Engine
-from engram.evaluation.locomo import CATEGORIES, QuestionResult, Sample, load
 from engram.models import RecallRequest, RetainItem, RetainRequest
 from engram.settings import Settings
+from engram_dev.evaluation.locomo import CATEGORIES, QuestionResult, Sample, load
 
 DEVSET = Path(__file__).resolve().parents[2] / "tests" / "eval" / "devset.json"
 SCOPE = "user:conversation"

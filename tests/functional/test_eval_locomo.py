@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from engram.evaluation.locomo import CATEGORIES, load
+from engram_dev.evaluation.locomo import CATEGORIES, load
 
 ROOT = Path(__file__).resolve().parents[2]
 DEVSET = ROOT / "tests" / "eval" / "devset.json"

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engram.evaluation.locomo import (
+from engram_dev.evaluation.locomo import (
     CATEGORIES,
     FormatError,
     QuestionResult,
@@ -45,7 +45,7 @@ from engram.evaluation.locomo import (
     load,
     summarise,
 )
-from engram.evaluation.report import plot, report
+from engram_dev.evaluation.report import plot, report
 
 # The one-channel and naive-hybrid baselines switch off everything beyond plain fusion.
 PLAIN: dict[str, Any] = {

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from engram.evaluation.locomo import CATEGORIES
+from engram_dev.evaluation.locomo import CATEGORIES
 
 Summaries = Mapping[str, Mapping[str, Mapping[str, float]]]
 
