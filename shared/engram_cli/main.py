@@ -484,7 +484,7 @@ def cmd_bench_gateway(args: argparse.Namespace) -> int:
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
-    from engram import doctor
+    from engram_cli import doctor
 
     text, code = doctor.report(doctor.checks(Path(args.data_dir).expanduser()), as_json=args.json)
     print(text)
@@ -530,7 +530,7 @@ def _dev_tool(module: str, name: str = "run") -> Callable[[argparse.Namespace], 
 
 
 def cmd_smoke(args: argparse.Namespace) -> int:
-    from engram.smoke import run
+    from engram_cli.smoke import run
 
     return run(args)
 
@@ -794,7 +794,3 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 _EXTRA_OF = {"boto3": "aws", "botocore": "aws", "opensearchpy": "aws", "matplotlib": "dev", "onnx": "dev"}
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
