@@ -122,7 +122,7 @@ def test_the_evaluator_retains_without_session_ids_and_asks_tracked_and_untracke
     # the one before, asking as an agent does and untracked, in a shuffled order
     run = subprocess.run(
         [
-            *(sys.executable, "-m", "engram.cli", "eval", "locomo", "--data", str(DEVSET)),
+            *(sys.executable, "-m", "engram_cli", "eval", "locomo", "--data", str(DEVSET)),
             *("--samples", "1", "--questions", "8", "--variants", "default,untracked"),
             *("--sessions", "off", "--seed", "3", "--k", "5,10", "--out", str(out)),
             *("--ingest-settings", '{"retain": {"embed_previous": true}}'),
