@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from engram.errors import DependencyMissingError, EngramError, ValidationFailedError, http_status
+from engram.errors import DependencyMissingError, EngramError, ValidationFailedError, envelope, http_status
 from engram.models import (
     MAX_BATCH_ITEMS,
     FeedbackRequest,
@@ -786,10 +786,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ModuleNotFoundError as exc:  # an extra that is not installed: say which command adds it
         extra = _EXTRA_OF.get((exc.name or "").split(".")[0], "local")
         message = f"the {exc.name} module is not installed: pip install 'engram[{extra}]'"
-        print(json.dumps({"error": {"code": "dependency_missing", "message": message}}), file=sys.stderr)
+        print(json.dumps(envelope("dependency_missing", message)), file=sys.stderr)
         return 1
     except OSError as exc:
-        print(json.dumps({"error": {"code": "io_error", "message": str(exc)}}), file=sys.stderr)
+        print(json.dumps(envelope("io_error", str(exc))), file=sys.stderr)
         return 1
 
 
