@@ -59,8 +59,11 @@ Local over real HTTP) paired with the in-process index (no OpenSearch server run
 
 
 def build_engine(backend: str, data_dir: Path, request: pytest.FixtureRequest) -> Engine:
+    """An engine whose reads embed the backlog first (``background_embedding`` off), so that what a
+    test retains is searchable by vector at once; the default, where a background thread embeds
+    and recall never waits, has its own tests (``test_deferred_embedding``)."""
     if backend == "embedded":
-        return Engine.local(Settings(data_dir=data_dir))
+        return Engine.local(Settings(data_dir=data_dir, background_embedding=False))
     from engram.settings import AwsSettings
 
     server = request.getfixturevalue("dynamodb_local")
@@ -68,6 +71,7 @@ def build_engine(backend: str, data_dir: Path, request: pytest.FixtureRequest) -
     table = server.new_table(client)
     settings = Settings(
         backend="aws",
+        background_embedding=False,
         data_dir=data_dir,
         operator_token="op-" + table,
         aws=AwsSettings(table=table, index="memory", key_pepper="pepper-for-tests-" + table),

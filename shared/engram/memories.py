@@ -161,8 +161,7 @@ def patch(
         index.remove(tenant_id, [memory_id], states=[updated])
     elif vector is not None or updated.tier != record.tier:
         vectors = {memory_id: vector} if vector is not None else store.get_vectors(tenant_id, [memory_id])
-        if memory_id in vectors:
-            index.upsert(tenant_id, [updated], [vectors[memory_id]])
+        index.upsert(tenant_id, [updated], [vectors.get(memory_id)])
     return MemoryView.of(updated)
 
 

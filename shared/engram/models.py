@@ -170,6 +170,9 @@ class Source(BaseModel):
     message_refs: list[int] = Field(default_factory=list)
     agent: str | None = None
     role: str | None = None
+    batch_id: str | None = None
+    """Set by retain on transcript turns that came in one call without a session id: the call's
+    batch then stands for the session (its order is the conversation's)."""
 
 
 class MemoryRecord(BaseModel):
@@ -209,6 +212,13 @@ class MemoryRecord(BaseModel):
     expires_at: datetime | None = None
     content_hash: str
     embedding_model: str = ""
+
+    @property
+    def thread(self) -> str | None:
+        """The conversation this memory is a turn of: its session, else the retain call's batch."""
+        if self.source.session_id is not None:
+            return self.source.session_id
+        return f"batch:{self.source.batch_id}" if self.source.batch_id else None
 
 
 class HistoryEntry(BaseModel):
@@ -630,6 +640,8 @@ class StatsResponse(BaseModel):
     storage_bytes: int
     usage: dict[str, int]
     """Calls so far by kind (``USAGE_COUNTERS``); empty for a key limited to scopes."""
+    pending_embedding: int = 0
+    """Memories stored and searchable by BM25 that wait for their vector (the embedding backlog)."""
     last_lifecycle_run: LifecycleReport | None = None
     """The tenant's last lifecycle run; null before the first (and for a key limited to scopes)."""
 

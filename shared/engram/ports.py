@@ -228,9 +228,10 @@ class MemoryStore(Protocol):
     def neighbours(
         self, tenant_id: str, memory_ids: Sequence[str], conditions: Conditions, span: int
     ) -> dict[str, list[str]]:
-        """For each listed memory with a session, up to ``span`` memories before and after it in
-        the same scope and session, in the order they were retained (creation time: retain spaces
-        a batch's items a microsecond apart), that meet ``conditions``."""
+        """For each listed memory of a thread (``MemoryRecord.thread``: its session, else the retain
+        batch it came in), up to ``span`` memories before and after it in the same scope and
+        thread, in the order they were retained (creation time: retain spaces a batch's items a
+        microsecond apart), that meet ``conditions``."""
         ...
 
     def write(self, tenant_id: str, batch: WriteBatch) -> None:
@@ -342,6 +343,10 @@ class SearchIndex(Protocol):
     category, dates) calls ``upsert`` or ``remove`` right after the store commits.
     """
 
+    indexes_unembedded: bool
+    """True when a memory upserted without a vector is searchable by BM25 at once (k-NN skips it
+    until its vector arrives); False when such memories are left out until they have one."""
+
     def knn(self, tenant_id: str, vector: Vector, k: int, conditions: Conditions) -> list[tuple[str, float]]:
         """Top-k ids by cosine in [-1, 1], among memories meeting ``conditions``."""
         ...
@@ -352,17 +357,29 @@ class SearchIndex(Protocol):
         """``knn`` for each row of ``vectors`` in one pass (used by retain's dedup)."""
         ...
 
-    def bm25(self, tenant_id: str, query: str, k: int, conditions: Conditions) -> list[tuple[str, float]]:
-        """Top-k ids by BM25 (>= 0, higher is better), among memories meeting ``conditions``."""
+    def bm25(
+        self, tenant_id: str, query: str, k: int, conditions: Conditions, *, context_weight: float = 0.0
+    ) -> list[tuple[str, float]]:
+        """Top-k ids by BM25 (>= 0, higher is better), among memories meeting ``conditions``.
+
+        With ``context_weight`` > 0, a transcript turn's document also holds the turns before and
+        after it in its thread at that field weight (BM25F). The embedded index does; the others
+        (OpenSearch, the in-process index over DynamoDB) rank by the turn alone."""
         ...
 
     def cosines(self, tenant_id: str, vector: Vector, memory_ids: Sequence[str]) -> dict[str, float]:
-        """Cosine of ``vector`` with each listed memory of this tenant (missing ids are left out)."""
+        """Cosine of ``vector`` with each listed memory of this tenant (missing or unembedded ids
+        are left out)."""
         ...
 
     def vectors(self, tenant_id: str, memory_ids: Sequence[str]) -> dict[str, Vector]: ...
 
-    def upsert(self, tenant_id: str, records: Sequence[MemoryRecord], vectors: Sequence[Vector]) -> None: ...
+    def upsert(
+        self, tenant_id: str, records: Sequence[MemoryRecord], vectors: Sequence[Vector | None]
+    ) -> None:
+        """Add or replace records; ``vectors[i]`` is the stored vector of ``records[i]``, or None
+        while it has none (see ``indexes_unembedded``)."""
+        ...
 
     def remove(
         self, tenant_id: str, memory_ids: Sequence[str], *, states: Sequence[MemoryRecord] = ()
@@ -370,6 +387,18 @@ class SearchIndex(Protocol):
         """Take memories out of the index. ``states``: the removal state of some of them, when known
         (the archived record, or ``removed_state(record)`` for a hard delete), so that an index
         with versions never lets a delete remove a later write."""
+
+
+@runtime_checkable
+class ThreadSearch(Protocol):
+    """Optional beside ``SearchIndex``: how well each memory's whole thread matches a query."""
+
+    def thread_scores(
+        self, tenant_id: str, query: str, conditions: Conditions, memory_ids: Sequence[str]
+    ) -> dict[str, float]:
+        """For each listed memory of a thread, that thread's BM25 for ``query`` with all its turns
+        (meeting ``conditions``) as one document, divided by the best thread's: in (0, 1]."""
+        ...
 
 
 @runtime_checkable

@@ -796,7 +796,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--operator-token", help="with --url: create a throwaway tenant for the run")
     p.add_argument("--local", action="store_true", help="start engram serve on a throwaway data dir")
     p.add_argument("--k", default="1,5,10,20", help="cut-offs, comma-separated")
-    p.add_argument("--variants", default="default", help="bm25,vector,weighted,rrf,default or name={json}")
+    p.add_argument(
+        "--variants", default="default", help="bm25,vector,weighted,rrf,untracked,default or name={json}"
+    )
+    p.add_argument(
+        "--sessions",
+        choices=["on", "off"],
+        default="on",
+        help="on: one session_id per session; off: batches of 100 turns with no session_id",
+    )
+    p.add_argument("--seed", type=int, default=0, help="seed of the questions' shuffled order")
+    p.add_argument(
+        "--ingest-settings",
+        help='tenant settings in force while the turns are retained and embedded, e.g. \'{"retain": {"embed_previous": true}}\'',
+    )
     p.add_argument("--out", help="folder for locomo.json, locomo.md and locomo.png")
     p.add_argument("--samples", type=int, help="only the first N conversations")
     p.add_argument("--questions", type=int, help="only the first N questions of each conversation")

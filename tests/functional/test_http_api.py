@@ -92,6 +92,7 @@ def test_every_memory_route_works_end_to_end(server: Server, tenant_key: tuple[s
     assert feedback.status == 200 and feedback.body == {"id": memory_id, "feedback_weight": 0.65}
     assert listed.status == 200 and [m["id"] for m in listed.body["memories"]] == [memory_id]
     assert stats.status == 200 and stats.body["total"] == 1
+    assert stats.body["pending_embedding"] == 0  # the recall embedded the one-memory backlog first
     assert exported.status == 200 and len(exported.body.splitlines()) == 2
     # And import into another tenant, forget and delete work too
     other_tenant = _tenant(server)

@@ -486,13 +486,14 @@ class DynamoStore:
     def neighbours(
         self, tenant_id: str, memory_ids: Sequence[str], conditions: Conditions, span: int
     ) -> dict[str, list[str]]:
-        """For each listed memory with a session, up to ``span`` memories before and after it in
-        the same scope and session (creation order) that meet ``conditions``; through index g6."""
+        """For each listed memory of a thread (session or retain batch), up to ``span`` memories
+        before and after it in the same scope and thread (creation order) that meet ``conditions``;
+        through index g6."""
         if not memory_ids or span < 1:
             return {}
         out: dict[str, list[str]] = {}
         for seed in self.get_many(tenant_id, memory_ids).values():
-            session = seed.source.session_id
+            session = seed.thread
             if session is None:
                 continue
             position = _created_key(seed.created_at, seed.id)
@@ -676,6 +677,9 @@ class DynamoStore:
             by_status=by_status,
             storage_bytes=size,
             usage=usage,
+            pending_embedding=sum(
+                1 for _ in self._query(index="g5", key="g5pk", value=f"TENANT#{tenant_id}#PENDING")
+            ),
         )
 
     # -- memories: writing -----------------------------------------------------------------------
@@ -730,8 +734,8 @@ class DynamoStore:
                 del optional["last_accessed_at"]
         removes = [name for name, value in optional.items() if value is None]
         fields.update({name: _s(value) for name, value in optional.items() if value is not None})
-        if record.source.session_id is not None:  # sparse: only memories of a session are listed
-            fields["g6pk"] = _s(session_key(tenant_id, record.scope, record.source.session_id))
+        if record.thread is not None:  # sparse: only turns of a session (or a retain batch) are listed
+            fields["g6pk"] = _s(session_key(tenant_id, record.scope, record.thread))
             fields["g6sk"] = _s(created)
         else:
             removes += ["g6pk", "g6sk"]

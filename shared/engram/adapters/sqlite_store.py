@@ -58,7 +58,7 @@ CREATE TABLE IF NOT EXISTS tenants (
 CREATE TABLE IF NOT EXISTS memories (
   rowid INTEGER PRIMARY KEY,
   tenant_id TEXT NOT NULL, id TEXT NOT NULL, scope TEXT NOT NULL, category TEXT NOT NULL,
-  status TEXT NOT NULL, tier TEXT NOT NULL, content_hash TEXT NOT NULL, session_id TEXT,
+  status TEXT NOT NULL, tier TEXT NOT NULL, content_hash TEXT NOT NULL, session_id TEXT, thread_id TEXT,
   created_at TEXT NOT NULL, occurred_at TEXT, version INTEGER NOT NULL,
   tags TEXT NOT NULL, metadata TEXT NOT NULL, doc TEXT NOT NULL,
   embedding BLOB, embedding_model TEXT NOT NULL,
@@ -108,6 +108,7 @@ def _columns(record: MemoryRecord) -> dict[str, Any]:
         "tier": record.tier,
         "content_hash": record.content_hash,
         "session_id": record.source.session_id,
+        "thread_id": record.thread,
         "created_at": iso(record.created_at),
         "occurred_at": iso(record.occurred_at),
         "version": record.version,
@@ -229,6 +230,18 @@ class SqliteDatabase:
         self._fts_lock = threading.Lock()
         # executescript manages its own transaction; every statement is IF NOT EXISTS.
         self.connection().executescript(SCHEMA)
+        self._migrate()
+
+    def _migrate(self) -> None:
+        """Bring a file written by an earlier version up to this schema (idempotent)."""
+        conn = self.connection()
+        if "thread_id" not in {row[1] for row in conn.execute("PRAGMA table_info(memories)")}:
+            with self.transaction():  # re-checked inside: another process may have just done it
+                if "thread_id" not in {row[1] for row in conn.execute("PRAGMA table_info(memories)")}:
+                    # A turn's thread was its session before retain batches had one.
+                    conn.execute("ALTER TABLE memories ADD COLUMN thread_id TEXT")
+                    conn.execute("UPDATE memories SET thread_id = session_id WHERE session_id IS NOT NULL")
+        conn.execute("CREATE INDEX IF NOT EXISTS memories_thread ON memories (tenant_id, scope, thread_id)")
 
     def connection(self) -> Any:
         conn = getattr(self._local, "conn", None)
@@ -454,13 +467,14 @@ class SqliteStore:
     def neighbours(
         self, tenant_id: str, memory_ids: Sequence[str], conditions: Conditions, span: int
     ) -> dict[str, list[str]]:
-        """Session neighbours by insertion order (rowid), through the (tenant, scope, session) index."""
+        """Neighbours in the same thread (session, or retain batch) by insertion order (rowid),
+        through the (tenant, scope, thread) index."""
         if not memory_ids or span < 1:
             return {}
         where, params = conditions_sql(conditions)
         side = (
             "(SELECT json_group_array(id) FROM (SELECT m.id FROM memories m WHERE m.tenant_id = c.tenant_id "
-            "AND m.scope = c.scope AND m.session_id = c.session_id AND m.rowid {op} c.rowid AND {where} "
+            "AND m.scope = c.scope AND m.thread_id = c.thread_id AND m.rowid {op} c.rowid AND {where} "
             "ORDER BY m.rowid {order} LIMIT ?))"
         )
         before = side.format(op="<", order="DESC", where=where)
@@ -468,7 +482,7 @@ class SqliteStore:
         marks = ",".join("?" * len(memory_ids))
         sql = (
             f"SELECT c.id, {before}, {after} FROM memories c "
-            f"WHERE c.tenant_id = ? AND c.session_id IS NOT NULL AND c.id IN ({marks})"
+            f"WHERE c.tenant_id = ? AND c.thread_id IS NOT NULL AND c.id IN ({marks})"
         )
         rows = self.db.connection().execute(sql, (*params, span, *params, span, tenant_id, *memory_ids))
         out: dict[str, list[str]] = {}
@@ -807,6 +821,9 @@ class SqliteStore:
             else {}
         )
         by_status = grouped("status")
+        pending = conn.execute(
+            "SELECT count(*) FROM memories WHERE tenant_id=? AND embedding IS NULL", (tenant_id,)
+        ).fetchone()[0]
         return StatsResponse(
             tenant_id=tenant_id,
             total=sum(by_status.values()),
@@ -816,6 +833,7 @@ class SqliteStore:
             by_status=by_status,
             storage_bytes=int(size),
             usage=usage,
+            pending_embedding=int(pending),
         )
 
     def idempotent_result(self, tenant_id: str, key: str) -> tuple[str, list[dict[str, Any]]] | None:
