@@ -53,8 +53,6 @@ def feedback(
             "version": record.version + 1,
             "updated_at": now,
         }
-        if request.signal in POSITIVE_SIGNALS:  # a memory the agent says it used was accessed
-            changes.update(access_count=record.access_count + 1, last_accessed_at=now)
         detail: dict[str, Any] = {"signal": request.signal, "feedback_weight": weight}
         if tier is not None:
             changes["tier"] = tier
@@ -74,6 +72,10 @@ def feedback(
             detail=detail,
         )
         if store.update(tenant_id, updated, expected_version=record.version, history=entry):
+            if request.signal in POSITIVE_SIGNALS:  # a memory the agent says it used was accessed
+                # Counted as recalls count theirs (atomic, version unmoved): an update keeps the
+                # stored access bookkeeping, so a count carried in the record would be lost.
+                store.record_access(tenant_id, [memory_id], now)
             if tier is not None and index is not None:  # the index filters on the tier
                 vectors = store.get_vectors(tenant_id, [memory_id])
                 index.upsert(tenant_id, [updated], [vectors.get(memory_id)])

@@ -122,7 +122,7 @@ def test_history_versions_count_changes_without_gaps_and_recalls_still_count(
         (2, "feedback"),
         (3, "updated"),
     ]
-    assert (got["version"], got["access_count"], got["feedback_weight"]) == (3, 2, 0.65)
+    assert (got["version"], got["access_count"], got["feedback_weight"]) == (3, 3, 0.65)
     assert got["last_accessed_at"] is not None
 
 
@@ -418,7 +418,8 @@ def test_an_access_moves_no_version_and_a_concurrent_write_keeps_it(engine: Any)
     moved = stale.model_copy(update={"version": stale.version + 1, "tags": ["ui"]})
     assert engine.store.update("acme", moved, expected_version=stale.version)
     engine.feedback("acme", memory_id, FeedbackRequest(signal="used"))
-    # Then the versions are the writes alone, and the access is still counted
+    # Then the versions are the writes alone, and both accesses (the recall's and the "used"
+    # feedback's) are counted
     record = engine.store.get("acme", memory_id)
-    assert (record.version, record.access_count, record.tags) == (3, 1, ["ui"])
+    assert (record.version, record.access_count, record.tags) == (3, 2, ["ui"])
     assert record.last_accessed_at is not None
