@@ -5,18 +5,20 @@
 from typing import Annotated, Any, Literal
 
 from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.openapi.params import Body, Path
+from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 from pydantic import BaseModel, Field
 
 from engram.auth import KEY_ID_PATTERN, MAX_KEY_DAYS
 from engram.errors import ForbiddenError, NotFoundError
-from engram.models import TENANT_ID, Request, Scope, TenantId
+from engram.models import TENANT_ID, Request, Scope, TenantId, UsageReport
 from engram.settings import TenantOverrides
 from engram_http.runtime import documented, engine, entry_point, json_response, resolver, tracer
 
 app = resolver()
 TenantPath = Annotated[str, Path(pattern=TENANT_ID)]
 KeyIdPath = Annotated[str, Path(pattern=KEY_ID_PATTERN)]
+DAY = r"^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$"
+"""A UTC day, ``YYYY-MM-DD``."""
 
 
 class CreateTenant(Request):
@@ -135,6 +137,20 @@ def configure_tenant(tenant: TenantPath, request: Annotated[ConfigureTenant, Bod
             effective=effective.model_dump(mode="json", include={"recall", "lifecycle", "retain"}),
         )
     )
+
+
+@app.get(
+    "/v1/admin/tenants/<tenant>/usage",
+    responses=documented(UsageReport, "the tenant's usage per UTC day", errors=(400, 401, 403, 404, 422)),
+)
+@tracer.capture_method
+def tenant_usage(
+    tenant: TenantPath,
+    since: Annotated[str | None, Query(pattern=DAY)] = None,
+    until: Annotated[str | None, Query(pattern=DAY)] = None,
+) -> Response[str]:
+    _operator()
+    return json_response(engine().usage(tenant, since=since, until=until))
 
 
 @app.delete(

@@ -36,6 +36,7 @@ ROUTES: tuple[Route, ...] = (
     Route("POST", "/v1/admin/tenants", "admin", "operator"),
     Route("POST", "/v1/admin/tenants/{tenant}/keys", "admin", "operator"),
     Route("PUT", "/v1/admin/tenants/{tenant}/settings", "admin", "operator"),
+    Route("GET", "/v1/admin/tenants/{tenant}/usage", "admin", "operator"),
     Route("DELETE", "/v1/admin/keys/{key_id}", "admin", "operator"),
     Route("DELETE", "/v1/admin/tenants/{tenant}", "admin", "operator"),
     Route("GET", "/v1/openapi.json", "docs", "none"),

@@ -7,9 +7,11 @@ may touch, and hands each operation to its service module.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -19,6 +21,7 @@ from engram import feedback as feedback_service
 from engram import forget as forget_service
 from engram import lifecycle as lifecycle_service
 from engram import memories as memory_service
+from engram import metering
 from engram import recall as recall_service
 from engram import retain as retain_service
 from engram.errors import (
@@ -30,6 +33,7 @@ from engram.errors import (
     ValidationFailedError,
 )
 from engram.identity import job_id
+from engram.metering import MeteredEmbedder
 from engram.models import (
     ExportLink,
     FeedbackRequest,
@@ -51,6 +55,7 @@ from engram.models import (
     RetainResponse,
     StatsResponse,
     Tenant,
+    UsageReport,
     check_expiry,
     parse,
 )
@@ -69,11 +74,14 @@ from engram.ports import (
     Reranker,
     SearchIndex,
     StepQueue,
+    UsageLedger,
     UsagePlanRegistry,
 )
-from engram.settings import LlmSettings, Settings
+from engram.settings import LlmSettings, RerankSettings, Settings
 
 logger = logging.getLogger(__name__)
+STATS_USAGE_DAYS = 31
+"""``GET /v1/stats`` shows the usage of this many days up to today."""
 
 
 def build_search_index(settings: Settings, *, client: Any = None) -> SearchIndex:
@@ -117,6 +125,31 @@ def check_configuration(settings: Settings) -> None:
         endpoint_url(aws.opensearch_endpoint)
     if settings.llm.provider != "none" and not settings.llm.model:
         raise ConfigurationError("ENGRAM_LLM_MODEL is required when an LLM provider is configured")
+    build_reranker(settings.rerank)
+
+
+def build_reranker(settings: RerankSettings) -> Reranker | None:
+    """The configured cross-encoder, or None (``provider: none``): recall never reranks."""
+    if settings.provider == "none":
+        return None
+    if settings.provider == "bedrock":
+        if not settings.model:
+            raise ConfigurationError("ENGRAM_RERANK_MODEL is required for the bedrock rerank provider")
+        from engram.adapters.rerank import BedrockReranker
+
+        return BedrockReranker(settings.model, region=settings.region, timeout_s=settings.timeout_s)
+    if not settings.url:
+        raise ConfigurationError("ENGRAM_RERANK_URL is required for the tei rerank provider")
+    from engram.adapters.rerank import TeiReranker
+    from engram.adapters.secrets import LazySecret
+
+    key = settings.api_key.get_secret_value() if settings.api_key else None
+    return TeiReranker(
+        settings.url,
+        model=settings.model,
+        api_key=LazySecret(key, name="the rerank API key"),
+        timeout_s=settings.timeout_s,
+    )
 
 
 def build_llm(settings: LlmSettings) -> LLM | None:
@@ -182,6 +215,8 @@ class Engine:
     clock: Clock
     reranker: Reranker | None = None
     llm: LLM | None = None
+    ledger: UsageLedger | None = None
+    """Where each tenant's daily usage counters go; None meters nothing."""
     queue: JobQueue | None = None
     usage_plans: UsagePlanRegistry | None = None
     """Where accepted jobs go (SQS in the cloud); None runs them on this process's job thread."""
@@ -208,6 +243,7 @@ class Engine:
         from engram.adapters.sqlite_index import SqliteIndex
         from engram.adapters.sqlite_keys import SqliteKeyStore
         from engram.adapters.sqlite_store import SqliteDatabase, SqliteStore
+        from engram.adapters.sqlite_usage import SqliteUsage
         from engram.auth import KeyService, load_or_create_secret
         from engram.extraction import RuleExtractor
 
@@ -228,11 +264,13 @@ class Engine:
             operator_token=token,
             settings=settings,
             store=SqliteStore(db),
+            ledger=SqliteUsage(db),
             index=SqliteIndex(db, dimension=embedder.dimension, scan=settings.scan),
             embedder=embedder,
             extractor=RuleExtractor(),
             clock=SystemClock(),
             llm=build_llm(settings.llm),
+            reranker=build_reranker(settings.rerank),
             queue=_job_queue(settings),
         )
 
@@ -259,6 +297,7 @@ class Engine:
         from engram.adapters.clock import SystemClock
         from engram.adapters.dynamodb_keys import DynamoKeyStore
         from engram.adapters.dynamodb_store import DynamoStore, dynamodb_client
+        from engram.adapters.dynamodb_usage import DynamoUsage
         from engram.adapters.providers import build_embedder
         from engram.auth import KeyService
         from engram.extraction import RuleExtractor
@@ -307,11 +346,13 @@ class Engine:
             operator_token=LazySecret(token, name="the operator token") if token else None,
             settings=settings,
             store=store,
+            ledger=DynamoUsage(client, aws.table),
             index=index,
             embedder=embedder,
             extractor=RuleExtractor(),
             clock=SystemClock(),
             llm=build_llm(settings.llm),
+            reranker=build_reranker(settings.rerank),
             queue=_job_queue(settings),
             usage_plans=usage_plans,
             blobs=blobs,
@@ -397,18 +438,19 @@ class Engine:
     ) -> RetainResponse:
         settings = self._settings(tenant_id)
         self._scopes(tenant_id, [request.scope], allowed_scopes)
-        response = retain_service.retain(
-            tenant_id,
-            request,
-            store=self.store,
-            index=self.index,
-            embedder=self.embedder,
-            extractor=self.extractor,
-            clock=self.clock,
-            settings=settings,
-            llm=self.llm,
-        )
-        self.store.bump_usage(tenant_id, "retain_calls")
+        with self.metered(tenant_id, "retain_calls") as usage:
+            response = retain_service.retain(
+                tenant_id,
+                request,
+                store=self.store,
+                index=self.index,
+                embedder=MeteredEmbedder(self.embedder, usage),
+                extractor=self.extractor,
+                clock=self.clock,
+                settings=settings,
+                llm=self.llm,
+                usage=usage,
+            )
         if settings.retain.defer_embedding and response.results:
             self._wake_embedder()
         return response
@@ -434,7 +476,8 @@ class Engine:
                 pending = self.store.pending_embedding(tenant_id, batch)
                 if not pending:
                     return done
-                vectors = self.embedder.embed([content for _, content, _ in pending])
+                with self.metered(tenant_id) as usage:
+                    vectors = MeteredEmbedder(self.embedder, usage).embed([c for _, c, _ in pending])
                 items = [
                     (memory_id, digest, v) for (memory_id, _, digest), v in zip(pending, vectors, strict=True)
                 ]
@@ -672,18 +715,20 @@ class Engine:
         settings = self._settings(tenant_id)
         scopes = self._scopes(tenant_id, request.scopes, allowed_scopes)
         self.embed_pending(tenant_id)
-        return recall_service.recall(
-            tenant_id,
-            request,
-            scopes=scopes,
-            store=self.store,
-            index=self.index,
-            embedder=self.embedder,
-            clock=self.clock,
-            settings=settings,
-            reranker=self.reranker,
-            with_timings=with_timings,
-        )
+        with self.metered(tenant_id, "recall_calls") as usage:
+            return recall_service.recall(
+                tenant_id,
+                request,
+                scopes=scopes,
+                store=self.store,
+                index=self.index,
+                embedder=MeteredEmbedder(self.embedder, usage),
+                clock=self.clock,
+                settings=settings,
+                reranker=self.reranker,
+                with_timings=with_timings,
+                usage=usage,
+            )
 
     def forget(
         self, tenant_id: str, request: ForgetRequest, *, allowed_scopes: Sequence[str] | None = None
@@ -695,16 +740,17 @@ class Engine:
         scopes = self._scopes(tenant_id, named, allowed_scopes)
         if request.query is not None:
             self.embed_pending(tenant_id)
-        return forget_service.forget(
-            tenant_id,
-            request,
-            scopes=scopes,
-            store=self.store,
-            index=self.index,
-            embedder=self.embedder,
-            clock=self.clock,
-            settings=settings,
-        )
+        with self.metered(tenant_id) as usage:
+            return forget_service.forget(
+                tenant_id,
+                request,
+                scopes=scopes,
+                store=self.store,
+                index=self.index,
+                embedder=MeteredEmbedder(self.embedder, usage),
+                clock=self.clock,
+                settings=settings,
+            )
 
     def feedback(
         self,
@@ -761,16 +807,17 @@ class Engine:
         allowed_scopes: Sequence[str] | None = None,
     ) -> MemoryView:
         self._settings(tenant_id)
-        return memory_service.patch(
-            tenant_id,
-            memory_id,
-            request,
-            store=self.store,
-            index=self.index,
-            embedder=self.embedder,
-            clock=self.clock,
-            scopes=allowed_scopes,
-        )
+        with self.metered(tenant_id) as usage:
+            return memory_service.patch(
+                tenant_id,
+                memory_id,
+                request,
+                store=self.store,
+                index=self.index,
+                embedder=MeteredEmbedder(self.embedder, usage),
+                clock=self.clock,
+                scopes=allowed_scopes,
+            )
 
     def restore(
         self,
@@ -781,16 +828,17 @@ class Engine:
         allowed_scopes: Sequence[str] | None = None,
     ) -> MemoryView:
         self._settings(tenant_id)
-        return memory_service.restore(
-            tenant_id,
-            memory_id,
-            request or RestoreRequest(),
-            store=self.store,
-            index=self.index,
-            embedder=self.embedder,
-            clock=self.clock,
-            scopes=allowed_scopes,
-        )
+        with self.metered(tenant_id) as usage:
+            return memory_service.restore(
+                tenant_id,
+                memory_id,
+                request or RestoreRequest(),
+                store=self.store,
+                index=self.index,
+                embedder=MeteredEmbedder(self.embedder, usage),
+                clock=self.clock,
+                scopes=allowed_scopes,
+            )
 
     def release(
         self,
@@ -824,7 +872,54 @@ class Engine:
         if allowed_scopes is None:
             last = self.store.lifecycle_reports(tenant_id, 1)
             stats.last_lifecycle_run = last[0] if last else None
+            if self.ledger is not None:
+                stats.usage = self.ledger.totals(tenant_id)
+                today = metering.day_of(self.clock.now())
+                since = metering.days_back(today, STATS_USAGE_DAYS - 1)
+                stats.usage_by_day = self.ledger.days(tenant_id, since=since, until=today)
         return stats
+
+    def usage(self, tenant_id: str, *, since: str | None = None, until: str | None = None) -> UsageReport:
+        """The tenant's counters per day from ``since`` to ``until`` (default: this month so far;
+        none when ``since`` is later), their totals, and what it stores now (the operator's view
+        and ``engram usage``)."""
+        tenant = self.store.get_tenant(tenant_id)
+        if tenant is None:
+            raise NotFoundError(f"tenant '{tenant_id}' not found")
+        today = metering.day_of(self.clock.now())
+        until = until or today
+        since = since or metering.month_start(until)
+        days = self.ledger.days(tenant_id, since=since, until=until) if self.ledger is not None else {}
+        stored = self.store.stats(tenant_id)
+        return UsageReport(
+            tenant_id=tenant_id,
+            since=since,
+            until=until,
+            days=days,
+            totals=metering.totals(days),
+            stored_memories=stored.total,
+            stored_bytes=stored.storage_bytes,
+        )
+
+    @contextlib.contextmanager
+    def metered(self, tenant_id: str, *counted: str) -> Iterator[Counter[str]]:
+        """A counter for what one operation of the tenant consumes, added to its day at the end
+        (also when the operation fails: what it spent was spent). ``counted`` names start at 1."""
+        usage: Counter[str] = Counter(dict.fromkeys(counted, 1))
+        try:
+            yield usage
+        finally:
+            self.meter(tenant_id, usage)
+
+    def meter(self, tenant_id: str, counters: Mapping[str, int]) -> None:
+        """Add counters to the tenant's usage today; a failure is logged, never raised (the
+        operation it counts has already happened)."""
+        if self.ledger is None or not any(counters.values()):
+            return
+        try:
+            self.ledger.add(tenant_id, metering.day_of(self.clock.now()), counters)
+        except Exception:
+            logger.exception("usage counters could not be written")
 
     def export_lines(self, tenant_id: str, *, allowed_scopes: Sequence[str] | None = None) -> Iterator[str]:
         self._settings(tenant_id)
@@ -840,16 +935,17 @@ class Engine:
         allowed_scopes: Sequence[str] | None = None,
     ) -> dict[str, int]:
         self._settings(tenant_id)
-        return memory_service.import_lines(
-            tenant_id,
-            lines,
-            store=self.store,
-            index=self.index,
-            embedder=self.embedder,
-            progress=progress,
-            scopes=allowed_scopes,
-            clock=self.clock,
-        )
+        with self.metered(tenant_id) as usage:
+            return memory_service.import_lines(
+                tenant_id,
+                lines,
+                store=self.store,
+                index=self.index,
+                embedder=MeteredEmbedder(self.embedder, usage),
+                progress=progress,
+                scopes=allowed_scopes,
+                clock=self.clock,
+            )
 
     def export_link(
         self, tenant_id: str, *, allowed_scopes: Sequence[str] | None = None
@@ -911,6 +1007,8 @@ class Engine:
         return True
 
     def _forget_tenant_elsewhere(self, tenant_id: str) -> None:
+        if self.ledger is not None:
+            self.ledger.forget_tenant(tenant_id)
         forget_tenant = getattr(self.index, "forget_tenant", None)
         if forget_tenant is not None:
             forget_tenant(tenant_id)

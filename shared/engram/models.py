@@ -493,10 +493,24 @@ class RecalledMemory(BaseModel):
     trace: dict[str, Any] | None = None
 
 
+class RerankTrace(BaseModel):
+    """What the rerank stage did (``debug``): ``ok``, or why the fused order was kept."""
+
+    provider: str
+    model: str
+    status: Literal["ok", "timeout", "error"]
+    reranked: int
+    """Memories the provider scored (0 when it did not answer)."""
+    ms: float = 0.0
+    reason: str | None = None
+
+
 class RecallResponse(BaseModel):
     memories: list[RecalledMemory]
     context: str | None = None
     timings_ms: dict[str, float] | None = None
+    rerank: RerankTrace | None = None
+    """With ``debug``, when a reranker is configured and asked for."""
 
 
 class ForgetResponse(BaseModel):
@@ -574,7 +588,22 @@ class StatsResponse(BaseModel):
     by_status: dict[str, int]
     storage_bytes: int
     usage: dict[str, int]
+    """Every usage counter summed over all days (a key of the whole tenant only; see the README)."""
+    usage_by_day: dict[str, dict[str, int]] = Field(default_factory=dict)
+    """The counters of each of the last 31 days (UTC) that has any, by ``YYYY-MM-DD``."""
     last_lifecycle_run: LifecycleReport | None = None
+
+
+class UsageReport(BaseModel):
+    """A tenant's metered usage per UTC day, with what it stores now."""
+
+    tenant_id: str
+    since: str
+    until: str
+    days: dict[str, dict[str, int]]
+    totals: dict[str, int]
+    stored_memories: int
+    stored_bytes: int
 
 
 class Job(BaseModel):

@@ -23,12 +23,14 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
 import numpy as np
 
+from engram import metering
 from engram.errors import ConflictError
 from engram.extraction import is_noise
 from engram.extraction.guard import derived_from_instruction, instruction_like
@@ -288,8 +290,10 @@ def retain(
     clock: Clock,
     settings: Settings,
     llm: LLM | None = None,
+    usage: Counter[str] | None = None,
 ) -> RetainResponse:
     """Store what the request asks to keep; all of it in one transaction, or nothing.
+    ``usage``, if given, counts the LLM's calls and tokens and the memories retained.
 
     Every record is built here with the caller's tenant and the request's scope: nothing an
     extractor returns can name another tenant or scope.
@@ -306,8 +310,8 @@ def retain(
 
     now = clock.now()
     check_expiry(request.expires_at, now)
-    usage = LlmUsage()
-    extract = Extraction(extractor, llm, settings, usage)
+    spent = LlmUsage()
+    extract = Extraction(extractor, llm, settings, spent)
     candidates = _candidates(request, extractor=extract, settings=settings, now=now)
     scope = request.scope
     # A microsecond apart: on every backend, creation order is the order the items came in
@@ -361,7 +365,7 @@ def retain(
             stored[position] = existing
     decisions = (
         llm_decisions(
-            tenant_id, records, stored, stored_nearest, llm=llm, store=store, settings=settings, usage=usage
+            tenant_id, records, stored, stored_nearest, llm=llm, store=store, settings=settings, usage=spent
         )
         if llm is not None
         else {}
@@ -495,8 +499,19 @@ def retain(
         ]
         ready = [(r, v) for r, v in embedded if v is not None]
         index.upsert(tenant_id, [r for r, _ in ready], [v for _, v in ready])
-    for counter, amount in usage.counters().items():
-        store.bump_usage(tenant_id, counter, amount)
+    if usage is not None:
+        if llm is not None:
+            usage.update(
+                metering.llm_counters(
+                    llm.provider,
+                    llm.model_id,
+                    calls=spent.llm_calls,
+                    input_tokens=spent.llm_input_tokens,
+                    output_tokens=spent.llm_output_tokens,
+                )
+            )
+        usage["llm_fallbacks"] += spent.llm_fallbacks
+        usage["retained_items"] += sum(r.action in ("created", "merged", "superseded") for r in results)
     logger.info(
         "retained",
         extra={

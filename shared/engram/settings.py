@@ -56,8 +56,14 @@ class RecallSettings(_Section):
     mmr_lambda: float = Field(default=0.7, ge=0, le=1)
     mmr_threshold: float = Field(default=0.8, ge=0, lt=1)
     """Only similarity above this counts against a memory in MMR (0: classic MMR)."""
+    rerank: bool = True
+    """Rerank when a provider is configured (``rerank`` in the request overrides it)."""
+    rerank_top: int = Field(default=30, ge=1, le=200)
+    """How many of the best fused candidates the reranker sees; the rest keep ``(1-w)·fused``."""
     rerank_weight: float = Field(default=0.6, ge=0, le=1)
+    """``w`` in ``w·rerank + (1-w)·fused``."""
     rerank_budget_ms: int = Field(default=300, ge=1)
+    """How long recall waits for the reranker; past it the fused order stands."""
     context_max_chars: int = Field(default=2_000, ge=100)
 
 
@@ -150,6 +156,22 @@ class LlmSettings(_Section):
     max_output_tokens: int = Field(default=2_000, ge=64)
 
 
+class RerankSettings(_Section):
+    """The cross-encoder provider (DESIGN §6.3, §10); ``none``: recall never reranks."""
+
+    provider: Literal["none", "tei", "bedrock"] = "none"
+    url: str | None = None
+    """``tei``: the full URL of a Jina/TEI-compatible rerank endpoint (``http://host:8080/rerank``)."""
+    model: str | None = None
+    """``bedrock``: a model id (``amazon.rerank-v1:0``, ``cohere.rerank-v3-5:0``) or its ARN;
+    ``tei``: sent as ``model`` when set (hosted Jina-style APIs need it)."""
+    api_key: SecretStr | None = None
+    """``tei``: a bearer token, or the ARN of a Secrets Manager secret holding it."""
+    region: str | None = None
+    timeout_s: float = Field(default=2.0, gt=0)
+    """Of one rerank call; recall itself waits only ``recall.rerank_budget_ms``."""
+
+
 class AwsSettings(_Section):
     """Where the AWS backend (``backend="aws"``) finds its services; read only on that backend."""
 
@@ -231,6 +253,13 @@ _AWS_ENV = {
 }
 
 
+_PROVIDER_ENV = {
+    "llm": ("provider", "base_url", "model", "api_key", "region", "timeout_s", "deadline_s"),
+    "rerank": ("provider", "url", "model", "api_key", "region", "timeout_s"),
+}
+"""Provider sections read from ``ENGRAM_<SECTION>_<FIELD>`` (``ENGRAM_LLM_MODEL``, ``ENGRAM_RERANK_URL``)."""
+
+
 class Settings(_Section):
     backend: Literal["local", "aws"] = "local"
     data_dir: Path = Path("~/.engram").expanduser()
@@ -254,6 +283,7 @@ class Settings(_Section):
     scan: ScanSettings = ScanSettings()
     aws: AwsSettings = AwsSettings()
     llm: LlmSettings = LlmSettings()
+    rerank: RerankSettings = RerankSettings()
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str], **overrides: Any) -> Settings:
@@ -280,13 +310,11 @@ class Settings(_Section):
         aws = {name: environ[var] for var, name in _AWS_ENV.items() if environ.get(var)}
         if aws:
             values["aws"] = aws
-        llm = {
-            field: environ[f"ENGRAM_LLM_{field.upper()}"]
-            for field in ("provider", "base_url", "model", "api_key", "region", "timeout_s", "deadline_s")
-            if environ.get(f"ENGRAM_LLM_{field.upper()}")
-        }
-        if llm:
-            values["llm"] = llm
+        for section, names in _PROVIDER_ENV.items():
+            prefix = f"ENGRAM_{section.upper()}_"
+            given = {n: environ[prefix + n.upper()] for n in names if environ.get(prefix + n.upper())}
+            if given:
+                values[section] = given
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls.model_validate(values)
 
