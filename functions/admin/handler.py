@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 from engram.auth import KEY_ID_PATTERN, MAX_KEY_DAYS
 from engram.errors import ForbiddenError, NotFoundError
 from engram.models import TENANT_ID, Request, Scope, TenantId, UsageReport
-from engram.settings import TenantOverrides
+from engram.settings import TENANT_SECTIONS, TenantOverrides
 from engram_http.runtime import documented, engine, entry_point, json_response, resolver, tracer
 
 app = resolver()
@@ -49,7 +49,7 @@ class KeyCreated(BaseModel):
 
 class ConfigureTenant(Request):
     settings: TenantOverrides = Field(
-        description='overrides of the "recall", "lifecycle" and "retain" settings; {} restores the defaults'
+        description='overrides of the "recall", "lifecycle", "retain" and "limits" settings; {} restores the defaults'
     )
 
 
@@ -134,7 +134,7 @@ def configure_tenant(tenant: TenantPath, request: Annotated[ConfigureTenant, Bod
         TenantConfigured(
             tenant_id=tenant,
             overrides=overrides,
-            effective=effective.model_dump(mode="json", include={"recall", "lifecycle", "retain"}),
+            effective=effective.model_dump(mode="json", include=set(TENANT_SECTIONS)),
         )
     )
 

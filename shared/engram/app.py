@@ -30,6 +30,7 @@ from engram.errors import (
     ForbiddenError,
     NotFoundError,
     ProviderError,
+    QuotaExceededError,
     ValidationFailedError,
 )
 from engram.identity import job_id
@@ -438,7 +439,14 @@ class Engine:
     ) -> RetainResponse:
         settings = self._settings(tenant_id)
         self._scopes(tenant_id, [request.scope], allowed_scopes)
+        self._check_embedding_budget(tenant_id, settings)
+        llm, fallback = self.llm, None
+        if llm is not None and request.mode != "raw":
+            fallback = self._llm_budget_spent(tenant_id, settings)
+            llm = None if fallback else llm
         with self.metered(tenant_id, "retain_calls") as usage:
+            if fallback:
+                usage["llm_budget_fallbacks"] += 1
             response = retain_service.retain(
                 tenant_id,
                 request,
@@ -448,9 +456,11 @@ class Engine:
                 extractor=self.extractor,
                 clock=self.clock,
                 settings=settings,
-                llm=self.llm,
+                llm=llm,
                 usage=usage,
             )
+        if fallback:
+            response.fallback = fallback
         if settings.retain.defer_embedding and response.results:
             self._wake_embedder()
         return response
@@ -608,6 +618,7 @@ class Engine:
                 update={
                     "status": "succeeded",
                     "results": results,
+                    "fallback": response.fallback,
                     "request": None,
                     "updated_at": self.clock.now(),
                 }
@@ -714,6 +725,7 @@ class Engine:
     ) -> RecallResponse:
         settings = self._settings(tenant_id)
         scopes = self._scopes(tenant_id, request.scopes, allowed_scopes)
+        self._check_embedding_budget(tenant_id, settings)
         self.embed_pending(tenant_id)
         with self.metered(tenant_id, "recall_calls") as usage:
             return recall_service.recall(
@@ -900,6 +912,40 @@ class Engine:
             stored_memories=stored.total,
             stored_bytes=stored.storage_bytes,
         )
+
+    def _month_so_far(self, tenant_id: str) -> dict[str, int]:
+        """The tenant's counters summed over this UTC month so far."""
+        if self.ledger is None:
+            return {}
+        today = metering.day_of(self.clock.now())
+        return metering.totals(self.ledger.days(tenant_id, since=metering.month_start(today), until=today))
+
+    def _llm_budget_spent(self, tenant_id: str, settings: Settings) -> str | None:
+        """Why this retain extracts by the rules (the LLM budget is spent), or None."""
+        budget = settings.limits.llm_tokens_per_month
+        if budget is None:
+            return None
+        month = self._month_so_far(tenant_id)
+        spent = month.get("llm_input_tokens", 0) + month.get("llm_output_tokens", 0)
+        if spent < budget:
+            return None
+        return f"llm budget spent: {spent} of {budget} tokens this month; extracted by the rules"
+
+    def _check_embedding_budget(self, tenant_id: str, settings: Settings) -> None:
+        """``QuotaExceededError`` (429 until the month ends) once the embedding budget is spent."""
+        budget = settings.limits.embedding_tokens_per_month
+        if budget is None:
+            return
+        spent = self._month_so_far(tenant_id).get("embedding_tokens", 0)
+        if spent >= budget:
+            now = self.clock.now()
+            first = (now.replace(day=1) + timedelta(days=32)).replace(
+                day=1, hour=0, minute=0, second=0, microsecond=0
+            )
+            raise QuotaExceededError(
+                f"embedding budget spent: {spent} of {budget} tokens this month",
+                retry_after=max(1, int((first - now).total_seconds())),
+            )
 
     @contextlib.contextmanager
     def metered(self, tenant_id: str, *counted: str) -> Iterator[Counter[str]]:

@@ -73,7 +73,9 @@ def cmd_tenant(args: argparse.Namespace) -> int:
         data = {
             "tenant_id": args.name,
             "overrides": overrides,
-            "effective": effective.model_dump(mode="json", include={"recall", "lifecycle", "retain"}),
+            "effective": effective.model_dump(
+                mode="json", include={"recall", "lifecycle", "retain", "limits"}
+            ),
         }
         _out(args, data, f"{args.name}: overrides {json.dumps(overrides)}")
     elif args.action == "list":

@@ -475,6 +475,8 @@ class RetainResult(BaseModel):
 class RetainResponse(BaseModel):
     results: list[RetainResult]
     replayed: bool = False
+    fallback: str | None = None
+    """Why a smart or auto retain extracted by the rules instead of the LLM (its budget is spent)."""
 
 
 class RecalledMemory(BaseModel):
@@ -617,6 +619,8 @@ class Job(BaseModel):
     updated_at: datetime
     results: list[RetainResult] | None = None
     error: str | None = None
+    fallback: str | None = None
+    """As in the retain's answer: why it extracted by the rules."""
     request: dict[str, Any] | None = Field(default=None, exclude=True)
     """The retain body while the job waits or runs (persisted so a restart resumes it); then dropped."""
 

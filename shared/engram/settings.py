@@ -156,6 +156,20 @@ class LlmSettings(_Section):
     max_output_tokens: int = Field(default=2_000, ge=64)
 
 
+class LimitsSettings(_Section):
+    """A tenant's request rate and monthly budgets (None: no limit). The rate is enforced by
+    ``engram serve`` (in the cloud, by the tenant's API Gateway usage plan); the budgets count
+    the UTC calendar month's metered tokens."""
+
+    requests_per_second: float | None = Field(default=None, gt=0, le=100_000)
+    burst: int | None = Field(default=None, ge=1, le=1_000_000)
+    """Requests allowed at once (default: the rate, at least 1)."""
+    llm_tokens_per_month: int | None = Field(default=None, ge=0, le=MAX_INT)
+    """Input plus output tokens; once spent, smart and auto retains extract by the rules."""
+    embedding_tokens_per_month: int | None = Field(default=None, ge=0, le=MAX_INT)
+    """Once spent, retains and recalls answer 429 until the month ends."""
+
+
 class RerankSettings(_Section):
     """The cross-encoder provider (DESIGN §6.3, §10); ``none``: recall never reranks."""
 
@@ -284,6 +298,7 @@ class Settings(_Section):
     aws: AwsSettings = AwsSettings()
     llm: LlmSettings = LlmSettings()
     rerank: RerankSettings = RerankSettings()
+    limits: LimitsSettings = LimitsSettings()
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str], **overrides: Any) -> Settings:
@@ -319,7 +334,7 @@ class Settings(_Section):
         return cls.model_validate(values)
 
     def for_tenant(self, overrides: Mapping[str, Any] | None) -> Settings:
-        """These settings with a tenant's overrides applied (only recall, lifecycle, retain)."""
+        """These settings with a tenant's overrides applied (only recall, lifecycle, retain, limits)."""
         if not overrides:
             return self
         unknown = set(overrides) - set(TENANT_SECTIONS)
@@ -336,6 +351,7 @@ TENANT_SECTIONS: dict[str, type[_Section]] = {
     "recall": RecallSettings,
     "lifecycle": LifecycleSettings,
     "retain": RetainSettings,
+    "limits": LimitsSettings,
 }
 """The sections a tenant may override (``Settings.for_tenant``)."""
 

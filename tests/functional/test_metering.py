@@ -13,6 +13,7 @@ from scripted_llm import ScriptedLLM
 
 from engram.adapters.dynamodb_usage import DynamoUsage
 from engram.app import Engine
+from engram.errors import QuotaExceededError
 from engram.models import RecallRequest, RetainRequest
 from engram.settings import LlmSettings, Settings
 
@@ -108,3 +109,49 @@ def test_concurrent_adds_on_dynamodb_all_count(dynamodb_local: Any) -> None:
         TODAY: {"requests": 200, "requests:POST /v1/recall": 400}
     }
     assert ledger.totals("globex") == {}
+
+
+def _smart(text: str, **extra: object) -> RetainRequest:
+    body = {"scope": "user:alice", "mode": "smart", "messages": [{"role": "user", "content": text}], **extra}
+    return RetainRequest.model_validate(body)
+
+
+def test_a_tenant_past_its_llm_budget_retains_by_the_rules_and_says_so(
+    data_dir: Path, scripted_llm: ScriptedLLM
+) -> None:
+    # Given a tenant whose monthly LLM budget is one token
+    llm = LlmSettings(provider="openai", base_url=scripted_llm.url, model="scripted-model", api_key="sk")
+    engine = Engine.local(Settings(data_dir=data_dir, llm=llm))
+    engine.create_tenant("acme")
+    engine.configure_tenant("acme", {"limits": {"llm_tokens_per_month": 1}})
+    # When it retains smartly three times, the last as a job
+    first = engine.retain("acme", _smart("We adopted a cat named Miso last week"))
+    calls = len(scripted_llm.requests)
+    second = engine.retain("acme", _smart("I prefer dark mode in my editor"))
+    accepted = engine.submit_retain("acme", _smart("My name is Sam", **{"async": True}))
+    engine.close()
+    job = engine.get_job("acme", accepted.job_id)
+    # Then the first used the model, the others the rules, with the reason in the answer and the job
+    assert first.fallback is None and calls >= 1
+    assert second.fallback is not None and second.fallback.startswith("llm budget spent")
+    assert second.results and len(scripted_llm.requests) == calls
+    assert job.status == "succeeded" and job.fallback == second.fallback
+    assert engine.stats("acme").usage["llm_budget_fallbacks"] == 2
+
+
+def test_a_tenant_past_its_embedding_budget_is_refused_until_the_month_ends(data_dir: Path) -> None:
+    # Given a tenant allowed five embedding tokens a month, which one retain and recall use up
+    engine = Engine.local(Settings(data_dir=data_dir, background_embedding=False))
+    engine.create_tenant("acme")
+    engine.configure_tenant("acme", {"limits": {"embedding_tokens_per_month": 5}})
+    _retain_and_recall(engine)
+    # When it recalls again
+    try:
+        engine.recall("acme", RecallRequest(query="dark mode"))
+        refused = None
+    except QuotaExceededError as exc:
+        refused = exc
+    # Then it is a 429 telling when the month ends
+    assert refused is not None and "embedding budget spent" in str(refused)
+    assert 1 <= refused.retry_after <= 31 * 86_400
+    engine.close()
