@@ -752,7 +752,7 @@ class Engine:
         scopes = self._scopes(tenant_id, named, allowed_scopes)
         if request.query is not None:
             self.embed_pending(tenant_id)
-        with self.metered(tenant_id) as usage:
+        with self.metered(tenant_id, "forget_calls") as usage:
             return forget_service.forget(
                 tenant_id,
                 request,
@@ -773,6 +773,7 @@ class Engine:
         allowed_scopes: Sequence[str] | None = None,
     ) -> FeedbackResponse:
         settings = self._settings(tenant_id)
+        self.meter(tenant_id, {"feedback_calls": 1})
         return feedback_service.feedback(
             tenant_id,
             memory_id,

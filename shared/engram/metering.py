@@ -6,7 +6,7 @@ tenant's day in one atomic write (``MemoryStore.add_usage``: one SQLite transact
 
 - ``requests`` and ``requests:<METHOD> <route>`` (``requests:POST /v1/recall``), counted by the
   HTTP layer; ``requests_limited`` for those refused with 429;
-- ``retain_calls``, ``recall_calls``, ``retained_items`` (memories created, merged or superseded);
+- ``retain_calls``, ``recall_calls``, ``forget_calls``, ``feedback_calls``, ``retained_items`` (memories created, merged or superseded);
 - ``embedded_texts`` and ``embedding_tokens`` (estimated: UTF-8 bytes / 4, rounded up, the same
   rule for every provider);
 - ``llm_calls``, ``llm_input_tokens``, ``llm_output_tokens``, ``llm_fallbacks``, and each of the
