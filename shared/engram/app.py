@@ -253,6 +253,7 @@ class Engine:
 
             threadpool_limits(settings.blas_threads, user_api="blas")
         db = SqliteDatabase(settings.data_dir / "engram.db", mmap_mb=settings.sqlite_mmap_mb)
+        clock = SystemClock()
         embedder = shared_embedder()
         pepper = load_or_create_secret(settings.data_dir / "pepper")
         token = (
@@ -261,15 +262,15 @@ class Engine:
             else (load_or_create_secret(settings.data_dir / "operator-token").decode())
         )
         return cls(
-            keys=KeyService(SqliteKeyStore(db), pepper=pepper, clock=SystemClock()),
+            keys=KeyService(SqliteKeyStore(db), pepper=pepper, clock=clock),
             operator_token=token,
             settings=settings,
-            store=SqliteStore(db),
+            store=SqliteStore(db, clock=clock),
             ledger=SqliteUsage(db),
             index=SqliteIndex(db, dimension=embedder.dimension, scan=settings.scan),
             embedder=embedder,
             extractor=RuleExtractor(),
-            clock=SystemClock(),
+            clock=clock,
             llm=build_llm(settings.llm),
             reranker=build_reranker(settings.rerank),
             queue=_job_queue(settings),
@@ -312,7 +313,8 @@ class Engine:
             from engram.adapters.s3_blobs import S3Blobs
 
             blobs = S3Blobs(aws.bucket, region=aws.region)
-        store = DynamoStore(client, aws.table, blobs=blobs)
+        clock = SystemClock()
+        store = DynamoStore(client, aws.table, blobs=blobs, clock=clock)
         embedder = embedder or build_embedder(settings)
         if index is None:
             if aws.index == "memory":
@@ -333,7 +335,7 @@ class Engine:
         if aws.key_pepper is not None:
             pepper = LazySecret(aws.key_pepper.get_secret_value(), name="the API key pepper")
             keys = KeyService(
-                DynamoKeyStore(client, aws.table), pepper=lambda: str(pepper()).encode(), clock=SystemClock()
+                DynamoKeyStore(client, aws.table), pepper=lambda: str(pepper()).encode(), clock=clock
             )
         token = settings.operator_token.get_secret_value() if settings.operator_token else None
         usage_plans = None
@@ -351,7 +353,7 @@ class Engine:
             index=index,
             embedder=embedder,
             extractor=RuleExtractor(),
-            clock=SystemClock(),
+            clock=clock,
             llm=build_llm(settings.llm),
             reranker=build_reranker(settings.rerank),
             queue=_job_queue(settings),
