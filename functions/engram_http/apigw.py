@@ -230,11 +230,19 @@ def _rate_limited(wait: int) -> Answer:
 
 
 def dispatch(
-    method: str, target: str, headers: dict[str, str], body: bytes, source_ip: str = "127.0.0.1"
+    method: str,
+    target: str,
+    headers: dict[str, str],
+    body: bytes,
+    source_ip: str = "127.0.0.1",
+    seen: dict[str, str] | None = None,
 ) -> Answer:
-    """One request through authorizer and handler, as API Gateway does it."""
+    """One request through authorizer and handler, as API Gateway does it; ``seen`` (for the
+    access log) gets the matched route template and the caller's tenant, when known."""
     split = urlsplit(target)
     route, params, allowed = match(method, split.path)
+    if seen is not None and route is not None:
+        seen["route"] = route.path
     if route is None:
         if allowed:
             names = ", ".join(sorted(set(allowed)))
@@ -262,11 +270,13 @@ def dispatch(
         refused = _authorize(event)
         if refused is not None:
             return refused
-    tenant_id = event["requestContext"].get("authorizer", {}).get("tenant_id")
-    if route.auth == "key" and tenant_id:
-        _limiter().remember(credential, str(tenant_id))
-        if known is None and (wait := _limiter().retry_after(str(tenant_id))) is not None:
-            return _rate_limited(wait)
+        tenant = event["requestContext"]["authorizer"].get("tenant_id")
+        if seen is not None:
+            seen["tenant"] = str(tenant or event["requestContext"]["authorizer"].get("role") or "-")
+        if route.auth == "key" and tenant:
+            _limiter().remember(credential, str(tenant))
+            if known is None and (wait := _limiter().retry_after(str(tenant))) is not None:
+                return _rate_limited(wait)
     response = invoke(route.function, event)
     out_headers = {k: str(v) for k, v in (response.get("headers") or {}).items()}
     for key, values in (response.get("multiValueHeaders") or {}).items():
