@@ -5,7 +5,7 @@
 from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.event_handler.openapi.params import Body, Path
+from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 
 from engram.admin_models import (
     ConfigureTenant,
@@ -19,12 +19,15 @@ from engram.admin_models import (
 )
 from engram.auth import KEY_ID_PATTERN
 from engram.errors import ForbiddenError, NotFoundError
-from engram.models import TENANT_ID
+from engram.models import TENANT_ID, UsageReport
+from engram.settings import TENANT_SECTIONS
 from engram_http.runtime import documented, engine, entry_point, json_response, resolver, tracer
 
 app = resolver()
 TenantPath = Annotated[str, Path(pattern=TENANT_ID)]
 KeyIdPath = Annotated[str, Path(pattern=KEY_ID_PATTERN)]
+DAY = r"^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$"
+"""A UTC day, ``YYYY-MM-DD``."""
 
 
 def _operator() -> None:
@@ -82,9 +85,23 @@ def configure_tenant(tenant: TenantPath, request: Annotated[ConfigureTenant, Bod
         TenantConfigured(
             tenant_id=tenant,
             overrides=overrides,
-            effective=effective.model_dump(mode="json", include={"recall", "lifecycle", "retain"}),
+            effective=effective.model_dump(mode="json", include=set(TENANT_SECTIONS)),
         )
     )
+
+
+@app.get(
+    "/v1/admin/tenants/<tenant>/usage",
+    responses=documented(UsageReport, "the tenant's usage per UTC day", errors=(400, 401, 403, 404, 422)),
+)
+@tracer.capture_method
+def tenant_usage(
+    tenant: TenantPath,
+    since: Annotated[str | None, Query(pattern=DAY)] = None,
+    until: Annotated[str | None, Query(pattern=DAY)] = None,
+) -> Response[str]:
+    _operator()
+    return json_response(engine().usage(tenant, since=since, until=until))
 
 
 @app.delete(

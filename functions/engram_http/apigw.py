@@ -28,6 +28,7 @@ from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from engram_http.loader import load_handler
+from engram_http.ratelimit import Limits, RateLimiter
 from engram_http.routes import ROUTES, Route
 from engram_http.runtime import error_body
 
@@ -191,6 +192,43 @@ def _authorize(event: dict[str, Any]) -> Answer | None:
     return None
 
 
+_LIMITER: RateLimiter | None = None
+_LIMITER_LOCK = threading.Lock()
+
+
+def _tenant_limits(tenant_id: str) -> Limits:
+    from engram.errors import NotFoundError
+    from engram_http.runtime import engine
+
+    try:
+        limits = engine().settings_for(tenant_id).limits
+    except NotFoundError:
+        return None, None  # the handler answers 404
+    return limits.requests_per_second, limits.burst
+
+
+def _limiter() -> RateLimiter:
+    """The process's limiter (made on first use); its limits are the tenants' settings."""
+    global _LIMITER
+    with _LIMITER_LOCK:
+        if _LIMITER is None:
+            _LIMITER = RateLimiter(_tenant_limits)
+        return _LIMITER
+
+
+def _credential(headers: dict[str, str]) -> str:
+    """A digest of the presented key (the authorizer reads ``Authorization`` or ``x-api-key``)."""
+    import hashlib
+
+    presented = [v for k, v in headers.items() if k.lower() in ("authorization", "x-api-key")]
+    return hashlib.sha256("\n".join(sorted(presented)).encode()).hexdigest()
+
+
+def _rate_limited(wait: int) -> Answer:
+    message = f"over the tenant's request rate; retry in {wait} s"
+    return 429, {**JSON_HEADERS, "Retry-After": str(wait)}, error_body("rate_limited", message).encode()
+
+
 def dispatch(
     method: str,
     target: str,
@@ -221,6 +259,13 @@ def dispatch(
         body=body,
         source_ip=source_ip,
     )
+    if route.auth == "key":
+        # A credential this process has verified before names its tenant: a request over the
+        # tenant's rate is refused before the authorizer runs, so a flood costs the others little.
+        credential = _credential(headers)
+        known = _limiter().tenant_of(credential)
+        if known is not None and (wait := _limiter().retry_after(known)) is not None:
+            return _rate_limited(wait)
     if route.auth != "none":
         refused = _authorize(event)
         if refused is not None:
@@ -228,6 +273,10 @@ def dispatch(
         tenant = event["requestContext"]["authorizer"].get("tenant_id")
         if seen is not None:
             seen["tenant"] = str(tenant or event["requestContext"]["authorizer"].get("role") or "-")
+        if route.auth == "key" and tenant:
+            _limiter().remember(credential, str(tenant))
+            if known is None and (wait := _limiter().retry_after(str(tenant))) is not None:
+                return _rate_limited(wait)
     response = invoke(route.function, event)
     out_headers = {k: str(v) for k, v in (response.get("headers") or {}).items()}
     for key, values in (response.get("multiValueHeaders") or {}).items():

@@ -50,6 +50,9 @@ ROUTES: tuple[Route, ...] = (
     Route(
         "PUT", "/v1/admin/tenants/{tenant}/settings", "admin", "operator", "admin", "Set a tenant's settings"
     ),
+    Route(
+        "GET", "/v1/admin/tenants/{tenant}/usage", "admin", "operator", "admin", "A tenant's usage per day"
+    ),
     Route("DELETE", "/v1/admin/keys/{key_id}", "admin", "operator", "admin", "Revoke an API key"),
     Route(
         "DELETE",

@@ -302,9 +302,21 @@ def entry_point(app: APIGatewayRestResolver) -> Callable[[dict[str, Any], Any], 
     @metrics.log_metrics
     def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
         with invocation_budget(context):
-            return app.resolve(event, context)
+            response = app.resolve(event, context)
+        _meter_request(event)
+        return response
 
     return lambda_handler
+
+
+def _meter_request(event: Mapping[str, Any]) -> None:
+    """Count a tenant's request under its route (``requests:POST /v1/recall``); operator and
+    public routes have no tenant and are not counted."""
+    context = (event.get("requestContext") or {}).get("authorizer") or {}
+    tenant_id = context.get("tenant_id")
+    if tenant_id:
+        route = f"requests:{event.get('httpMethod', '')} {event.get('resource', '')}"
+        engine().meter(str(tenant_id), {"requests": 1, route: 1})
 
 
 def json_response(payload: Any, status: int = 200) -> Response[str]:

@@ -42,6 +42,10 @@ class Config:
     embedding_model_id: str
     embedding_dimensions: int
     llm_model_id: str
+    rerank_provider: str
+    """``none`` (default), ``bedrock`` (``rerank_model_id``) or ``tei`` (``rerank_url``)."""
+    rerank_model_id: str
+    rerank_url: str | None
     decay_schedule: str
     tiering_schedule: str
     usage_plans: dict[str, UsagePlanLimits]
@@ -117,6 +121,10 @@ class Config:
         for name in ("decay_schedule", "tiering_schedule"):
             if not re.fullmatch(r"(rate|cron)\(.+\)", getattr(self, name)):
                 raise ValueError(f"{name}: expected rate(...) or cron(...)")
+        if self.rerank_provider not in ("none", "bedrock", "tei"):
+            raise ValueError(f"rerank_provider: '{self.rerank_provider}' is not none, bedrock or tei")
+        if self.rerank_provider == "tei" and not self.rerank_url:
+            raise ValueError("rerank_url: required when rerank_provider is tei")
         if not self.usage_plans:
             raise ValueError("usage_plans: at least one tier is needed")
         if not 0 <= self.authorizer_cache_ttl_seconds <= 3600:

@@ -44,7 +44,8 @@ def acknowledge(stack: EngramStack) -> None:
             role,
             "AwsSolutions-IAM5[Resource::*]",
             "X-Ray PutTraceSegments/PutTelemetryRecords (and, for stream readers, dynamodb:ListStreams; "
-            "in a VPC, the ENI actions) only accept Resource '*'",
+            "in a VPC, the ENI actions; for recall with Bedrock rerank, bedrock:Rerank) only accept "
+            "Resource '*'",
         )
         _ack(
             role,

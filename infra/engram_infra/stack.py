@@ -77,6 +77,7 @@ STEPS = ("admin", "decay", "tiering", "tenant_work")
 # Who calls the embedding model (queries, deferred embeddings) and the extraction LLM.
 EMBEDS = ("retain", "recall", "forget", "memories", "indexer", "extract_worker")
 EXTRACTS = ("retain", "extract_worker")  # retain: mode auto uses the LLM inline when configured
+RERANKS = ("recall",)  # the rerank provider, when one is configured
 
 
 class EngramStack(Stack):
@@ -266,6 +267,7 @@ class EngramStack(Stack):
             "ENGRAM_DEFER_EMBEDDING": "false",
             "ENGRAM_LLM_PROVIDER": "bedrock",
             "ENGRAM_LLM_MODEL": c.llm_model_id,
+            **self._rerank_environment(),
             "ENGRAM_EXTRACT_QUEUE_URL": self.extraction.queue.queue_url,
             "ENGRAM_STEP_QUEUE_URL": self.steps.queue.queue_url,
             "ENGRAM_BUCKET": self.data.bucket.bucket_name,
@@ -279,6 +281,14 @@ class EngramStack(Stack):
             "POWERTOOLS_LOG_LEVEL": "INFO",
         }
         return env
+
+    def _rerank_environment(self) -> dict[str, str]:
+        c = self.config
+        if c.rerank_provider == "none":
+            return {}
+        if c.rerank_provider == "tei":
+            return {"ENGRAM_RERANK_PROVIDER": "tei", "ENGRAM_RERANK_URL": str(c.rerank_url)}
+        return {"ENGRAM_RERANK_PROVIDER": "bedrock", "ENGRAM_RERANK_MODEL": c.rerank_model_id}
 
     def _event_sources(self) -> None:
         fns = self.functions.functions
@@ -326,6 +336,15 @@ class EngramStack(Stack):
             )
         for name in EXTRACTS:
             roles[name].add_to_policy(iam.PolicyStatement(actions=["bedrock:InvokeModel"], resources=llm))
+        if c.rerank_provider == "bedrock":
+            for name in RERANKS:
+                # Rerank has no resource type (it takes '*'); the model it runs is InvokeModel's.
+                roles[name].add_to_policy(iam.PolicyStatement(actions=["bedrock:Rerank"], resources=["*"]))
+                roles[name].add_to_policy(
+                    iam.PolicyStatement(
+                        actions=["bedrock:InvokeModel"], resources=_model_arns(c.rerank_model_id)
+                    )
+                )
         self.extraction.queue.grant_send_messages(fns["retain"])
         for name in STEPS:
             self.steps.queue.grant_send_messages(fns[name])

@@ -59,7 +59,7 @@ class ConfigureTenant(Request):
     )
 
     settings: TenantOverrides = Field(
-        description='overrides of the "recall", "lifecycle" and "retain" settings; {} restores the defaults'
+        description='overrides of the "recall", "lifecycle", "retain" and "limits" settings; {} restores the defaults'
     )
 
 

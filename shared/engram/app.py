@@ -7,15 +7,17 @@ may touch, and hands each operation to its service module.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from engram import embedding_keys
+from engram import embedding_keys, metering
 from engram import feedback as feedback_service
 from engram import forget as forget_service
 from engram import lifecycle as lifecycle_service
@@ -28,9 +30,11 @@ from engram.errors import (
     ForbiddenError,
     NotFoundError,
     ProviderError,
+    QuotaExceededError,
     ValidationFailedError,
 )
 from engram.identity import job_id
+from engram.metering import MeteredEmbedder
 from engram.models import (
     USAGE_COUNTERS,
     ExportLink,
@@ -53,6 +57,7 @@ from engram.models import (
     RetainResponse,
     StatsResponse,
     Tenant,
+    UsageReport,
     check_expiry,
     parse,
 )
@@ -71,11 +76,14 @@ from engram.ports import (
     Reranker,
     SearchIndex,
     StepQueue,
+    UsageLedger,
     UsagePlanRegistry,
 )
-from engram.settings import LlmSettings, Settings, TenantOverrides
+from engram.settings import LlmSettings, RerankSettings, Settings, TenantOverrides
 
 logger = logging.getLogger(__name__)
+STATS_USAGE_DAYS = 31
+"""``GET /v1/stats`` shows the usage of this many days up to today."""
 
 
 def build_search_index(settings: Settings, *, client: Any = None) -> SearchIndex:
@@ -119,6 +127,31 @@ def check_configuration(settings: Settings) -> None:
         endpoint_url(aws.opensearch_endpoint)
     if settings.llm.provider != "none" and not settings.llm.model:
         raise ConfigurationError("ENGRAM_LLM_MODEL is required when an LLM provider is configured")
+    build_reranker(settings.rerank)
+
+
+def build_reranker(settings: RerankSettings) -> Reranker | None:
+    """The configured cross-encoder, or None (``provider: none``): recall never reranks."""
+    if settings.provider == "none":
+        return None
+    if settings.provider == "bedrock":
+        if not settings.model:
+            raise ConfigurationError("ENGRAM_RERANK_MODEL is required for the bedrock rerank provider")
+        from engram.adapters.rerank import BedrockReranker
+
+        return BedrockReranker(settings.model, region=settings.region, timeout_s=settings.timeout_s)
+    if not settings.url:
+        raise ConfigurationError("ENGRAM_RERANK_URL is required for the tei rerank provider")
+    from engram.adapters.rerank import TeiReranker
+    from engram.adapters.secrets import LazySecret
+
+    key = settings.api_key.get_secret_value() if settings.api_key else None
+    return TeiReranker(
+        settings.url,
+        model=settings.model,
+        api_key=LazySecret(key, name="the rerank API key"),
+        timeout_s=settings.timeout_s,
+    )
 
 
 def build_llm(settings: LlmSettings) -> LLM | None:
@@ -184,6 +217,8 @@ class Engine:
     clock: Clock
     reranker: Reranker | None = None
     llm: LLM | None = None
+    ledger: UsageLedger | None = None
+    """Where each tenant's daily usage counters go; None meters nothing."""
     queue: JobQueue | None = None
     usage_plans: UsagePlanRegistry | None = None
     """Where accepted jobs go (SQS in the cloud); None runs them on this process's job thread."""
@@ -213,6 +248,7 @@ class Engine:
         from engram.adapters.sqlite_index import SqliteIndex
         from engram.adapters.sqlite_keys import SqliteKeyStore
         from engram.adapters.sqlite_store import SqliteDatabase, SqliteStore
+        from engram.adapters.sqlite_usage import SqliteUsage
         from engram.auth import KeyService, load_or_create_secret
         from engram.extraction import RuleExtractor
 
@@ -234,11 +270,13 @@ class Engine:
             operator_token=token,
             settings=settings,
             store=SqliteStore(db, clock=clock),
+            ledger=SqliteUsage(db),
             index=SqliteIndex(db, dimension=embedder.dimension, scan=settings.scan),
             embedder=embedder,
             extractor=RuleExtractor(),
             clock=clock,
             llm=build_llm(settings.llm),
+            reranker=build_reranker(settings.rerank),
             queue=_job_queue(settings),
         )
 
@@ -265,6 +303,7 @@ class Engine:
         from engram.adapters.clock import SystemClock
         from engram.adapters.dynamodb_keys import DynamoKeyStore
         from engram.adapters.dynamodb_store import DynamoStore, dynamodb_client
+        from engram.adapters.dynamodb_usage import DynamoUsage
         from engram.adapters.providers import build_embedder
         from engram.auth import KeyService
         from engram.extraction import RuleExtractor
@@ -314,11 +353,13 @@ class Engine:
             operator_token=LazySecret(token, name="the operator token") if token else None,
             settings=settings,
             store=store,
+            ledger=DynamoUsage(client, aws.table),
             index=index,
             embedder=embedder,
             extractor=RuleExtractor(),
             clock=clock,
             llm=build_llm(settings.llm),
+            reranker=build_reranker(settings.rerank),
             queue=_job_queue(settings),
             usage_plans=usage_plans,
             blobs=blobs,
@@ -405,18 +446,28 @@ class Engine:
     ) -> RetainResponse:
         settings = self._settings(tenant_id)
         self._scopes(tenant_id, [request.scope], allowed_scopes)
-        response = retain_service.retain(
-            tenant_id,
-            request,
-            store=self.store,
-            index=self.index,
-            embedder=self.embedder,
-            extractor=self.extractor,
-            clock=self.clock,
-            settings=settings,
-            llm=self.llm,
-        )
-        self.store.bump_usage(tenant_id, "retain_calls")
+        self._check_embedding_budget(tenant_id, settings)
+        llm, fallback = self.llm, None
+        if llm is not None and request.mode != "raw":
+            fallback = self._llm_budget_spent(tenant_id, settings)
+            llm = None if fallback else llm
+        with self.metered(tenant_id, "retain_calls") as usage:
+            if fallback:
+                usage["llm_budget_fallbacks"] += 1
+            response = retain_service.retain(
+                tenant_id,
+                request,
+                store=self.store,
+                index=self.index,
+                embedder=MeteredEmbedder(self.embedder, usage),
+                extractor=self.extractor,
+                clock=self.clock,
+                settings=settings,
+                llm=llm,
+                usage=usage,
+            )
+        if fallback:
+            response.fallback = fallback
         if settings.retain.defer_embedding and response.results:
             self._wake_embedder()
         return response
@@ -454,7 +505,8 @@ class Engine:
                 if not pending:
                     return done
                 texts = embedding_keys.texts_to_embed(tenant_id, pending, store=self.store, settings=retain)
-                vectors = self.embedder.embed(texts)
+                with self.metered(tenant_id) as usage:
+                    vectors = MeteredEmbedder(self.embedder, usage).embed(texts)
                 items = [
                     (memory_id, digest, v) for (memory_id, _, digest), v in zip(pending, vectors, strict=True)
                 ]
@@ -591,6 +643,7 @@ class Engine:
                 update={
                     "status": "succeeded",
                     "results": results,
+                    "fallback": response.fallback,
                     "request": None,
                     "updated_at": self.clock.now(),
                 }
@@ -697,24 +750,26 @@ class Engine:
     ) -> RecallResponse:
         settings = self._settings(tenant_id)
         scopes = self._scopes(tenant_id, request.scopes, allowed_scopes)
+        self._check_embedding_budget(tenant_id, settings)
         # A backlog of a few memories (one short retain) is embedded here, so a paraphrase finds
         # them at once; a larger one is the background's, and BM25 finds it meanwhile.
         self.embed_pending(
             tenant_id, at_most=None if self.recall_waits() else settings.recall.embed_inline_max
         )
-        self.store.bump_usage(tenant_id, "recall_calls")
-        return recall_service.recall(
-            tenant_id,
-            request,
-            scopes=scopes,
-            store=self.store,
-            index=self.index,
-            embedder=self.embedder,
-            clock=self.clock,
-            settings=settings,
-            reranker=self.reranker,
-            with_timings=with_timings,
-        )
+        with self.metered(tenant_id, "recall_calls") as usage:
+            return recall_service.recall(
+                tenant_id,
+                request,
+                scopes=scopes,
+                store=self.store,
+                index=self.index,
+                embedder=MeteredEmbedder(self.embedder, usage),
+                clock=self.clock,
+                settings=settings,
+                reranker=self.reranker,
+                with_timings=with_timings,
+                usage=usage,
+            )
 
     def forget(
         self, tenant_id: str, request: ForgetRequest, *, allowed_scopes: Sequence[str] | None = None
@@ -726,17 +781,17 @@ class Engine:
         scopes = self._scopes(tenant_id, named, allowed_scopes)
         if request.query is not None:
             self.embed_pending(tenant_id)
-        self.store.bump_usage(tenant_id, "forget_calls")
-        return forget_service.forget(
-            tenant_id,
-            request,
-            scopes=scopes,
-            store=self.store,
-            index=self.index,
-            embedder=self.embedder,
-            clock=self.clock,
-            settings=settings,
-        )
+        with self.metered(tenant_id, "forget_calls") as usage:
+            return forget_service.forget(
+                tenant_id,
+                request,
+                scopes=scopes,
+                store=self.store,
+                index=self.index,
+                embedder=MeteredEmbedder(self.embedder, usage),
+                clock=self.clock,
+                settings=settings,
+            )
 
     def feedback(
         self,
@@ -747,7 +802,7 @@ class Engine:
         allowed_scopes: Sequence[str] | None = None,
     ) -> FeedbackResponse:
         settings = self._settings(tenant_id)
-        self.store.bump_usage(tenant_id, "feedback_calls")
+        self.meter(tenant_id, {"feedback_calls": 1})
         return feedback_service.feedback(
             tenant_id,
             memory_id,
@@ -794,16 +849,17 @@ class Engine:
         allowed_scopes: Sequence[str] | None = None,
     ) -> MemoryView:
         self._settings(tenant_id)
-        return memory_service.patch(
-            tenant_id,
-            memory_id,
-            request,
-            store=self.store,
-            index=self.index,
-            embedder=self.embedder,
-            clock=self.clock,
-            scopes=allowed_scopes,
-        )
+        with self.metered(tenant_id) as usage:
+            return memory_service.patch(
+                tenant_id,
+                memory_id,
+                request,
+                store=self.store,
+                index=self.index,
+                embedder=MeteredEmbedder(self.embedder, usage),
+                clock=self.clock,
+                scopes=allowed_scopes,
+            )
 
     def restore(
         self,
@@ -814,16 +870,17 @@ class Engine:
         allowed_scopes: Sequence[str] | None = None,
     ) -> MemoryView:
         self._settings(tenant_id)
-        return memory_service.restore(
-            tenant_id,
-            memory_id,
-            request or RestoreRequest(),
-            store=self.store,
-            index=self.index,
-            embedder=self.embedder,
-            clock=self.clock,
-            scopes=allowed_scopes,
-        )
+        with self.metered(tenant_id) as usage:
+            return memory_service.restore(
+                tenant_id,
+                memory_id,
+                request or RestoreRequest(),
+                store=self.store,
+                index=self.index,
+                embedder=MeteredEmbedder(self.embedder, usage),
+                clock=self.clock,
+                scopes=allowed_scopes,
+            )
 
     def release(
         self,
@@ -855,10 +912,91 @@ class Engine:
         self._settings(tenant_id)
         stats = self.store.stats(tenant_id, scopes=allowed_scopes)
         if allowed_scopes is None:
-            stats.usage = dict.fromkeys(USAGE_COUNTERS, 0) | stats.usage
             last = self.store.lifecycle_reports(tenant_id, 1)
             stats.last_lifecycle_run = last[0] if last else None
+            totals = self.ledger.totals(tenant_id) if self.ledger is not None else {}
+            stats.usage = dict.fromkeys(USAGE_COUNTERS, 0) | totals
+            if self.ledger is not None:
+                today = metering.day_of(self.clock.now())
+                since = metering.days_back(today, STATS_USAGE_DAYS - 1)
+                stats.usage_by_day = self.ledger.days(tenant_id, since=since, until=today)
         return stats
+
+    def usage(self, tenant_id: str, *, since: str | None = None, until: str | None = None) -> UsageReport:
+        """The tenant's counters per day from ``since`` to ``until`` (default: this month so far;
+        none when ``since`` is later), their totals, and what it stores now (the operator's view
+        and ``engram usage``)."""
+        tenant = self.store.get_tenant(tenant_id)
+        if tenant is None:
+            raise NotFoundError(f"tenant '{tenant_id}' not found")
+        today = metering.day_of(self.clock.now())
+        until = until or today
+        since = since or metering.month_start(until)
+        days = self.ledger.days(tenant_id, since=since, until=until) if self.ledger is not None else {}
+        stored = self.store.stats(tenant_id)
+        return UsageReport(
+            tenant_id=tenant_id,
+            since=since,
+            until=until,
+            days=days,
+            totals=metering.totals(days),
+            stored_memories=stored.total,
+            stored_bytes=stored.storage_bytes,
+        )
+
+    def _month_so_far(self, tenant_id: str) -> dict[str, int]:
+        """The tenant's counters summed over this UTC month so far."""
+        if self.ledger is None:
+            return {}
+        today = metering.day_of(self.clock.now())
+        return metering.totals(self.ledger.days(tenant_id, since=metering.month_start(today), until=today))
+
+    def _llm_budget_spent(self, tenant_id: str, settings: Settings) -> str | None:
+        """Why this retain extracts by the rules (the LLM budget is spent), or None."""
+        budget = settings.limits.llm_tokens_per_month
+        if budget is None:
+            return None
+        month = self._month_so_far(tenant_id)
+        spent = month.get("llm_input_tokens", 0) + month.get("llm_output_tokens", 0)
+        if spent < budget:
+            return None
+        return f"llm budget spent: {spent} of {budget} tokens this month; extracted by the rules"
+
+    def _check_embedding_budget(self, tenant_id: str, settings: Settings) -> None:
+        """``QuotaExceededError`` (429 until the month ends) once the embedding budget is spent."""
+        budget = settings.limits.embedding_tokens_per_month
+        if budget is None:
+            return
+        spent = self._month_so_far(tenant_id).get("embedding_tokens", 0)
+        if spent >= budget:
+            now = self.clock.now()
+            first = (now.replace(day=1) + timedelta(days=32)).replace(
+                day=1, hour=0, minute=0, second=0, microsecond=0
+            )
+            raise QuotaExceededError(
+                f"embedding budget spent: {spent} of {budget} tokens this month",
+                retry_after=max(1, int((first - now).total_seconds())),
+            )
+
+    @contextlib.contextmanager
+    def metered(self, tenant_id: str, *counted: str) -> Iterator[Counter[str]]:
+        """A counter for what one operation of the tenant consumes, added to its day at the end
+        (also when the operation fails: what it spent was spent). ``counted`` names start at 1."""
+        usage: Counter[str] = Counter(dict.fromkeys(counted, 1))
+        try:
+            yield usage
+        finally:
+            self.meter(tenant_id, usage)
+
+    def meter(self, tenant_id: str, counters: Mapping[str, int]) -> None:
+        """Add counters to the tenant's usage today; a failure is logged, never raised (the
+        operation it counts has already happened)."""
+        if self.ledger is None or not any(counters.values()):
+            return
+        try:
+            self.ledger.add(tenant_id, metering.day_of(self.clock.now()), counters)
+        except Exception:
+            logger.exception("usage counters could not be written")
 
     def export_lines(self, tenant_id: str, *, allowed_scopes: Sequence[str] | None = None) -> Iterator[str]:
         self._settings(tenant_id)
@@ -874,16 +1012,17 @@ class Engine:
         allowed_scopes: Sequence[str] | None = None,
     ) -> dict[str, int]:
         self._settings(tenant_id)
-        return memory_service.import_lines(
-            tenant_id,
-            lines,
-            store=self.store,
-            index=self.index,
-            embedder=self.embedder,
-            progress=progress,
-            scopes=allowed_scopes,
-            clock=self.clock,
-        )
+        with self.metered(tenant_id) as usage:
+            return memory_service.import_lines(
+                tenant_id,
+                lines,
+                store=self.store,
+                index=self.index,
+                embedder=MeteredEmbedder(self.embedder, usage),
+                progress=progress,
+                scopes=allowed_scopes,
+                clock=self.clock,
+            )
 
     def export_link(
         self, tenant_id: str, *, allowed_scopes: Sequence[str] | None = None
@@ -945,6 +1084,8 @@ class Engine:
         return True
 
     def _forget_tenant_elsewhere(self, tenant_id: str) -> None:
+        if self.ledger is not None:
+            self.ledger.forget_tenant(tenant_id)
         forget_tenant = getattr(self.index, "forget_tenant", None)
         if forget_tenant is not None:
             forget_tenant(tenant_id)

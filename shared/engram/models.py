@@ -532,6 +532,8 @@ class RetainResult(BaseModel):
 class RetainResponse(BaseModel):
     results: list[RetainResult]
     replayed: bool = False
+    fallback: str | None = None
+    """Why a smart or auto retain extracted by the rules instead of the LLM (its budget is spent)."""
 
 
 class RecalledMemory(BaseModel):
@@ -550,10 +552,24 @@ class RecalledMemory(BaseModel):
     trace: dict[str, Any] | None = None
 
 
+class RerankTrace(BaseModel):
+    """What the rerank stage did (``debug``): ``ok``, or why the fused order was kept."""
+
+    provider: str
+    model: str
+    status: Literal["ok", "timeout", "error"]
+    reranked: int
+    """Memories the provider scored (0 when it did not answer)."""
+    ms: float = 0.0
+    reason: str | None = None
+
+
 class RecallResponse(BaseModel):
     memories: list[RecalledMemory]
     context: str | None = None
     timings_ms: dict[str, float] | None = None
+    rerank: RerankTrace | None = None
+    """With ``debug``, when a reranker is configured and asked for."""
 
 
 class ForgetResponse(BaseModel):
@@ -639,11 +655,26 @@ class StatsResponse(BaseModel):
     by_status: dict[str, int]
     storage_bytes: int
     usage: dict[str, int]
-    """Calls so far by kind (``USAGE_COUNTERS``); empty for a key limited to scopes."""
+    """Every usage counter summed over all days, the call counters (``USAGE_COUNTERS``) at 0 until
+    used; empty for a key limited to scopes (see the README's Usage metering)."""
+    usage_by_day: dict[str, dict[str, int]] = Field(default_factory=dict)
+    """The counters of each of the last 31 days (UTC) that has any, by ``YYYY-MM-DD``."""
     pending_embedding: int = 0
     """Memories stored and searchable by BM25 that wait for their vector (the embedding backlog)."""
     last_lifecycle_run: LifecycleReport | None = None
     """The tenant's last lifecycle run; null before the first (and for a key limited to scopes)."""
+
+
+class UsageReport(BaseModel):
+    """A tenant's metered usage per UTC day, with what it stores now."""
+
+    tenant_id: str
+    since: str
+    until: str
+    days: dict[str, dict[str, int]]
+    totals: dict[str, int]
+    stored_memories: int
+    stored_bytes: int
 
 
 class Job(BaseModel):
@@ -657,6 +688,8 @@ class Job(BaseModel):
     updated_at: datetime
     results: list[RetainResult] | None = None
     error: str | None = None
+    fallback: str | None = None
+    """As in the retain's answer: why it extracted by the rules."""
     request: dict[str, Any] | None = Field(default=None, exclude=True)
     """The retain body while the job waits or runs (persisted so a restart resumes it); then dropped."""
 

@@ -7,7 +7,7 @@ higher is better; their ranges are stated per method.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
@@ -150,6 +150,8 @@ class LlmAnswer:
 class LLM(Protocol):
     """A language model that answers with one JSON object shaped by a JSON schema (DESIGN §5)."""
 
+    provider: str
+    """``bedrock``, ``openai``: with ``model_id``, the label its usage is metered under."""
     model_id: str
 
     def complete_json(self, *, system: str, user: str, name: str, schema: dict[str, Any]) -> LlmAnswer:
@@ -202,8 +204,14 @@ class BlobStore(Protocol):
 
 @runtime_checkable
 class Reranker(Protocol):
+    """A cross-encoder: how well each document answers the query."""
+
+    provider: str
+    model_id: str
+
     def rerank(self, query: str, documents: Sequence[str]) -> list[float]:
-        """A relevance score in [0, 1] per document, in the documents' order."""
+        """A relevance score in [0, 1] per document, in the documents' order; ``ProviderError``
+        on failure (recall then keeps its fused order)."""
         ...
 
 
@@ -332,7 +340,27 @@ class MemoryStore(Protocol):
     def put_job(self, tenant_id: str, job: Job) -> None: ...
 
     def get_job(self, tenant_id: str, job_id: str) -> Job | None: ...
-    def bump_usage(self, tenant_id: str, counter: str, amount: int = 1) -> None: ...
+
+
+@runtime_checkable
+class UsageLedger(Protocol):
+    """Per-tenant usage counters by UTC day (``YYYY-MM-DD``); see ``engram.metering`` for the names."""
+
+    def add(self, tenant_id: str, day: str, counters: Mapping[str, int]) -> None:
+        """Add every counter to the tenant's day at once (atomically: concurrent adds all count)."""
+        ...
+
+    def days(self, tenant_id: str, *, since: str, until: str) -> dict[str, dict[str, int]]:
+        """The counters of each day from ``since`` to ``until`` (both included) that has any."""
+        ...
+
+    def totals(self, tenant_id: str) -> dict[str, int]:
+        """Every counter summed over all days."""
+        ...
+
+    def forget_tenant(self, tenant_id: str) -> None:
+        """Delete the tenant's counters (with the tenant)."""
+        ...
 
 
 @runtime_checkable

@@ -24,12 +24,14 @@ import hashlib
 import json
 import logging
 import uuid
+from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
 import numpy as np
 
+from engram import metering
 from engram.errors import ConflictError
 from engram.extraction import is_noise
 from engram.extraction.guard import derived_from_instruction, instruction_like
@@ -295,8 +297,10 @@ def retain(
     clock: Clock,
     settings: Settings,
     llm: LLM | None = None,
+    usage: Counter[str] | None = None,
 ) -> RetainResponse:
     """Store what the request asks to keep; all of it in one transaction, or nothing.
+    ``usage``, if given, counts the LLM's calls and tokens and the memories retained.
 
     Every record is built here with the caller's tenant and the request's scope: nothing an
     extractor returns can name another tenant or scope.
@@ -313,8 +317,8 @@ def retain(
 
     now = clock.now()
     check_expiry(request.expires_at, now)
-    usage = LlmUsage()
-    extract = Extraction(extractor, llm, settings, usage)
+    spent = LlmUsage()
+    extract = Extraction(extractor, llm, settings, spent)
     candidates = _candidates(request, extractor=extract, settings=settings, now=now)
     scope = request.scope
     # Turns sent together without a session id are one conversation: the call's batch stands in.
@@ -371,7 +375,7 @@ def retain(
             stored[position] = existing
     decisions = (
         llm_decisions(
-            tenant_id, records, stored, stored_nearest, llm=llm, store=store, settings=settings, usage=usage
+            tenant_id, records, stored, stored_nearest, llm=llm, store=store, settings=settings, usage=spent
         )
         if llm is not None
         else {}
@@ -505,8 +509,19 @@ def retain(
             for r, v in zip(batch.records, batch.vectors, strict=True)
         ]
         index.upsert(tenant_id, batch.records, vectors_now)
-    for counter, amount in usage.counters().items():
-        store.bump_usage(tenant_id, counter, amount)
+    if usage is not None:
+        if llm is not None:
+            usage.update(
+                metering.llm_counters(
+                    llm.provider,
+                    llm.model_id,
+                    calls=spent.llm_calls,
+                    input_tokens=spent.llm_input_tokens,
+                    output_tokens=spent.llm_output_tokens,
+                )
+            )
+        usage["llm_fallbacks"] += spent.llm_fallbacks
+        usage["retained_items"] += sum(r.action in ("created", "merged", "superseded") for r in results)
     logger.info(
         "retained",
         extra={

@@ -77,8 +77,14 @@ class RecallSettings(_Section):
     mmr_lambda: float = Field(default=0.7, ge=0, le=1)
     mmr_threshold: float = Field(default=0.8, ge=0, lt=1)
     """Only similarity above this counts against a memory in MMR (0: classic MMR)."""
+    rerank: bool = True
+    """Rerank when a provider is configured (``rerank`` in the request overrides it)."""
+    rerank_top: int = Field(default=30, ge=1, le=200)
+    """How many of the best fused candidates the reranker sees; the rest keep ``(1-w)·fused``."""
     rerank_weight: float = Field(default=0.6, ge=0, le=1)
+    """``w`` in ``w·rerank + (1-w)·fused``."""
     rerank_budget_ms: int = Field(default=300, ge=1)
+    """How long recall waits for the reranker; past it the fused order stands."""
     context_max_chars: int = Field(default=2_000, ge=100)
 
 
@@ -174,6 +180,36 @@ class LlmSettings(_Section):
     max_output_tokens: int = Field(default=2_000, ge=64)
 
 
+class LimitsSettings(_Section):
+    """A tenant's request rate and monthly budgets (None: no limit). The rate is enforced by
+    ``engram serve`` (in the cloud, by the tenant's API Gateway usage plan); the budgets count
+    the UTC calendar month's metered tokens."""
+
+    requests_per_second: float | None = Field(default=None, gt=0, le=100_000)
+    burst: int | None = Field(default=None, ge=1, le=1_000_000)
+    """Requests allowed at once (default: the rate, at least 1)."""
+    llm_tokens_per_month: int | None = Field(default=None, ge=0, le=MAX_INT)
+    """Input plus output tokens; once spent, smart and auto retains extract by the rules."""
+    embedding_tokens_per_month: int | None = Field(default=None, ge=0, le=MAX_INT)
+    """Once spent, retains and recalls answer 429 until the month ends."""
+
+
+class RerankSettings(_Section):
+    """The cross-encoder provider (DESIGN §6.3, §10); ``none``: recall never reranks."""
+
+    provider: Literal["none", "tei", "bedrock"] = "none"
+    url: str | None = None
+    """``tei``: the full URL of a Jina/TEI-compatible rerank endpoint (``http://host:8080/rerank``)."""
+    model: str | None = None
+    """``bedrock``: a model id (``amazon.rerank-v1:0``, ``cohere.rerank-v3-5:0``) or its ARN;
+    ``tei``: sent as ``model`` when set (hosted Jina-style APIs need it)."""
+    api_key: SecretStr | None = None
+    """``tei``: a bearer token, or the ARN of a Secrets Manager secret holding it."""
+    region: str | None = None
+    timeout_s: float = Field(default=2.0, gt=0)
+    """Of one rerank call; recall itself waits only ``recall.rerank_budget_ms``."""
+
+
 class AwsSettings(_Section):
     """Where the AWS backend (``backend="aws"``) finds its services; read only on that backend."""
 
@@ -255,6 +291,13 @@ _AWS_ENV = {
 }
 
 
+_PROVIDER_ENV = {
+    "llm": ("provider", "base_url", "model", "api_key", "region", "timeout_s", "deadline_s"),
+    "rerank": ("provider", "url", "model", "api_key", "region", "timeout_s"),
+}
+"""Provider sections read from ``ENGRAM_<SECTION>_<FIELD>`` (``ENGRAM_LLM_MODEL``, ``ENGRAM_RERANK_URL``)."""
+
+
 class Settings(_Section):
     backend: Literal["local", "aws"] = "local"
     data_dir: Path = Path("~/.engram").expanduser()
@@ -278,6 +321,8 @@ class Settings(_Section):
     scan: ScanSettings = ScanSettings()
     aws: AwsSettings = AwsSettings()
     llm: LlmSettings = LlmSettings()
+    rerank: RerankSettings = RerankSettings()
+    limits: LimitsSettings = LimitsSettings()
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str], **overrides: Any) -> Settings:
@@ -304,18 +349,16 @@ class Settings(_Section):
         aws = {name: environ[var] for var, name in _AWS_ENV.items() if environ.get(var)}
         if aws:
             values["aws"] = aws
-        llm = {
-            field: environ[f"ENGRAM_LLM_{field.upper()}"]
-            for field in ("provider", "base_url", "model", "api_key", "region", "timeout_s", "deadline_s")
-            if environ.get(f"ENGRAM_LLM_{field.upper()}")
-        }
-        if llm:
-            values["llm"] = llm
+        for section, names in _PROVIDER_ENV.items():
+            prefix = f"ENGRAM_{section.upper()}_"
+            given = {n: environ[prefix + n.upper()] for n in names if environ.get(prefix + n.upper())}
+            if given:
+                values[section] = given
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls.model_validate(values)
 
     def for_tenant(self, overrides: Mapping[str, Any] | None) -> Settings:
-        """These settings with a tenant's overrides applied (only recall, lifecycle, retain)."""
+        """These settings with a tenant's overrides applied (only recall, lifecycle, retain, limits)."""
         if not overrides:
             return self
         unknown = set(overrides) - set(TENANT_SECTIONS)
@@ -332,6 +375,7 @@ TENANT_SECTIONS: dict[str, type[_Section]] = {
     "recall": RecallSettings,
     "lifecycle": LifecycleSettings,
     "retain": RetainSettings,
+    "limits": LimitsSettings,
 }
 """The sections a tenant may override (``Settings.for_tenant``)."""
 

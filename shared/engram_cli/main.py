@@ -75,7 +75,9 @@ def cmd_tenant(args: argparse.Namespace) -> int:
         data = {
             "tenant_id": args.name,
             "overrides": overrides,
-            "effective": effective.model_dump(mode="json", include={"recall", "lifecycle", "retain"}),
+            "effective": effective.model_dump(
+                mode="json", include={"recall", "lifecycle", "retain", "limits"}
+            ),
         }
         _out(args, data, f"{args.name}: overrides {json.dumps(overrides)}")
     elif args.action == "list":
@@ -249,6 +251,15 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def cmd_stats(args: argparse.Namespace) -> int:
     _out(args, dump(_engine(args).stats(args.tenant)))
+    return 0
+
+
+def cmd_usage(args: argparse.Namespace) -> int:
+    report = _engine(args).usage(args.tenant, since=args.since, until=args.until)
+    lines = [f"{report.tenant_id}: {report.since} .. {report.until}"]
+    lines += [f"  {name:48} {value}" for name, value in report.totals.items()]
+    lines.append(f"  stored: {report.stored_memories} memories, {report.stored_bytes} bytes")
+    _out(args, dump(report), "\n".join(lines))
     return 0
 
 
@@ -670,6 +681,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command("stats", cmd_stats, "counts by scope, category, tier; storage; usage")
     p.add_argument("--tenant", required=True)
+
+    p = command("usage", cmd_usage, "metered usage of a tenant per day (default: this month)")
+    p.add_argument("--tenant", required=True)
+    p.add_argument("--since", help="first day, YYYY-MM-DD (default: the first of until's month)")
+    p.add_argument("--until", help="last day, YYYY-MM-DD (default: today, UTC)")
 
     p = command("export", cmd_export, "all memories of a tenant as JSONL, with history")
     p.add_argument("--tenant", required=True)

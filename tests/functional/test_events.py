@@ -646,3 +646,18 @@ def test_the_docs_sample_returns_swagger_ui_as_html(seeded: Engine) -> None:
     assert response["statusCode"] == 200
     assert content_type(response).startswith("text/html")
     assert "swagger" in response["body"].lower()
+
+
+def test_the_tenant_usage_sample_reads_acmes_days_since_the_first(seeded: Engine) -> None:
+    # Given acme, seeded with a retain
+    event = load_event("admin.tenant_usage")
+
+    # When the admin handler gets the sample (usage since 2026-12-01)
+    response = invoke("admin", event)
+
+    # Then it is acme's usage over that range, with what acme stores now
+    assert response["statusCode"] == 200
+    report = body(response)
+    assert (report["tenant_id"], report["since"]) == (TENANT, "2026-12-01")
+    assert report["days"] == seeded.usage(TENANT, since="2026-12-01").days
+    assert report["stored_memories"] == seeded.stats(TENANT).total

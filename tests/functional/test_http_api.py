@@ -531,3 +531,26 @@ def test_release_is_refused_to_read_only_keys_other_tenants_and_other_scopes(
     # Then 403, 404 and 404, and it is still quarantined
     assert [r.status for r in replies] == [403, 404, 404]
     assert call(server, "GET", f"/v1/memories/{memory_id}", key=key).body["status"] == "quarantined"
+
+
+def test_requests_are_metered_by_route_and_the_operator_reads_them(
+    server: Server, tenant_key: tuple[str, str]
+) -> None:
+    # Given a tenant that retained once and recalled twice over HTTP
+    tenant, key = tenant_key
+    _retain(server, key, "I prefer dark mode")
+    for _ in range(2):
+        assert call(server, "POST", "/v1/recall", {"query": "dark mode"}, key=key).status == 200
+    # When the tenant reads its stats and the operator its usage
+    stats = call(server, "GET", "/v1/stats", key=key).body
+    usage = call(server, "GET", f"/v1/admin/tenants/{tenant}/usage", key=server.operator_token)
+    # Then requests are counted per route (the stats call itself after its answer)
+    assert stats["usage"]["requests:POST /v1/recall"] == 2
+    assert stats["usage"]["requests:POST /v1/memories"] == 1 and stats["usage"]["requests"] == 3
+    [day] = usage.body["days"]
+    assert usage.status == 200 and usage.body["days"][day]["requests:GET /v1/stats"] == 1
+    assert usage.body["totals"]["recall_calls"] == 2 and usage.body["stored_memories"] == 1
+    # and a tenant's key may not read the operator's view, nor may a malformed day pass
+    assert call(server, "GET", f"/v1/admin/tenants/{tenant}/usage", key=key).status in (401, 403)
+    bad = call(server, "GET", f"/v1/admin/tenants/{tenant}/usage?since=May", key=server.operator_token)
+    assert bad.status == 400 and "since" in bad.body["error"]["message"]

@@ -124,3 +124,40 @@ def test_domain_in_a_vpc_behind_waf_with_cors_and_reserved_concurrency_is_nag_cl
     ]
     assert options
     assert "https://app.example.com" in str(options[0]["Properties"]["Integration"])
+
+
+def _statements_of(synth: Synth, function: str) -> list[dict[str, object]]:
+    """Every statement of the IAM policies on the role of the function named ``engram-dev-<function>``."""
+    fn = next(
+        r
+        for r in synth.resources("AWS::Lambda::Function").values()
+        if r["Properties"]["FunctionName"] == f"engram-dev-{function}"
+    )
+    role = _refs(fn["Properties"]["Role"]).pop()
+    return [
+        s
+        for p in synth.resources("AWS::IAM::Policy").values()
+        if role in _refs(p["Properties"]["Roles"])
+        for s in p["Properties"]["PolicyDocument"]["Statement"]
+    ]
+
+
+def test_bedrock_rerank_is_granted_to_recall_alone(layer: LayerBuild, tmp_path: Path) -> None:
+    # Given the app synthesised with Bedrock's rerank model
+    synth = _variant(layer, tmp_path, rerank_provider="bedrock", rerank_model_id="cohere.rerank-v3-5:0")
+    # Then cdk-nag passes, recall may call Rerank and invoke that model, and no other function may
+    assert _violations(synth) == []
+    assert synth.error is None
+    recall = _statements_of(synth, "recall")
+    assert any(s["Action"] == "bedrock:Rerank" and s["Resource"] == "*" for s in recall)
+    assert any(
+        s["Action"] == "bedrock:InvokeModel" and "cohere.rerank-v3-5:0" in str(s["Resource"]) for s in recall
+    )
+    for other in ("retain", "memories", "extract-worker"):
+        assert all("bedrock:Rerank" not in str(s["Action"]) for s in _statements_of(synth, other))
+    env = next(
+        f["Properties"]["Environment"]["Variables"]
+        for f in synth.resources("AWS::Lambda::Function").values()
+        if f["Properties"]["FunctionName"] == "engram-dev-recall"
+    )
+    assert (env["ENGRAM_RERANK_PROVIDER"], env["ENGRAM_RERANK_MODEL"]) == ("bedrock", "cohere.rerank-v3-5:0")

@@ -13,6 +13,7 @@ import pytest
 
 from engram.adapters.dynamodb_keys import DynamoKeyStore
 from engram.adapters.dynamodb_store import DynamoStore
+from engram.adapters.dynamodb_usage import DynamoUsage
 from engram.auth import ApiKeyRecord
 from engram.errors import ConflictError, ValidationFailedError
 from engram.feedback import feedback
@@ -292,7 +293,7 @@ def test_erasing_a_tenant_batches_by_25_and_retries_unprocessed_items(
     # Given 60 memories of acme (120 items with their history), an API key, and one of globex
     put(store, *[record("acme", f"fact number {i}", minute=i) for i in range(60)])
     put(store, record("globex", "globex keeps this"))
-    store.bump_usage("acme", "retain_calls", 3)
+    DynamoUsage(client, store.table).add("acme", "2026-12-01", {"retain_calls": 3})
     keys = DynamoKeyStore(client, store.table)
     keys.put_key(key_record("aaaaaaaaaaaa", "acme"))
     keys.put_key(key_record("bbbbbbbbbbbb", "globex"))

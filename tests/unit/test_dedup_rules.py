@@ -68,6 +68,7 @@ def test_merge_or_supersede_across_categories_creates_instead() -> None:
 class Answering:
     """An LLM double answering one fixed JSON object, counting its calls."""
 
+    provider = "fixed"
     model_id = "fixed"
 
     def __init__(self, data: dict[str, Any]) -> None:

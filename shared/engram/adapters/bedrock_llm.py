@@ -20,6 +20,8 @@ MIN_CALL_S = 1.0
 class BedrockLLM:
     """``LLM`` over ``bedrock-runtime`` ``converse`` with forced tool use."""
 
+    provider = "bedrock"
+
     def __init__(
         self,
         model_id: str,

@@ -4,7 +4,7 @@ Keys (``pk``/``sk``) and the six global secondary indexes are documented in the 
 ("DynamoDB key design"). In short::
 
     TENANT#<t>                       META                  the tenant (g1: TENANTS / <t>)
-    TENANT#<t>                       USAGE#<counter>       usage counters (atomic ADD)
+    TENANT#<t>                       USAGE#D#<day>         usage counters of a day (atomic ADD; dynamodb_usage)
     TENANT#<t>#MEM#<id>              MEM                   one memory (record, vector, filter fields)
     TENANT#<t>#MEM#<id>              HIST#<version>#…      its history, deleted with it
     TENANT#<t>#IDEM#<key>            IDEM                  idempotency result (TTL attribute ``ttl``)
@@ -655,19 +655,6 @@ class DynamoStore:
                 value = item[name]["S"]
                 counts[value] = counts.get(value, 0) + 1
             size += len(item["doc"]["S"]) + 4 * int(item.get("dim", {}).get("N", 0))
-        usage = (
-            {
-                i["sk"]["S"].removeprefix("USAGE#"): int(i["value"]["N"])
-                for i in self._query(
-                    key="pk",
-                    value=f"TENANT#{tenant_id}",
-                    sk_condition="begins_with(sk, :u)",
-                    values={":u": _s("USAGE#")},
-                )
-            }
-            if scopes is None
-            else {}
-        )
         return StatsResponse(
             tenant_id=tenant_id,
             total=sum(by_status.values()),
@@ -676,7 +663,7 @@ class DynamoStore:
             by_tier=by_tier,
             by_status=by_status,
             storage_bytes=size,
-            usage=usage,
+            usage={},
             pending_embedding=sum(
                 1 for _ in self._query(index="g5", key="g5pk", value=f"TENANT#{tenant_id}#PENDING")
             ),
@@ -1120,12 +1107,3 @@ class DynamoStore:
             (i["tenant_id"]["S"], self._job(i))
             for i in self._query(index="g2", key="g2pk", value="JOBS#OPEN")
         ]
-
-    def bump_usage(self, tenant_id: str, counter: str, amount: int = 1) -> None:
-        self.client.update_item(
-            TableName=self.table,
-            Key=_key(f"TENANT#{tenant_id}", f"USAGE#{counter}"),
-            UpdateExpression="SET tenant_id = :t ADD #v :a",
-            ExpressionAttributeNames={"#v": "value"},
-            ExpressionAttributeValues={":t": _s(tenant_id), ":a": _n(amount)},
-        )

@@ -53,6 +53,8 @@ class OpenAICompatLLM:
     'llama3.1'
     """
 
+    provider = "openai"
+
     def __init__(
         self,
         base_url: str,

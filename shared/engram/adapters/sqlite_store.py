@@ -90,6 +90,10 @@ CREATE TABLE IF NOT EXISTS jobs (
 CREATE TABLE IF NOT EXISTS usage (
   tenant_id TEXT NOT NULL, counter TEXT NOT NULL, value INTEGER NOT NULL, PRIMARY KEY (tenant_id, counter)
 );
+CREATE TABLE IF NOT EXISTS usage_days (
+  tenant_id TEXT NOT NULL, day TEXT NOT NULL, counter TEXT NOT NULL, value INTEGER NOT NULL,
+  PRIMARY KEY (tenant_id, day, counter)
+);
 CREATE TABLE IF NOT EXISTS index_state (tenant_id TEXT PRIMARY KEY, generation INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS lifecycle_runs (
   tenant_id TEXT NOT NULL, run_id TEXT NOT NULL, started_at TEXT NOT NULL, doc TEXT NOT NULL,
@@ -419,6 +423,7 @@ class SqliteStore:
                 "idempotency",
                 "jobs",
                 "usage",
+                "usage_days",
                 "index_state",
                 "lifecycle_runs",
                 "tenants",
@@ -814,14 +819,6 @@ class SqliteStore:
             f"SELECT coalesce(sum(length(doc) + coalesce(length(embedding), 0)), 0) FROM memories WHERE {where}",
             params,
         ).fetchone()[0]
-        usage = (
-            {
-                str(k): int(v)
-                for k, v in conn.execute("SELECT counter, value FROM usage WHERE tenant_id=?", (tenant_id,))
-            }
-            if scopes is None
-            else {}
-        )
         by_status = grouped("status")
         pending = conn.execute(
             "SELECT count(*) FROM memories WHERE tenant_id=? AND embedding IS NULL", (tenant_id,)
@@ -834,7 +831,7 @@ class SqliteStore:
             by_tier=by_tier,
             by_status=by_status,
             storage_bytes=int(size),
-            usage=usage,
+            usage={},
             pending_embedding=int(pending),
         )
 
@@ -956,16 +953,3 @@ class SqliteStore:
             .fetchall()
         )
         return [(r[0], Job.model_validate_json(r[1])) for r in rows]
-
-    def bump_usage(self, tenant_id: str, counter: str, amount: int = 1) -> None:
-        conn = self.db.connection()
-        conn.execute("PRAGMA synchronous=NORMAL")  # bookkeeping, as access counts: no fsync per call
-        try:
-            with self.db.transaction():
-                conn.execute(
-                    "INSERT INTO usage(tenant_id, counter, value) VALUES(?,?,?) "
-                    "ON CONFLICT(tenant_id, counter) DO UPDATE SET value = value + excluded.value",
-                    (tenant_id, counter, amount),
-                )
-        finally:
-            conn.execute("PRAGMA synchronous=FULL")

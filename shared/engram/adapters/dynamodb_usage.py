@@ -1,0 +1,71 @@
+"""``UsageLedger`` on the DynamoDB table: one item per tenant and day, one number per counter.
+
+Item ``pk = TENANT#<t>``, ``sk = USAGE#D#<day>``; every counter is a top-level number
+``c:<counter>`` raised by ``UpdateItem`` ``ADD`` (atomic, so concurrent functions never lose a
+count). The tenant's erasure deletes the items with the rest of its partition.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from engram.adapters.dynamodb_store import _key, _n, _s
+
+_PREFIX = "USAGE#D#"
+
+
+class DynamoUsage:
+    def __init__(self, client: Any, table_name: str) -> None:
+        self.client = client
+        self.table = table_name
+
+    def add(self, tenant_id: str, day: str, counters: Mapping[str, int]) -> None:
+        given = [(name, int(amount)) for name, amount in counters.items() if amount]
+        if not given:
+            return
+        names = {f"#c{i}": f"c:{name}" for i, (name, _) in enumerate(given)}
+        values: dict[str, Any] = {f":c{i}": _n(amount) for i, (_, amount) in enumerate(given)}
+        self.client.update_item(
+            TableName=self.table,
+            Key=_key(f"TENANT#{tenant_id}", _PREFIX + day),
+            UpdateExpression="SET tenant_id = :t ADD " + ", ".join(f"#c{i} :c{i}" for i in range(len(given))),
+            ExpressionAttributeNames=names,
+            ExpressionAttributeValues={":t": _s(tenant_id), **values},
+        )
+
+    def _items(self, tenant_id: str, since: str, until: str) -> Iterator[dict[str, Any]]:
+        request: dict[str, Any] = {
+            "TableName": self.table,
+            "KeyConditionExpression": "pk = :p AND sk BETWEEN :a AND :b",
+            "ExpressionAttributeValues": {
+                ":p": _s(f"TENANT#{tenant_id}"),
+                ":a": _s(_PREFIX + since),
+                ":b": _s(_PREFIX + until),
+            },
+            "ConsistentRead": True,
+        }
+        while True:
+            page = self.client.query(**request)
+            yield from page.get("Items", [])
+            if not page.get("LastEvaluatedKey"):
+                return
+            request["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+
+    def days(self, tenant_id: str, *, since: str, until: str) -> dict[str, dict[str, int]]:
+        return {
+            item["sk"]["S"].removeprefix(_PREFIX): {
+                name.removeprefix("c:"): int(value["N"])
+                for name, value in sorted(item.items())
+                if name.startswith("c:")
+            }
+            for item in self._items(tenant_id, since, until)
+        }
+
+    def totals(self, tenant_id: str) -> dict[str, int]:
+        from engram.metering import totals
+
+        return totals(self.days(tenant_id, since="0000-00-00", until="9999-99-99"))
+
+    def forget_tenant(self, tenant_id: str) -> None:
+        """Nothing to do: the items live in the tenant's partition, which its erasure deletes."""
