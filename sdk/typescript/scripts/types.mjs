@@ -12,7 +12,8 @@ const HEADER = `/**
 `;
 
 export async function renderTypes(spec) {
-  const ast = await openapiTS(spec, { alphabetize: true });
+  // defaultNonNullable off: a field with a default is optional to send (and may be absent in an answer).
+  const ast = await openapiTS(spec, { alphabetize: true, defaultNonNullable: false });
   return HEADER + astToString(ast);
 }
 

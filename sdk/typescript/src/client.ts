@@ -91,7 +91,14 @@ export class Engram {
     };
   }
 
-  /** `POST /v1/memories`, with an `Idempotency-Key` made for this call (kept across its retries). */
+  /** `POST /v1/memories`, with an `Idempotency-Key` made for this call (kept across its retries).
+   * A retain that runs as a job (`async: true`, or `mode: "smart"` unless `async: false`) answers
+   * `JobAccepted`; any other answers `RetainResponse`. */
+  retain(
+    request: RetainRequest & { async?: false; mode?: "raw" | "auto" },
+    options?: { idempotencyKey?: string },
+  ): Promise<RetainResponse>;
+  retain(request: RetainRequest, options?: { idempotencyKey?: string }): Promise<RetainResponse | JobAccepted>;
   retain(
     request: RetainRequest,
     options: { idempotencyKey?: string } = {},

@@ -313,7 +313,7 @@ export interface components {
              * Read Only
              * @default false
              */
-            read_only: boolean;
+            read_only?: boolean;
             /** Scopes */
             scopes?: string[];
         };
@@ -405,7 +405,7 @@ export interface components {
              * Dry Run
              * @default false
              */
-            dry_run: boolean;
+            dry_run?: boolean;
             filter?: components["schemas"]["ForgetFilter"];
             /** Ids */
             ids?: string[];
@@ -413,7 +413,7 @@ export interface components {
              * Limit
              * @default 100
              */
-            limit: number;
+            limit?: number;
             /** Query */
             query?: string;
             /** Scopes */
@@ -422,7 +422,7 @@ export interface components {
              * Threshold
              * @default 0.6
              */
-            threshold: number;
+            threshold?: number;
         } & (unknown | unknown | unknown);
         /** ForgetResponse */
         ForgetResponse: {
@@ -523,7 +523,7 @@ export interface components {
              * @default queued
              * @constant
              */
-            status: "queued";
+            status?: "queued";
         };
         /** KeyCreated */
         KeyCreated: {
@@ -620,7 +620,7 @@ export interface components {
              * Archived
              * @default 0
              */
-            archived: number;
+            archived?: number;
             /** By Tier */
             by_tier?: {
                 [key: string]: number;
@@ -629,29 +629,29 @@ export interface components {
              * Conflicts
              * @default 0
              */
-            conflicts: number;
+            conflicts?: number;
             /** Cursor */
             cursor?: string | null;
             /**
              * Demoted
              * @default 0
              */
-            demoted: number;
+            demoted?: number;
             /**
              * Dry Run
              * @default false
              */
-            dry_run: boolean;
+            dry_run?: boolean;
             /**
              * Duration S
              * @default 0
              */
-            duration_s: number;
+            duration_s?: number;
             /**
              * Expired
              * @default 0
              */
-            expired: number;
+            expired?: number;
             /** Finished At */
             finished_at?: string | null;
             /**
@@ -663,27 +663,27 @@ export interface components {
              * Pages
              * @default 0
              */
-            pages: number;
+            pages?: number;
             /** Pending Expired */
             pending_expired?: string[];
             /**
              * Promoted
              * @default 0
              */
-            promoted: number;
+            promoted?: number;
             /**
              * Rules
              * @default all
              * @enum {string}
              */
-            rules: "all" | "decay" | "tiering";
+            rules?: "all" | "decay" | "tiering";
             /** Run Id */
             run_id: string;
             /**
              * Scanned
              * @default 0
              */
-            scanned: number;
+            scanned?: number;
             /**
              * Started At
              * Format: date-time
@@ -694,7 +694,7 @@ export interface components {
              * @default running
              * @enum {string}
              */
-            status: "running" | "completed";
+            status?: "running" | "completed";
             /** Tenant Id */
             tenant_id: string;
             /** Top Movers */
@@ -871,7 +871,7 @@ export interface components {
              * @default user-stated
              * @enum {string}
              */
-            trust: "user-stated" | "assistant-inferred" | "tool" | "imported";
+            trust?: "user-stated" | "assistant-inferred" | "tool" | "imported";
         };
         /**
          * RecallFilters
@@ -959,12 +959,12 @@ export interface components {
              * Context
              * @default false
              */
-            context: boolean;
+            context?: boolean;
             /**
              * Debug
              * @default false
              */
-            debug: boolean;
+            debug?: boolean;
             filters?: components["schemas"]["RecallFilters"] | null;
             /** Fusion */
             fusion?: ("weighted" | "rrf" | "bm25" | "vector") | null;
@@ -972,7 +972,7 @@ export interface components {
              * Limit
              * @default 5
              */
-            limit: number;
+            limit?: number;
             /** Min Score */
             min_score?: number | null;
             /** Query */
@@ -985,7 +985,7 @@ export interface components {
              * Track Access
              * @default true
              */
-            track_access: boolean;
+            track_access?: boolean;
         };
         /** RecallResponse */
         RecallResponse: {
@@ -1013,7 +1013,7 @@ export interface components {
              * @default peripheral
              * @enum {string}
              */
-            tier: "peripheral" | "working" | "core";
+            tier?: "peripheral" | "working" | "core";
         };
         /** RetainItem */
         RetainItem: {
@@ -1056,7 +1056,7 @@ export interface components {
              * Async
              * @default false
              */
-            async: boolean;
+            async?: boolean;
             /** Expires At */
             expires_at?: string | null;
             /** Idempotency Key */
@@ -1074,7 +1074,7 @@ export interface components {
              * @default auto
              * @enum {string}
              */
-            mode: "raw" | "smart" | "auto";
+            mode?: "raw" | "smart" | "auto";
             /** Occurred At */
             occurred_at?: string | null;
             /** Scope */
@@ -1092,7 +1092,7 @@ export interface components {
              * Replayed
              * @default false
              */
-            replayed: boolean;
+            replayed?: boolean;
             /** Results */
             results: components["schemas"]["RetainResult"][];
         };
