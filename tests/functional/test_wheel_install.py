@@ -18,6 +18,7 @@ WHEEL_MUST_HOLD = [
     "engram/py.typed",
     "engram_http/handlers/retain/handler.py",
     "engram_http/handlers/docs/handler.py",
+    "engram_cli/main.py",
 ]
 # Tests, the stack, sample events, the developer tools (benchmarks, evaluator, simulation) and data.
 WHEEL_MUST_NOT_HOLD = ("tests/", "infra/", "events/", "engram_dev/", "tools/", "engram/bench")
