@@ -29,7 +29,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from engram import strict_json
-from engram.errors import ValidationFailedError
+from engram.errors import ValidationFailedError, from_validation
 from engram.identity import content_hash, memory_id
 from engram.memories import Imported, write_imported
 from engram.models import (
@@ -350,13 +350,14 @@ def _existing(tenant_id: str, ids: Sequence[str], store: MemoryStore, chunk: int
 
 
 def _message(exc: Exception) -> str:
-    """A validation error in one sentence naming the field: ``user_id: Input should be a valid string``."""
-    if isinstance(exc, ValidationError):
-        return "; ".join(
-            f"{'.'.join(str(p) for p in e['loc']) or 'value'}: {e['msg']}"
-            for e in exc.errors(include_url=False)
-        )
-    return str(exc)
+    """An invalid record's problem in one sentence naming the fields (``user_id: Input should be
+    a valid string``), the fields named as the API names them (``errors.from_validation``)."""
+    if not isinstance(exc, ValidationError):
+        return str(exc)
+    details = from_validation(exc.errors(include_url=False)).details
+    return "; ".join(
+        f"{d['field']}: {d['problem']}" if d["field"] != "(body)" else d["problem"] for d in details
+    )
 
 
 def summary(report: dict[str, Any]) -> str:

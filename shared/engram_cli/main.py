@@ -281,6 +281,7 @@ def _import_peer(args: argparse.Namespace) -> int:
         def advance(done: int, total: int) -> None:
             bar.total = total
             bar.update(done - bar.n)
+            bar.refresh()  # each batch is drawn, however fast it went
 
         report = engine.import_peer(
             args.tenant,

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from engram.cli import main
+from engram_cli.main import main
 
 CliResult = tuple[int, Any, str]
 Cli = Callable[..., CliResult]
