@@ -80,12 +80,13 @@ export class Engram {
     if (!options.apiKey) throw new EngramError("apiKey is required");
     this.baseUrl = options.baseUrl.replace(/\/+$/, "");
     this.options = {
-      timeoutMs: 30_000,
-      maxRetries: 3,
-      backoffMs: 500,
-      maxBackoffMs: 8_000,
-      maxRetryAfterMs: 60_000,
-      ...options,
+      baseUrl: this.baseUrl,
+      apiKey: options.apiKey,
+      timeoutMs: options.timeoutMs ?? 30_000,
+      maxRetries: options.maxRetries ?? 3,
+      backoffMs: options.backoffMs ?? 500,
+      maxBackoffMs: options.maxBackoffMs ?? 8_000,
+      maxRetryAfterMs: options.maxRetryAfterMs ?? 60_000,
       headers: options.headers ?? {},
       fetch: options.fetch ?? globalThis.fetch.bind(globalThis),
     };
@@ -207,19 +208,21 @@ export class Engram {
     for (let attempt = 0; ; attempt++) {
       const last = attempt >= this.options.maxRetries;
       let response: Response;
+      let body: unknown;
       try {
+        // The timeout covers the whole attempt: the answer's body too.
         response = await this.options.fetch(url, {
           method,
           headers,
           body: payload,
           signal: AbortSignal.timeout(this.options.timeoutMs),
         });
+        body = await readBody(response);
       } catch (cause) {
         if (last) throw noAnswer(method, path, cause, this.options.timeoutMs);
         await sleep(this.backoff(attempt));
         continue;
       }
-      const body = await readBody(response);
       if (response.ok) return body as T;
       const error = errorFor(response.status, body, response.headers);
       const retryable = response.status === 429 || response.status >= 500;

@@ -89,7 +89,7 @@ describe("against engram serve", () => {
     });
   });
 
-  it("throws an authentication error for a wrong key, without retrying", async () => {
+  it("throws an authentication error for a wrong key", async () => {
     const stranger = new Engram({ baseUrl: server.url, apiKey: "egk_not_a_key" });
     await assert.rejects(stranger.stats(), (error) => error instanceof AuthenticationError && error.status === 401);
   });
