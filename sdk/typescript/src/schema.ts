@@ -14,7 +14,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** DELETE /v1/admin/keys/{key_id} */
+        /** Revoke an API key */
         delete: operations["revoke_key_v1_admin_keys__key_id__delete"];
         options?: never;
         head?: never;
@@ -30,7 +30,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** POST /v1/admin/tenants */
+        /** Create a tenant */
         post: operations["create_tenant_v1_admin_tenants_post"];
         delete?: never;
         options?: never;
@@ -48,7 +48,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** DELETE /v1/admin/tenants/{tenant} */
+        /** Erase a tenant and all it holds */
         delete: operations["erase_tenant_v1_admin_tenants__tenant__delete"];
         options?: never;
         head?: never;
@@ -64,7 +64,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** POST /v1/admin/tenants/{tenant}/keys */
+        /** Create an API key */
         post: operations["create_key_v1_admin_tenants__tenant__keys_post"];
         delete?: never;
         options?: never;
@@ -80,7 +80,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** PUT /v1/admin/tenants/{tenant}/settings */
+        /** Set a tenant's settings */
         put: operations["configure_tenant_v1_admin_tenants__tenant__settings_put"];
         post?: never;
         delete?: never;
@@ -98,7 +98,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** POST /v1/export */
+        /** Export every memory as JSONL */
         post: operations["export_v1_export_post"];
         delete?: never;
         options?: never;
@@ -115,7 +115,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** POST /v1/forget */
+        /** Forget by ids, by query or by filter */
         post: operations["forget_v1_forget_post"];
         delete?: never;
         options?: never;
@@ -130,7 +130,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /v1/health */
+        /** Liveness (no key needed) */
         get: operations["health_v1_health_get"];
         put?: never;
         post?: never;
@@ -149,7 +149,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** POST /v1/import */
+        /** Import an export's JSONL */
         post: operations["import__v1_import_post"];
         delete?: never;
         options?: never;
@@ -164,7 +164,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /v1/jobs/{id} */
+        /** An asynchronous retain's status and results */
         get: operations["get_job_v1_jobs__id__get"];
         put?: never;
         post?: never;
@@ -181,10 +181,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /v1/memories */
+        /** List memories, a page at a time */
         get: operations["list_memories_v1_memories_get"];
         put?: never;
-        /** POST /v1/memories */
+        /** Retain texts, messages or a batch of items */
         post: operations["retain_v1_memories_post"];
         delete?: never;
         options?: never;
@@ -199,15 +199,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /v1/memories/{id} */
+        /** Get one memory (and its history) */
         get: operations["get_memory_v1_memories__id__get"];
         put?: never;
         post?: never;
-        /** DELETE /v1/memories/{id} */
+        /** Delete one memory */
         delete: operations["delete_memory_v1_memories__id__delete"];
         options?: never;
         head?: never;
-        /** PATCH /v1/memories/{id} */
+        /** Change a memory's content, tags or pin */
         patch: operations["patch_memory_v1_memories__id__patch"];
         trace?: never;
     };
@@ -220,7 +220,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** POST /v1/memories/{id}/feedback */
+        /** Say whether a memory helped */
         post: operations["feedback_v1_memories__id__feedback_post"];
         delete?: never;
         options?: never;
@@ -237,7 +237,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** POST /v1/memories/{id}/release */
+        /** Release a quarantined memory */
         post: operations["release_memory_v1_memories__id__release_post"];
         delete?: never;
         options?: never;
@@ -254,7 +254,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** POST /v1/memories/{id}/restore */
+        /** Bring an archived memory back */
         post: operations["restore_memory_v1_memories__id__restore_post"];
         delete?: never;
         options?: never;
@@ -271,7 +271,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** POST /v1/recall */
+        /** Recall the memories that matter for a query */
         post: operations["recall_v1_recall_post"];
         delete?: never;
         options?: never;
@@ -286,7 +286,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GET /v1/stats */
+        /** Counts, storage, usage and the last lifecycle run */
         get: operations["stats_v1_stats_get"];
         put?: never;
         post?: never;
@@ -300,7 +300,18 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** ConfigureTenant */
+        /**
+         * ConfigureTenant
+         * @description The body is ``{"settings": {...}}``: the overrides go inside ``settings``.
+         * @example {
+         *       "settings": {
+         *         "recall": {
+         *           "fusion": "rrf",
+         *           "min_score": 0.3
+         *         }
+         *       }
+         *     }
+         */
         ConfigureTenant: {
             /** @description overrides of the "recall", "lifecycle" and "retain" settings; {} restores the defaults */
             settings: components["schemas"]["TenantOverrides"];
@@ -321,7 +332,10 @@ export interface components {
         CreateTenant: {
             /** Name */
             name?: string | null;
-            /** Tenant Id */
+            /**
+             * Tenant Id
+             * @example acme
+             */
             tenant_id: string;
         };
         /**
@@ -387,7 +401,10 @@ export interface components {
              * Format: date-time
              */
             older_than?: string;
-            /** Scope */
+            /**
+             * Scope
+             * @example user:alice
+             */
             scope?: string;
             /** Session Id */
             session_id?: string;
@@ -414,7 +431,10 @@ export interface components {
              * @default 100
              */
             limit?: number;
-            /** Query */
+            /**
+             * Query
+             * @example what theme do I like?
+             */
             query?: string;
             /** Scopes */
             scopes?: string[] | null;
@@ -424,7 +444,11 @@ export interface components {
              */
             threshold?: number;
         } & (unknown | unknown | unknown);
-        /** ForgetResponse */
+        /**
+         * ForgetResponse
+         * @description ``deleted``: what went (always empty on a dry run); ``would_delete``: what a dry run
+         *     selected (empty otherwise).
+         */
         ForgetResponse: {
             /** Candidates */
             candidates?: {
@@ -436,6 +460,8 @@ export interface components {
             dry_run: boolean;
             /** Receipt Id */
             receipt_id: string | null;
+            /** Would Delete */
+            would_delete?: string[];
         };
         /** HealthResponse */
         HealthResponse: {
@@ -798,7 +824,10 @@ export interface components {
         };
         /** Message */
         Message: {
-            /** Content */
+            /**
+             * Content
+             * @example I prefer dark mode
+             */
             content: string;
             /** Name */
             name?: string | null;
@@ -897,6 +926,8 @@ export interface components {
         };
         /** RecallOverrides */
         RecallOverrides: {
+            /** Access Top */
+            access_top?: number | null;
             /** Brevity Anchor */
             brevity_anchor?: number | null;
             /** Brevity Floor */
@@ -909,10 +940,14 @@ export interface components {
             candidate_pool_min?: number | null;
             /** Context Max Chars */
             context_max_chars?: number | null;
+            /** Context Weight */
+            context_weight?: number | null;
             /** Cosine Floor */
             cosine_floor?: number | null;
             /** Cosine Scale */
             cosine_scale?: number | null;
+            /** Embed Inline Max */
+            embed_inline_max?: number | null;
             /** Entity Weight */
             entity_weight?: number | null;
             /** Fusion */
@@ -923,6 +958,8 @@ export interface components {
             length_norm_floor?: number | null;
             /** Length Norm Strength */
             length_norm_strength?: number | null;
+            /** Lifecycle Weight */
+            lifecycle_weight?: number | null;
             /** Min Score */
             min_score?: number | null;
             /** Mmr Lambda */
@@ -941,16 +978,20 @@ export interface components {
             rerank_weight?: number | null;
             /** Rrf K */
             rrf_k?: number | null;
+            /** Thread Weight */
+            thread_weight?: number | null;
             /** Time Weight */
             time_weight?: number | null;
             /** Weight Bm25 */
             weight_bm25?: number | null;
             /** Weight Vector */
             weight_vector?: number | null;
+            /** When Weight */
+            when_weight?: number | null;
         };
         /**
          * RecallRequest
-         * @description ``POST /v1/recall``.
+         * @description ``POST /v1/recall``. ``scope`` (one) or ``scopes`` (several); neither: every scope the key may read.
          */
         RecallRequest: {
             /** As Of */
@@ -975,10 +1016,19 @@ export interface components {
             limit?: number;
             /** Min Score */
             min_score?: number | null;
-            /** Query */
+            /**
+             * Query
+             * @example what theme do I like?
+             */
             query: string;
             /** Rerank */
             rerank?: boolean | null;
+            /**
+             * Scope
+             * @description one scope to search (the same as scopes: [scope])
+             * @example user:alice
+             */
+            scope?: string;
             /** Scopes */
             scopes?: string[] | null;
             /**
@@ -1025,7 +1075,10 @@ export interface components {
             occurred_at?: string | null;
             /** Tags */
             tags?: string[];
-            /** Text */
+            /**
+             * Text
+             * @example I prefer dark mode
+             */
             text: string;
         };
         /** RetainOverrides */
@@ -1038,6 +1091,8 @@ export interface components {
             default_importance?: number | null;
             /** Defer Embedding */
             defer_embedding?: boolean | null;
+            /** Embed Previous */
+            embed_previous?: boolean | null;
             /** Input Char Budget */
             input_char_budget?: number | null;
             /** Max Memories Per Call */
@@ -1077,13 +1132,19 @@ export interface components {
             mode?: "raw" | "smart" | "auto";
             /** Occurred At */
             occurred_at?: string | null;
-            /** Scope */
+            /**
+             * Scope
+             * @example user:alice
+             */
             scope: string;
             /** Session Id */
             session_id?: string | null;
             /** Tags */
             tags?: string[];
-            /** Text */
+            /**
+             * Text
+             * @example I prefer dark mode
+             */
             text?: string;
         } & (unknown | unknown | unknown);
         /** RetainResponse */
@@ -1113,6 +1174,8 @@ export interface components {
         Source: {
             /** Agent */
             agent?: string | null;
+            /** Batch Id */
+            batch_id?: string | null;
             /** Message Refs */
             message_refs?: number[];
             /** Role */
@@ -1139,6 +1202,11 @@ export interface components {
                 [key: string]: number;
             };
             last_lifecycle_run?: components["schemas"]["LifecycleReport"] | null;
+            /**
+             * Pending Embedding
+             * @default 0
+             */
+            pending_embedding?: number;
             /** Storage Bytes */
             storage_bytes: number;
             /** Tenant Id */
@@ -1763,15 +1831,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HealthResponse"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
