@@ -55,6 +55,8 @@ describe("against engram serve", () => {
     const id = results[0].id;
     const dry = await engram.forget({ ids: [id], dry_run: true });
     assert.equal(dry.dry_run, true);
+    assert.deepEqual(dry.would_delete, [id]);
+    assert.deepEqual(dry.deleted, []);
     assert.equal((await engram.getMemory(id)).id, id);
     const done = await engram.forget({ ids: [id] });
     assert.deepEqual(done.deleted, [id]);
