@@ -269,19 +269,26 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _advance(bar: Any) -> Callable[[int, int], None]:
+    """An import's progress callback: ``done`` of ``total`` on ``bar``, each batch drawn however
+    fast it went (the total is known once the file is read)."""
+
+    def advance(done: int, total: int) -> None:
+        if bar.total != total:
+            bar.reset(total=total)
+        bar.update(done - bar.n)
+        bar.refresh()
+
+    return advance
+
+
 def cmd_import(args: argparse.Namespace) -> int:
     if args.source != "engram":
         return _import_peer(args)
     engine = _engine(args)
     handle: TextIO = sys.stdin if args.input == "-" else open(args.input, encoding="utf-8")  # noqa: SIM115
     with handle, _progress(None, "import", not args.json, leave=True) as bar:
-
-        def advance(done: int, total: int) -> None:
-            if bar.total != total:
-                bar.reset(total=total)
-            bar.update(done - bar.n)
-
-        counts = engine.import_lines(args.tenant, handle, progress=advance)
+        counts = engine.import_lines(args.tenant, handle, progress=_advance(bar))
     _out(args, counts, f"imported {counts['imported']}, skipped {counts['skipped']}")
     return 0
 
@@ -292,13 +299,7 @@ def _import_peer(args: argparse.Namespace) -> int:
 
     engine = _engine(args)
     text = sys.stdin.read() if args.input == "-" else Path(args.input).read_text(encoding="utf-8")
-    with _progress(None, f"import {args.source}", not args.json and not args.dry_run) as bar:
-
-        def advance(done: int, total: int) -> None:
-            bar.total = total
-            bar.update(done - bar.n)
-            bar.refresh()  # each batch is drawn, however fast it went
-
+    with _progress(None, f"import {args.source}", not args.json and not args.dry_run, leave=True) as bar:
         report = engine.import_peer(
             args.tenant,
             args.source,
@@ -306,7 +307,7 @@ def _import_peer(args: argparse.Namespace) -> int:
             default_scope=args.scope,
             dry_run=args.dry_run,
             skip_invalid=args.skip_invalid,
-            progress=advance,
+            progress=_advance(bar),
         )
     _out(args, report, summary(report))
     return 0
