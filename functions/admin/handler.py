@@ -1,4 +1,5 @@
-"""Operator routes: tenants, keys (the secret is shown once), revocation and tenant erasure."""
+"""Operator routes: tenants (list, look at one: usage and keys), keys (the secret is shown once),
+revocation and tenant erasure."""
 
 # No `from __future__ import annotations`: Powertools reads these annotations at run time.
 
@@ -8,7 +9,7 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path
 from pydantic import BaseModel, Field
 
-from engram.auth import KEY_ID_PATTERN, MAX_KEY_DAYS
+from engram.auth import KEY_ID_PATTERN, MAX_KEY_DAYS, ApiKeyRecord
 from engram.errors import ForbiddenError, NotFoundError
 from engram.models import TENANT_ID, Request, Scope, TenantId
 from engram.settings import TenantOverrides
@@ -62,6 +63,56 @@ class KeyRevoked(BaseModel):
     revoked: bool
 
 
+class TenantSummary(BaseModel):
+    tenant_id: str
+    name: str
+    created_at: str
+    erasing: bool
+
+
+class TenantList(BaseModel):
+    tenants: list[TenantSummary]
+
+
+class KeySummary(BaseModel):
+    """A key as the operator sees it later: never its secret."""
+
+    key_id: str
+    display_prefix: str
+    scopes: list[str]
+    read_only: bool
+    created_at: str
+    expires_at: str | None
+    revoked_at: str | None
+    last_used_at: str | None
+
+    @classmethod
+    def of(cls, record: ApiKeyRecord) -> "KeySummary":
+        def iso(value: Any) -> str | None:
+            return value.isoformat() if value is not None else None
+
+        return cls(
+            key_id=record.key_id,
+            display_prefix=record.display_prefix,
+            scopes=list(record.scopes),
+            read_only=record.read_only,
+            created_at=record.created_at.isoformat(),
+            expires_at=iso(record.expires_at),
+            revoked_at=iso(record.revoked_at),
+            last_used_at=iso(record.last_used_at),
+        )
+
+
+class TenantDetail(TenantSummary):
+    overrides: dict[str, Any]
+    total: int
+    by_tier: dict[str, int]
+    by_status: dict[str, int]
+    storage_bytes: int
+    usage: dict[str, int]
+    keys: list[KeySummary]
+
+
 class TenantErased(BaseModel):
     tenant_id: str
     status: Literal["erased", "erasing"]
@@ -84,6 +135,53 @@ def create_tenant(request: Annotated[CreateTenant, Body()]) -> Response[str]:
     _operator()
     tenant = engine().create_tenant(request.tenant_id, request.name)
     return json_response(TenantCreated(tenant_id=tenant.tenant_id, name=tenant.name), status=201)
+
+
+@app.get("/v1/admin/tenants", responses=documented(TenantList, "every tenant", errors=(401, 403)))
+@tracer.capture_method
+def list_tenants() -> Response[str]:
+    _operator()
+    tenants = engine().store.list_tenants()
+    return json_response(
+        TenantList(
+            tenants=[
+                TenantSummary(
+                    tenant_id=t.tenant_id, name=t.name, created_at=t.created_at.isoformat(), erasing=t.erasing
+                )
+                for t in sorted(tenants, key=lambda t: t.tenant_id)
+            ]
+        )
+    )
+
+
+@app.get(
+    "/v1/admin/tenants/<tenant>",
+    responses=documented(TenantDetail, "the tenant: counts, usage and keys", errors=(400, 401, 403, 404)),
+)
+@tracer.capture_method
+def get_tenant(tenant: TenantPath) -> Response[str]:
+    _operator()
+    current = engine()
+    found = current.store.get_tenant(tenant)
+    if found is None or found.erasing:
+        raise NotFoundError(f"tenant '{tenant}' not found")
+    stats = current.store.stats(tenant)
+    keys = current.keys.list(tenant) if current.keys is not None else []
+    return json_response(
+        TenantDetail(
+            tenant_id=found.tenant_id,
+            name=found.name,
+            created_at=found.created_at.isoformat(),
+            erasing=found.erasing,
+            overrides=found.settings_overrides,
+            total=stats.total,
+            by_tier=stats.by_tier,
+            by_status=stats.by_status,
+            storage_bytes=stats.storage_bytes,
+            usage=stats.usage,
+            keys=[KeySummary.of(k) for k in sorted(keys, key=lambda k: k.created_at)],
+        )
+    )
 
 
 @app.post(

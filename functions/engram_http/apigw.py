@@ -197,6 +197,9 @@ def dispatch(
     """One request through authorizer and handler, as API Gateway does it."""
     split = urlsplit(target)
     route, params, allowed = match(method, split.path)
+    if route is None and split.path.endswith("/") and len(split.path) > 1:
+        # API Gateway matches "/ui/" to the resource "/ui" (the event keeps the path as sent).
+        route, params, allowed = match(method, split.path.rstrip("/"))
     if route is None:
         if allowed:
             names = ", ".join(sorted(set(allowed)))

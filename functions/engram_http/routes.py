@@ -34,6 +34,8 @@ ROUTES: tuple[Route, ...] = (
     Route("POST", "/v1/export", "memories", "key"),
     Route("POST", "/v1/import", "memories", "key"),
     Route("POST", "/v1/admin/tenants", "admin", "operator"),
+    Route("GET", "/v1/admin/tenants", "admin", "operator"),
+    Route("GET", "/v1/admin/tenants/{tenant}", "admin", "operator"),
     Route("POST", "/v1/admin/tenants/{tenant}/keys", "admin", "operator"),
     Route("PUT", "/v1/admin/tenants/{tenant}/settings", "admin", "operator"),
     Route("DELETE", "/v1/admin/keys/{key_id}", "admin", "operator"),
@@ -41,6 +43,8 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/v1/openapi.json", "docs", "none"),
     Route("GET", "/v1/docs", "docs", "none"),
     Route("GET", "/v1/health", "docs", "none"),
+    Route("GET", "/ui", "docs", "none"),
+    Route("GET", "/ui/{name}", "docs", "none"),
 )
 
 FUNCTIONS: tuple[str, ...] = tuple(dict.fromkeys(r.function for r in ROUTES))

@@ -16,7 +16,7 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from engram.identity import receipt_id
@@ -276,4 +276,44 @@ def describe(
     else:
         moves = _settle(record, now, settings, ALLOWED["all"])
         out["next"] = "; ".join(f"{m.source} → {m.target}: {m.reason}" for m in moves) if moves else "stays"
+        out["outlook"] = outlook(record, now=now, settings=settings)
     return out
+
+
+OUTLOOK_DAYS = 365
+OUTLOOK_STEP_DAYS = 5
+
+
+def outlook(
+    record: MemoryRecord,
+    *,
+    now: datetime,
+    settings: Settings,
+    horizon_days: int = OUTLOOK_DAYS,
+    step_days: int = OUTLOOK_STEP_DAYS,
+) -> dict[str, Any]:
+    """Retention and composite over the next ``horizon_days`` if the memory is not accessed again,
+    and the first day (after today) the job would move it, with the move.
+
+    The values come from the same formulas the job and recall use, so a chart of them cannot drift
+    from what the engine does. Every ``step_days``-th day is a point; the move is found day by day.
+    """
+    points: list[dict[str, float]] = []
+    move: dict[str, Any] | None = None
+    for day in range(horizon_days + 1):
+        at = now + timedelta(days=day)
+        if day % step_days == 0:
+            values = rules_math.explain(**rules_math.state_of(record), now=at, settings=settings.lifecycle)
+            points.append(
+                {
+                    "day": day,
+                    "retention": round(values["retention"], 4),
+                    "composite": round(values["composite"], 4),
+                }
+            )
+        if move is None and day > 0:
+            moves = _settle(record, at, settings, ALLOWED["all"])
+            if moves:
+                first = moves[0]
+                move = {"in_days": day, "at": at.isoformat(), "to_tier": first.target, "reason": first.reason}
+    return {"points": points, "next_move": move, "assumes": "no further access or feedback"}
