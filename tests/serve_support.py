@@ -48,19 +48,22 @@ def running_server(
     *args: str,
     env: Mapping[str, str] | None = None,
     prelude: str = "",
+    python: str = sys.executable,
+    cwd: Path = ROOT,
 ) -> Iterator[Server]:
     """``engram --data-dir DIR serve --port 0 ARGS`` until the block ends (then SIGTERM).
 
     ``prelude`` is Python run in the server process before the CLI starts (e.g. a thread switch
-    interval), so a test can change the interpreter without a knob in the product.
+    interval), so a test can change the interpreter without a knob in the product. ``python`` and
+    ``cwd`` run it from another environment (an installed wheel, outside the checkout).
     """
     code = f"{prelude}\nimport sys\nfrom engram.cli import main\nsys.exit(main(sys.argv[1:]))"
     process = subprocess.Popen(
-        [sys.executable, "-c", code, "--data-dir", str(data_dir), "serve", "--port", "0", *args],
+        [python, "-c", code, "--data-dir", str(data_dir), "serve", "--port", "0", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
-        cwd=ROOT,
+        cwd=cwd,
         env={**os.environ, **(env or {})},
     )
     assert process.stdout is not None

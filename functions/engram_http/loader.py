@@ -2,7 +2,8 @@
 
 They are looked for in the Lambda task root first (``LAMBDA_TASK_ROOT``: the docs function's
 asset carries ``<name>/handler.py`` of every API function, since ``engram_http`` itself lives in
-the layer, far from any handler), then beside ``engram_http`` in a checkout (the local gateway).
+the layer, far from any handler), then beside ``engram_http`` in a checkout (the local gateway),
+then in ``engram_http/handlers/`` where an installed wheel carries them (``setup.py``).
 """
 
 from __future__ import annotations
@@ -15,20 +16,20 @@ from pathlib import Path
 from types import ModuleType
 
 FUNCTIONS_DIR = Path(__file__).resolve().parent.parent
+WHEEL_DIR = Path(__file__).resolve().parent / "handlers"
 _lock = threading.Lock()
 _loaded: dict[str, ModuleType] = {}  # only modules whose code has run to the end
 
 
 def handler_path(function: str) -> Path:
     """Where ``functions/<function>/handler.py`` is in this process's layout."""
-    roots = [Path(root) for root in (os.environ.get("LAMBDA_TASK_ROOT"),) if root]
-    for root in [*roots, FUNCTIONS_DIR]:
+    task_root = os.environ.get("LAMBDA_TASK_ROOT")
+    roots = [*([Path(task_root)] if task_root else []), FUNCTIONS_DIR, WHEEL_DIR]
+    for root in roots:
         path = root / function / "handler.py"
         if path.is_file():
             return path
-    raise ImportError(
-        f"no handler for '{function}' under {', '.join(str(r) for r in [*roots, FUNCTIONS_DIR])}"
-    )
+    raise ImportError(f"no handler for '{function}' under {', '.join(str(r) for r in roots)}")
 
 
 def load_handler(function: str) -> ModuleType:

