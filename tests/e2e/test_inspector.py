@@ -72,7 +72,15 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
             "xss": retain(server, key, XSS),
             "forget": retain(server, key, "Ann's old phone number was 555-0100"),
             "pin": retain(server, key, "Ann's birthday is on the 3rd of May"),
+            "archive": retain(server, key, "Ann once owned a red bicycle"),
         }
+        many = [{"text": f"Carl's reading list, book number {n}"} for n in range(25)]
+        kept = call(
+            server, "POST", "/v1/memories", {"scope": "user:carl", "items": many, "mode": "raw"}, key=key
+        )
+        assert kept.status == 200, kept.body
+        archived = call(server, "PATCH", f"/v1/memories/{ids['archive']}", {"tier": "archived"}, key=key)
+        assert archived.status == 200, archived.body
         patched = call(
             server,
             "PATCH",
@@ -129,7 +137,7 @@ def test_a_tenant_key_logs_in_and_the_list_shows_its_memories_with_counts(page: 
 
     # Then the memories are listed, the filters carry the counts of GET /v1/stats
     expect(row(page, "Ann prefers dark mode")).to_be_visible()
-    expect(page.locator("#counts")).to_contain_text("memories in 2 scopes")
+    expect(page.locator("#counts")).to_contain_text("memories in 3 scopes")
     expect(page.locator('#filters select[name="scope"] option', has_text="user:bob (1)")).to_have_count(1)
     # And the key is in sessionStorage, never in the URL
     assert stack.key not in page.url
@@ -224,17 +232,69 @@ def test_pin_then_unpin_from_the_memory_view(page: Page, stack: Stack) -> None:
     assert stored(stack, stack.ids["pin"]).body["pinned"] is False
 
 
-def test_tags_are_edited_from_the_memory_view(page: Page, stack: Stack) -> None:
+def test_tags_and_metadata_are_edited_from_the_memory_view(page: Page, stack: Stack) -> None:
     log_in(page, stack)
     row(page, "coffee").get_by_role("button").click()
     dialog = page.locator("#detail")
 
     dialog.get_by_label("Tags").fill("drinks, morning")
     dialog.get_by_role("button", name="Save tags").click()
-
     expect(page.locator("#status")).to_contain_text("Tags saved")
+    dialog.get_by_label("Metadata (JSON)").fill('{"source": "chat", "turn": 4}')
+    dialog.get_by_role("button", name="Save metadata").click()
+    expect(page.locator("#status")).to_contain_text("Metadata saved")
+
     got = stored(stack, stack.ids["coffee"]).body
     assert got["tags"] == ["drinks", "morning"]
+    assert got["metadata"] == {"source": "chat", "turn": 4}
+    expect(row(page, "coffee").locator(".badge.tag")).to_have_count(2)
+
+
+def test_metadata_that_is_not_json_is_refused_on_the_page_and_nothing_changes(
+    page: Page, stack: Stack
+) -> None:
+    log_in(page, stack)
+    row(page, "dark mode").get_by_role("button").click()
+    dialog = page.locator("#detail")
+
+    dialog.get_by_label("Metadata (JSON)").fill("{not json")
+    dialog.get_by_role("button", name="Save metadata").click()
+
+    expect(page.locator("#status")).to_have_attribute("data-kind", "error")
+    assert stored(stack, stack.ids["dark"]).body["metadata"] == {}
+
+
+def test_an_archived_memory_is_found_by_tier_and_restored(page: Page, stack: Stack) -> None:
+    log_in(page, stack)
+
+    # When the archived tier is listed and the memory is restored to working
+    page.locator('#filters select[name="tier"]').select_option("archived")
+    page.get_by_role("button", name="Filter").click()
+    expect(page.locator("#memory-list li")).to_have_count(1)
+    row(page, "red bicycle").get_by_role("button").click()
+    dialog = page.locator("#detail")
+    dialog.get_by_label("tier to restore to").select_option("working")
+    dialog.get_by_role("button", name="Restore").click()
+
+    # Then it is active in working, and the view no longer offers a restore
+    expect(page.locator("#status")).to_contain_text("Restored to working")
+    got = stored(stack, stack.ids["archive"]).body
+    assert (got["tier"], got["status"]) == ("working", "active")
+    expect(dialog.get_by_role("button", name="Restore")).to_have_count(0)
+
+
+def test_the_list_pages_with_load_more(page: Page, stack: Stack) -> None:
+    log_in(page, stack)
+    page.locator('#filters select[name="scope"]').select_option("user:carl")
+    page.get_by_role("button", name="Filter").click()
+
+    expect(page.locator("#memory-list li")).to_have_count(20)
+    page.get_by_role("button", name="Load more").click()
+
+    expect(page.locator("#memory-list li")).to_have_count(25)
+    expect(page.get_by_role("button", name="Load more")).to_be_hidden()
+    texts = page.locator("#memory-list li .link").all_inner_texts()
+    assert len(set(texts)) == 25
 
 
 def test_forget_shows_a_dry_run_first_and_the_receipt_after(page: Page, stack: Stack) -> None:
@@ -337,6 +397,7 @@ def test_on_a_phone_the_page_fits_the_screen(browser: Browser, stack: Stack) -> 
         assert width <= 390, width
 
         row(phone, "Lisbon office").get_by_role("button").click()
+        expect(phone.locator("#detail #history li")).to_have_count(2)
         box = phone.locator("#detail").bounding_box()
         assert box is not None and box["width"] <= 390
         expect(phone.locator("#detail svg.chart.lifecycle")).to_be_visible()

@@ -75,6 +75,7 @@ document.getElementById("login-form").addEventListener("submit", async (event) =
 document.getElementById("logout").addEventListener("click", leave);
 for (const button of document.querySelectorAll("#tabs button")) {
   button.addEventListener("click", () => {
+    say("");
     show(button.dataset.view);
     if (button.dataset.view === "quarantine") quarantine.refresh();
   });

@@ -73,9 +73,9 @@ export function detailView(changed) {
 
   async function patch(fields, done) {
     await api("PATCH", `/v1/memories/${part(current.id)}`, { body: fields });
-    say(done);
     await changed();
     await open(current.id);
+    say(done); // once the view shows the change
   }
 
   function editors(memory) {
@@ -149,17 +149,17 @@ export function detailView(changed) {
         memory.tier === "archived" || memory.status === "archived"
           ? [restoreTier, el("button", { type: "button", onclick: () => attempt(async () => {
               await api("POST", `/v1/memories/${part(memory.id)}/restore`, { body: { tier: restoreTier.value } });
-              say(`Restored to ${restoreTier.value}.`);
               await changed();
               await open(memory.id);
+              say(`Restored to ${restoreTier.value}.`);
             }) }, "Restore")]
           : null,
         memory.status === "quarantined"
           ? el("button", { type: "button", onclick: () => attempt(async () => {
               await api("POST", `/v1/memories/${part(memory.id)}/release`);
-              say("Released: it is recalled again.");
               await changed();
               await open(memory.id);
+              say("Released: it is recalled again.");
             }) }, "Release")
           : null,
         el("button", { type: "button", class: "danger", onclick: () => attempt(forgetFlow(memory, place)) }, "Forget…"),

@@ -38,7 +38,7 @@ export function memoriesView(open) {
     options(form.elements.scope, s.by_scope, "any scope");
     options(form.elements.category, s.by_category, "any category");
     options(form.elements.tier, s.by_tier, "any tier");
-    options(form.elements.status, s.by_status, "active (default)");
+    options(form.elements.status, s.by_status, "any status");
     document.getElementById("review-count").textContent = String(s.by_status.quarantined || 0);
     total = `${s.total} memories in ${Object.keys(s.by_scope).length} scopes`;
     return s;
@@ -80,8 +80,8 @@ export function quarantineView(open, changed) {
 
   async function release(id) {
     await api("POST", `/v1/memories/${part(id)}/release`);
-    say(`Released ${id}: it is recalled again.`);
     await changed();
+    say(`Released ${id}: it is recalled again.`);
   }
 
   async function refresh() {
