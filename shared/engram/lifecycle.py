@@ -322,10 +322,5 @@ def outlook(
         if move is None and day > 0 and moves(day):
             first_day = next(d for d in range(max(1, day - step_days + 1), day + 1) if moves(d))
             first = moves(first_day)[0]
-            move = {
-                "in_days": first_day,
-                "at": at(first_day).isoformat(),
-                "to_tier": first.target,
-                "reason": first.reason,
-            }
+            move = {"in_days": first_day, "to_tier": first.target, "reason": first.reason}
     return {"points": points, "next_move": move, "assumes": "no further access or feedback"}

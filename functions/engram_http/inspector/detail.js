@@ -40,7 +40,7 @@ function lifecycleBlock(life, memory) {
           el("span", { class: "key composite" }, "composite"),
           ` — ${outlook.assumes}. `,
           move
-            ? `Next move in ${move.in_days} days (${when(move.at)}): ${life.tier} → ${move.to_tier}, ${move.reason}.`
+            ? `Next move in ${move.in_days} days: ${life.tier} → ${move.to_tier}, ${move.reason}.`
             : "No tier move within this horizon.",
         )
       : null,
