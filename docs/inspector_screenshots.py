@@ -7,28 +7,18 @@ trace and a memory's history, saving ``docs/img/inspector-{list,trace,history}.p
 
 from __future__ import annotations
 
-import json
-import subprocess
 import sys
 import tempfile
-import urllib.request
 from pathlib import Path
-from typing import Any
-
-from playwright.sync_api import Page, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))  # the tests' real server and browser
+
+from browser_support import launch  # noqa: E402
+from playwright.sync_api import Page, sync_playwright  # noqa: E402
+from serve_support import Server, call, new_key, new_tenant, running_server  # noqa: E402
+
 OUT = ROOT / "docs" / "img"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 MEMORIES = [
     ("user:ann", "Ann prefers dark mode in every editor and terminal", ["ui"]),
     ("user:ann", "Ann works from the Lisbon office on Tuesdays", ["work"]),
@@ -41,38 +31,30 @@ MEMORIES = [
 ]
 
 
-def call(url: str, method: str, path: str, key: str, body: Any = None) -> Any:
-    request = urllib.request.Request(
-        url + path,
-        data=json.dumps(body).encode() if body is not None else None,
-        method=method,
-        headers={"Authorization": f"Bearer {key}", "Content-Type": "application/json"},
-    )
-    with urllib.request.urlopen(request, timeout=30) as response:
-        return json.loads(response.read())
-
-
-def seed(url: str, operator: str) -> tuple[str, str]:
-    call(url, "POST", "/v1/admin/tenants", operator, {"tenant_id": "acme", "name": "Acme"})
-    key = call(url, "POST", "/v1/admin/tenants/acme/keys", operator, {})["api_key"]
-    ids = [
-        call(url, "POST", "/v1/memories", key, {"scope": s, "text": t, "tags": tags, "mode": "raw"})[
-            "results"
-        ][0]["id"]
-        for s, t, tags in MEMORIES
-    ]
-    lisbon = ids[1]
+def seed(server: Server) -> str:
+    key = new_key(server, new_tenant(server, "acme"))
+    ids = []
+    for scope, text, tags in MEMORIES:
+        kept = call(
+            server,
+            "POST",
+            "/v1/memories",
+            {"scope": scope, "text": text, "tags": tags, "mode": "raw"},
+            key=key,
+        )
+        ids.append(kept.body["results"][0]["id"])
+    lisbon = f"/v1/memories/{ids[1]}"
     call(
-        url,
+        server,
         "PATCH",
-        f"/v1/memories/{lisbon}",
-        key,
+        lisbon,
         {"content": "Ann works from the Lisbon office on Tuesdays and Thursdays"},
+        key=key,
     )
-    call(url, "PATCH", f"/v1/memories/{lisbon}", key, {"tags": ["work", "office"]})
-    call(url, "PATCH", f"/v1/memories/{ids[2]}", key, {"pinned": True})
-    call(url, "POST", "/v1/recall", key, {"query": "where does Ann work?"})  # an access
-    return key, lisbon
+    call(server, "PATCH", lisbon, {"tags": ["work", "office"]}, key=key)
+    call(server, "PATCH", f"/v1/memories/{ids[2]}", {"pinned": True}, key=key)
+    call(server, "POST", "/v1/recall", {"query": "where does Ann work?"}, key=key)  # an access
+    return key
 
 
 def shoot(page: Page, url: str, key: str) -> None:
@@ -100,35 +82,12 @@ def shoot(page: Page, url: str, key: str) -> None:
 
 def main() -> int:
     OUT.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as data:
-        server = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "engram.cli",
-                "--data-dir",
-                data,
-                "serve",
-                "--port",
-                "0",
-                "--no-lifecycle",
-            ],
-            stdout=subprocess.PIPE,
-            text=True,
-            cwd=ROOT,
-        )
-        try:
-            assert server.stdout is not None
-            url = server.stdout.readline().split()[3]
-            key, _ = seed(url, (Path(data) / "operator-token").read_text().strip())
-            with sync_playwright() as p:
-                browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS, headless=True)
-                page = browser.new_page(viewport={"width": 1280, "height": 860}, device_scale_factor=1)
-                shoot(page, url, key)
-                browser.close()
-        finally:
-            server.terminate()
-            server.wait(timeout=30)
+    with tempfile.TemporaryDirectory() as data, running_server(Path(data), "--no-lifecycle") as server:
+        key = seed(server)
+        with sync_playwright() as p:
+            browser = launch(p)
+            shoot(browser.new_page(viewport={"width": 1280, "height": 860}), server.url, key)
+            browser.close()
     print(f"wrote {', '.join(sorted(p.name for p in OUT.glob('inspector-*.png')))} to {OUT}")
     return 0
 

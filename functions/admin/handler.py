@@ -3,13 +3,14 @@ revocation and tenant erasure."""
 
 # No `from __future__ import annotations`: Powertools reads these annotations at run time.
 
+from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path
 from pydantic import BaseModel, Field
 
-from engram.auth import KEY_ID_PATTERN, MAX_KEY_DAYS, ApiKeyRecord
+from engram.auth import KEY_ID_PATTERN, MAX_KEY_DAYS
 from engram.errors import ForbiddenError, NotFoundError
 from engram.models import TENANT_ID, Request, Scope, TenantId
 from engram.settings import TenantOverrides
@@ -66,7 +67,7 @@ class KeyRevoked(BaseModel):
 class TenantSummary(BaseModel):
     tenant_id: str
     name: str
-    created_at: str
+    created_at: datetime
     erasing: bool
 
 
@@ -81,26 +82,10 @@ class KeySummary(BaseModel):
     display_prefix: str
     scopes: list[str]
     read_only: bool
-    created_at: str
-    expires_at: str | None
-    revoked_at: str | None
-    last_used_at: str | None
-
-    @classmethod
-    def of(cls, record: ApiKeyRecord) -> "KeySummary":
-        def iso(value: Any) -> str | None:
-            return value.isoformat() if value is not None else None
-
-        return cls(
-            key_id=record.key_id,
-            display_prefix=record.display_prefix,
-            scopes=list(record.scopes),
-            read_only=record.read_only,
-            created_at=record.created_at.isoformat(),
-            expires_at=iso(record.expires_at),
-            revoked_at=iso(record.revoked_at),
-            last_used_at=iso(record.last_used_at),
-        )
+    created_at: datetime
+    expires_at: datetime | None
+    revoked_at: datetime | None
+    last_used_at: datetime | None
 
 
 class TenantDetail(TenantSummary):
@@ -145,9 +130,7 @@ def list_tenants() -> Response[str]:
     return json_response(
         TenantList(
             tenants=[
-                TenantSummary(
-                    tenant_id=t.tenant_id, name=t.name, created_at=t.created_at.isoformat(), erasing=t.erasing
-                )
+                TenantSummary.model_validate(t, from_attributes=True)
                 for t in sorted(tenants, key=lambda t: t.tenant_id)
             ]
         )
@@ -169,17 +152,13 @@ def get_tenant(tenant: TenantPath) -> Response[str]:
     keys = current.keys.list(tenant) if current.keys is not None else []
     return json_response(
         TenantDetail(
-            tenant_id=found.tenant_id,
-            name=found.name,
-            created_at=found.created_at.isoformat(),
-            erasing=found.erasing,
+            **TenantSummary.model_validate(found, from_attributes=True).model_dump(),
+            **stats.model_dump(include={"total", "by_tier", "by_status", "storage_bytes", "usage"}),
             overrides=found.settings_overrides,
-            total=stats.total,
-            by_tier=stats.by_tier,
-            by_status=stats.by_status,
-            storage_bytes=stats.storage_bytes,
-            usage=stats.usage,
-            keys=[KeySummary.of(k) for k in sorted(keys, key=lambda k: k.created_at)],
+            keys=[
+                KeySummary.model_validate(k, from_attributes=True)
+                for k in sorted(keys, key=lambda k: k.created_at)
+            ],
         )
     )
 
