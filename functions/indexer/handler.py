@@ -37,11 +37,12 @@ def use_index(value: Any) -> None:
 
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     from engram import deadline
+    from engram.adapters.dynamodb_stream import memory_changes
     from engram.indexer import apply_stream
 
     remaining = getattr(context, "get_remaining_time_in_millis", None)
     with deadline.within(remaining() / 1000 - MARGIN_S if callable(remaining) else None):
-        result = apply_stream(event.get("Records", []), index())
+        result = apply_stream(memory_changes(event.get("Records", [])), index())
     return result.response()
 
 

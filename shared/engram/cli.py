@@ -9,14 +9,15 @@ from __future__ import annotations
 import argparse
 import contextlib
 import getpass
+import importlib
 import json
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from engram.errors import EngramError, ValidationFailedError, http_status
+from engram.errors import DependencyMissingError, EngramError, ValidationFailedError, http_status
 from engram.models import (
     MAX_BATCH_ITEMS,
     FeedbackRequest,
@@ -314,14 +315,8 @@ def _report_line(report: Any) -> str:
 
 
 def cmd_lifecycle(args: argparse.Namespace) -> int:
-    if args.action == "plot":
-        from engram.lifecycle_bench import plot
-
-        return plot(args)
-    if args.action == "bench":
-        from engram.lifecycle_bench import bench
-
-        return bench(args)
+    if args.action in ("plot", "bench"):
+        return _dev_tool("lifecycle_bench", args.action)(args)
     engine = _engine(args)
     if args.action == "reports":
         if not args.tenant:
@@ -485,9 +480,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_bench_gateway(args: argparse.Namespace) -> int:
-    from engram.gateway_bench import run
-
-    return run(args)
+    return _dev_tool("gateway_bench")(args)
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
@@ -515,15 +508,25 @@ def cmd_model(args: argparse.Namespace) -> int:
 
 
 def cmd_coldstart(args: argparse.Namespace) -> int:
-    from engram.coldstart import run
-
-    return run(args)
+    return _dev_tool("coldstart")(args)
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from engram.evaluation.runner import run
+    return _dev_tool("evaluation.runner")(args)
 
-    return run(args)
+
+def _dev_tool(module: str, name: str = "run") -> Callable[[argparse.Namespace], int]:
+    """A developer tool's entry point: they ship with a checkout (``make install``), not with the wheel."""
+    try:
+        tool = importlib.import_module(f"engram_dev.{module}")
+    except ModuleNotFoundError as exc:
+        if exc.name not in ("engram_dev", f"engram_dev.{module}"):
+            raise
+        raise DependencyMissingError(
+            "this is a developer tool: it runs from a checkout of the repository after make install"
+        ) from exc
+    entry: Callable[[argparse.Namespace], int] = getattr(tool, name)
+    return entry
 
 
 def cmd_smoke(args: argparse.Namespace) -> int:
@@ -533,9 +536,7 @@ def cmd_smoke(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from engram.bench import run
-
-    return run(args)
+    return _dev_tool("bench")(args)
 
 
 # -- parser --------------------------------------------------------------------------------------

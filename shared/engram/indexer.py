@@ -1,8 +1,8 @@
 """DynamoDB Streams -> search index, and the rebuild of a tenant's index from the store.
 
-The stream carries every change of the table; only memory items (``sk = MEM``) matter here, and
-of their modifications only those that change what the index holds (recall's access counts
-do not). An
+The stream carries every change of the table; the store's stream adapter
+(``engram.adapters.dynamodb_stream``) reads the memory items' changes, and of their modifications
+only those that change what the index holds (recall's access counts do not) matter here. An
 active memory with a vector is upserted (external version = the record's version, so a replayed
 or late event never rolls the index back); anything else (removed, superseded, archived, still
 unembedded) is removed from the index. Records are applied in stream order, grouped per tenant
@@ -12,14 +12,13 @@ retries from there (``ReportBatchItemFailures``) and the DLQ receives what keeps
 
 from __future__ import annotations
 
-import base64
 import logging
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from engram.models import MemoryRecord
-from engram.ports import SearchIndex, Vector, removed_state
+from engram.ports import MemoryChange, SearchIndex, Vector, removed_state
 
 logger = logging.getLogger(__name__)
 
@@ -47,34 +46,19 @@ class StreamResult:
         return {"batchItemFailures": [{"itemIdentifier": s} for s in self.failures]}
 
 
-def _change(raw: Mapping[str, Any]) -> _Change | None:
-    from engram.adapters.dynamodb_store import DynamoStore
-
-    data = raw["dynamodb"]
-    keys = data["Keys"]
-    if keys["sk"]["S"] != "MEM":
-        return None
-    pk = keys["pk"]["S"]  # TENANT#<tenant>#MEM#<id>
-    tenant_id, memory_id = pk.removeprefix("TENANT#").split("#MEM#", 1)
-    change = _Change(sequence=str(data["SequenceNumber"]), tenant_id=tenant_id, memory_id=memory_id)
-    if raw["eventName"] == "MODIFY" and _same_for_the_index(data.get("OldImage"), data.get("NewImage")):
-        return None  # access counts and versions only (every recall makes these): nothing to index
-    image = _binary_decoded(data.get("NewImage"))
-    if raw["eventName"] != "REMOVE" and image is not None:
-        record = DynamoStore._record(image)
-        vector = DynamoStore._vector(image)
-        if record.tenant_id == tenant_id and searchable(record) and vector is not None:
-            change.record, change.vector = record, vector
-        elif record.tenant_id == tenant_id and not searchable(record):
-            change.removal = record  # archived or superseded: this state removes it, at its version
+def _change(change: MemoryChange | None) -> _Change | None:
+    if change is None or not change.index_changed:
+        return None  # not a memory, or access counts and versions only (every recall makes these)
+    out = _Change(sequence=change.sequence, tenant_id=change.tenant_id, memory_id=change.memory_id)
+    if change.event != "REMOVE" and change.new is not None:
+        if searchable(change.new) and change.vector is not None:
+            out.record, out.vector = change.new, change.vector
+        elif not searchable(change.new):
+            out.removal = change.new  # archived or superseded: this state removes it, at its version
         # (active without a vector: nothing was indexed; a delete without a version is enough)
-    elif raw["eventName"] == "REMOVE":
-        old = _binary_decoded(data.get("OldImage"))
-        if old is not None and old.get("doc") is not None:
-            gone = DynamoStore._record(old)
-            if gone.tenant_id == tenant_id:
-                change.removal = removed_state(gone)
-    return change
+    elif change.event == "REMOVE" and change.old is not None:
+        out.removal = removed_state(change.old)
+    return out
 
 
 def searchable(record: MemoryRecord) -> bool:
@@ -82,30 +66,9 @@ def searchable(record: MemoryRecord) -> bool:
     return record.status == "active" and record.tier != "archived"
 
 
-INDEXED = ("doc", "embedding", "status", "scope", "tier", "category", "content_hash")
-"""What the index holds is derived from these attributes alone (``doc`` carries the rest)."""
-
-
-def _same_for_the_index(old: Mapping[str, Any] | None, new: Mapping[str, Any] | None) -> bool:
-    if old is None or new is None:
-        return False
-    return all(old.get(name) == new.get(name) for name in INDEXED)
-
-
-def _binary_decoded(image: Mapping[str, Any] | None) -> dict[str, Any] | None:
-    """A stream image with its binary attributes as bytes (a Lambda event carries base64 text)."""
-    if image is None:
-        return None
-    out = dict(image)
-    for name, value in image.items():
-        blob = value.get("B") if isinstance(value, Mapping) else None
-        if isinstance(blob, str):
-            out[name] = {"B": base64.b64decode(blob)}
-    return out
-
-
-def apply_stream(records: Sequence[Mapping[str, Any]], index: SearchIndex) -> StreamResult:
-    """Apply one stream batch to the index, in order; failures as Lambda expects them."""
+def apply_stream(records: Sequence[MemoryChange | None], index: SearchIndex) -> StreamResult:
+    """Apply one stream batch (decoded by the store's stream adapter) to the index, in order;
+    failures as Lambda expects them."""
     result = StreamResult()
     changes: list[_Change] = []
     for raw in records:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -91,6 +91,25 @@ class ConditionalUpdate:
 class Page:
     records: list[MemoryRecord]
     next_cursor: str | None
+
+
+@dataclass(frozen=True)
+class MemoryChange:
+    """One change of a memory as the system of record's change stream tells it (DynamoDB Streams).
+
+    ``new`` and ``old`` are the records after and before (``None`` where the stream has no image,
+    or one that belongs to another tenant than the key); ``index_changed`` is false when only what
+    the search index ignores changed (access counts and versions, which every recall writes).
+    """
+
+    sequence: str
+    event: Literal["INSERT", "MODIFY", "REMOVE"]
+    tenant_id: str
+    memory_id: str
+    new: MemoryRecord | None
+    vector: Vector | None
+    old: MemoryRecord | None
+    index_changed: bool
 
 
 @runtime_checkable

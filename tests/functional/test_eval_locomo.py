@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from engram.evaluation.locomo import CATEGORIES, load
+from engram_dev.evaluation.locomo import CATEGORIES, load
 
 ROOT = Path(__file__).resolve().parents[2]
 DEVSET = ROOT / "tests" / "eval" / "devset.json"

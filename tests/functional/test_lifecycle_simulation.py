@@ -11,9 +11,9 @@ import pytest
 
 from engram.adapters.clock import FixedClock
 from engram.app import Engine
-from engram.lifecycle_sim import CORRECTION_DAY, EXPIRY_DAY, START, Simulation, simulate, specs
 from engram.models import LifecycleReport, RecallRequest
 from engram.settings import Settings
+from engram_dev.lifecycle_sim import CORRECTION_DAY, EXPIRY_DAY, START, Simulation, simulate, specs
 
 TENANT = "sim"
 

@@ -21,6 +21,8 @@ WHEEL_MUST_HOLD = [
     # the inspector's page, every file of it
     *sorted(f"engram_http/inspector/{p.name}" for p in (ROOT / "functions/engram_http/inspector").iterdir()),
 ]
+# Tests, the stack, sample events, the developer tools (benchmarks, evaluator, simulation) and data.
+WHEEL_MUST_NOT_HOLD = ("tests/", "infra/", "events/", "engram_dev/", "tools/", "engram/bench")
 
 
 def _run(*command: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -37,11 +39,12 @@ def _run(*command: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A venv outside the checkout with the wheel's ``local`` extra and the model step, as the README says."""
     outside = tmp_path_factory.mktemp("user")
-    _run(sys.executable, "-m", "build", "--wheel", "--outdir", outside / "dist", ROOT, cwd=outside)
+    # The sdist first, then the wheel built from it: what a package index would get.
+    _run(sys.executable, "-m", "build", "--outdir", outside / "dist", ROOT, cwd=outside)
     wheel = next((outside / "dist").glob("engram-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
     assert all(name in names for name in WHEEL_MUST_HOLD), sorted(set(WHEEL_MUST_HOLD) - set(names))
-    assert not any(name.startswith(("tests/", "infra/", "events/")) for name in names)
+    assert not any(name.startswith(WHEEL_MUST_NOT_HOLD) for name in names), names
     _run(sys.executable, "-m", "venv", outside / "venv", cwd=outside)
     python = outside / "venv" / "bin" / "python"
     _run(python, "-m", "pip", "install", "--quiet", f"{wheel}[local]", cwd=outside)
@@ -90,7 +93,10 @@ def test_without_the_local_extra_every_command_names_the_install_that_fixes_it(i
         )
         for command in (["serve", "--port", "0"], ["tenant", "create", "acme"])
     ]
+    dev_tool = subprocess.run([bare / "engram", "bench"], capture_output=True, text=True)
     # Then each fails with the error envelope naming the pip command, not a traceback
     for done in answers:
         assert done.returncode == 1, done.stderr
         assert "pip install 'engram[local]'" in done.stderr and "Traceback" not in done.stderr
+    # And a developer tool says where it lives instead of failing on an import
+    assert dev_tool.returncode == 1 and "from a checkout" in dev_tool.stderr, dev_tool.stderr

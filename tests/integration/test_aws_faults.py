@@ -12,6 +12,7 @@ import pytest
 
 from engram.adapters import opensearch_index
 from engram.adapters.dynamodb_store import DynamoStore
+from engram.adapters.dynamodb_stream import memory_changes
 from engram.adapters.opensearch_index import OpenSearchIndex, external_version
 from engram.app import Engine
 from engram.errors import ProviderError
@@ -111,7 +112,9 @@ def test_a_retain_acked_during_an_index_outage_is_durable_and_indexed_from_the_s
     fake.fail_with = None
     fake.requests.clear()
     fake.answer((200, {"errors": False, "items": [{"index": {"_id": f"acme:{result.id}", "status": 201}}]}))
-    outcome = apply_stream(stream_records(engine, dynamodb_local), opensearch_index_of(engine))
+    outcome = apply_stream(
+        memory_changes(stream_records(engine, dynamodb_local)), opensearch_index_of(engine)
+    )
     # Then the memory is indexed, with its version as the external version
     assert outcome.failures == [] and outcome.upserted == 1
     [bulk] = [r for r in fake.requests if r.path == "/_bulk"]
@@ -144,7 +147,7 @@ def test_a_stream_batch_that_fails_midway_reports_the_first_failure_and_everythi
     fake.requests.clear()
     fake.answer((200, {"errors": False, "items": [{"index": {"status": 201}}, {"index": {"status": 201}}]}))
     fake.answer(*[failure] * 10)
-    outcome = apply_stream(records, opensearch_index_of(engine))
+    outcome = apply_stream(memory_changes(records), opensearch_index_of(engine))
     # Then the globex record is reported so Lambda retries from it; acme's are done
     assert outcome.upserted == 2
     assert [f["itemIdentifier"] for f in outcome.response()["batchItemFailures"]] == [
@@ -166,7 +169,9 @@ def test_forgetting_removes_from_the_index_through_the_stream(
         (200, {"errors": False, "items": [{"index": {"status": 201}}]}),
         (200, {"errors": False, "items": [{"delete": {"status": 200}}]}),
     )
-    outcome = apply_stream(stream_records(engine, dynamodb_local), opensearch_index_of(engine))
+    outcome = apply_stream(
+        memory_changes(stream_records(engine, dynamodb_local)), opensearch_index_of(engine)
+    )
     assert outcome.failures == [] and outcome.removed == 1
     [action] = fake.requests[-1].body
     assert action["delete"]["_id"] == f"acme:{kept.results[0].id}" and action["delete"]["routing"] == "acme"
@@ -266,5 +271,5 @@ def test_access_counting_by_recall_sends_nothing_to_the_index(
     fake.answer((200, {"errors": False, "items": [{"index": {"status": 201}}]}))
     records = [r for r in stream_records(engine, dynamodb_local) if r["dynamodb"]["Keys"]["sk"]["S"] == "MEM"]
     assert [r["eventName"] for r in records] == ["INSERT", "MODIFY"]
-    outcome = apply_stream(records, opensearch_index_of(engine))
+    outcome = apply_stream(memory_changes(records), opensearch_index_of(engine))
     assert (outcome.upserted, outcome.skipped, len(fake.requests)) == (1, 1, 1)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from engram.evaluation.locomo import (
+from engram_dev.evaluation.locomo import (
     FormatError,
     QuestionResult,
     load,
@@ -16,7 +16,7 @@ from engram.evaluation.locomo import (
     parse_evidence,
     summarise,
 )
-from engram.evaluation.runner import EvalError, parse_variants, scope_of
+from engram_dev.evaluation.runner import EvalError, parse_variants, scope_of
 
 
 def _result(evidence: tuple[str, ...], ranked: list[set[str]], category: int = 4) -> QuestionResult:

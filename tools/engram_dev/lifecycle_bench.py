@@ -27,11 +27,11 @@ import numpy as np
 from engram.adapters.clock import FixedClock
 from engram.app import Engine
 from engram.identity import content_hash
-from engram.lifecycle_sim import DAYS, TIERS_SHOWN, simulate
 from engram.models import LifecycleReport, MemoryRecord, Tier
 from engram.ports import ALL_SCOPES, Conditions, WriteBatch
 from engram.scoring.lifecycle import retention
 from engram.settings import LifecycleSettings, Settings
+from engram_dev.lifecycle_sim import DAYS, TIERS_SHOWN, simulate
 
 BENCH_TENANT = "lifecycle-bench"
 BENCH_NOW = datetime(2026, 6, 1, 3, 0, tzinfo=UTC)

@@ -187,7 +187,7 @@ def _recall_http(
     for name in ("POWERTOOLS_TRACE_DISABLED", "POWERTOOLS_METRICS_DISABLED"):
         os.environ.setdefault(name, "true")
     os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "WARNING")
-    from engram.gateway_bench import GatewayClient, local_gateway
+    from engram_dev.gateway_bench import GatewayClient, local_gateway
 
     assert engine.keys is not None
     key, _ = engine.keys.create(TENANT)

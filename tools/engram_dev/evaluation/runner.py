@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engram.evaluation.locomo import (
+from engram_dev.evaluation.locomo import (
     CATEGORIES,
     FormatError,
     QuestionResult,
