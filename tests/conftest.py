@@ -11,8 +11,8 @@ import pytest
 from scripted_llm import ScriptedLLM, corpus_exchanges, load_exchanges
 
 from engram.app import Engine
-from engram.cli import main
 from engram.settings import Settings
+from engram_cli.main import main
 
 
 @pytest.fixture(scope="session")

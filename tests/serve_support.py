@@ -57,7 +57,7 @@ def running_server(
     interval), so a test can change the interpreter without a knob in the product. ``python`` and
     ``cwd`` run it from another environment (an installed wheel, outside the checkout).
     """
-    code = f"{prelude}\nimport sys\nfrom engram.cli import main\nsys.exit(main(sys.argv[1:]))"
+    code = f"{prelude}\nimport sys\nfrom engram_cli.main import main\nsys.exit(main(sys.argv[1:]))"
     process = subprocess.Popen(
         [python, "-c", code, "--data-dir", str(data_dir), "serve", "--port", "0", *args],
         stdout=subprocess.PIPE,

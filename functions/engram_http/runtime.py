@@ -32,6 +32,8 @@ from engram.errors import (
     ForbiddenError,
     UnauthorizedError,
     ValidationFailedError,
+    envelope,
+    from_validation,
     http_status,
 )
 from engram.models import JOB_ID, MEMORY_ID, dump
@@ -194,30 +196,15 @@ def caller(app: APIGatewayRestResolver, *, write: bool = False) -> Caller:
 
 
 def error_body(code: str, message: str, details: list[dict[str, Any]] | None = None) -> str:
-    error: dict[str, Any] = {"code": code, "message": message}
-    if details:
-        error["details"] = details
-    return json.dumps({"error": error})
+    """The error envelope (``engram.errors.envelope``) as the text of a response body."""
+    return json.dumps(envelope(code, message, details))
 
 
 def _from_validation(exc: RequestValidationError) -> Response[str]:
-    details = [
-        {
-            "field": ".".join(str(p) for p in err.get("loc", ()) if p not in ("body", "path", "query"))
-            or "(body)",
-            "problem": str(err.get("msg", "invalid")),
-            "type": str(err.get("type", "")),
-        }
-        for err in exc.errors()
-    ]
-    types = {d["type"] for d in details}
-    if "json_invalid" in types:
+    errors = exc.errors()
+    if any(err.get("type") == "json_invalid" for err in errors):
         return Response(400, JSON, error_body("malformed_json", "the body is not valid JSON"))
-    summary = "; ".join(f"{d['field']}: {d['problem']}" for d in details)
-    if types == {"extra_forbidden"}:
-        names = ", ".join(d["field"] for d in details)
-        return Response(422, JSON, error_body("unprocessable", f"unknown field(s): {names}", details))
-    return Response(400, JSON, error_body("validation_error", f"invalid request: {summary}", details))
+    return _from_engram(from_validation(errors, outer=("body", "path", "query")))
 
 
 def _from_engram(exc: EngramError) -> Response[str]:

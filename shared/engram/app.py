@@ -216,6 +216,7 @@ class Engine:
 
             threadpool_limits(settings.blas_threads, user_api="blas")
         db = SqliteDatabase(settings.data_dir / "engram.db", mmap_mb=settings.sqlite_mmap_mb)
+        clock = SystemClock()
         embedder = shared_embedder()
         pepper = load_or_create_secret(settings.data_dir / "pepper")
         token = (
@@ -224,14 +225,14 @@ class Engine:
             else (load_or_create_secret(settings.data_dir / "operator-token").decode())
         )
         return cls(
-            keys=KeyService(SqliteKeyStore(db), pepper=pepper, clock=SystemClock()),
+            keys=KeyService(SqliteKeyStore(db), pepper=pepper, clock=clock),
             operator_token=token,
             settings=settings,
-            store=SqliteStore(db),
+            store=SqliteStore(db, clock=clock),
             index=SqliteIndex(db, dimension=embedder.dimension, scan=settings.scan),
             embedder=embedder,
             extractor=RuleExtractor(),
-            clock=SystemClock(),
+            clock=clock,
             llm=build_llm(settings.llm),
             queue=_job_queue(settings),
         )
@@ -272,7 +273,8 @@ class Engine:
             from engram.adapters.s3_blobs import S3Blobs
 
             blobs = S3Blobs(aws.bucket, region=aws.region)
-        store = DynamoStore(client, aws.table, blobs=blobs)
+        clock = SystemClock()
+        store = DynamoStore(client, aws.table, blobs=blobs, clock=clock)
         embedder = embedder or build_embedder(settings)
         if index is None:
             if aws.index == "memory":
@@ -293,7 +295,7 @@ class Engine:
         if aws.key_pepper is not None:
             pepper = LazySecret(aws.key_pepper.get_secret_value(), name="the API key pepper")
             keys = KeyService(
-                DynamoKeyStore(client, aws.table), pepper=lambda: str(pepper()).encode(), clock=SystemClock()
+                DynamoKeyStore(client, aws.table), pepper=lambda: str(pepper()).encode(), clock=clock
             )
         token = settings.operator_token.get_secret_value() if settings.operator_token else None
         usage_plans = None
@@ -310,7 +312,7 @@ class Engine:
             index=index,
             embedder=embedder,
             extractor=RuleExtractor(),
-            clock=SystemClock(),
+            clock=clock,
             llm=build_llm(settings.llm),
             queue=_job_queue(settings),
             usage_plans=usage_plans,

@@ -1,12 +1,23 @@
-"""Engram's error hierarchy.
+"""Engram's error hierarchy, its envelope and its HTTP statuses: the one home of both.
 
 Every error a caller can cause or observe is an ``EngramError`` with a stable ``code``; the API
-layer maps codes to HTTP statuses in one table (``HTTP_STATUS``), never by message text.
+layer maps codes to HTTP statuses in one table (``HTTP_STATUS``), never by message text. The HTTP
+resolver, the local gateway and the CLI all write ``envelope(...)``; invalid input of any kind
+becomes an error through ``from_validation``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import Any
+
+
+def envelope(code: str, message: str, details: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The error body every surface answers: ``{"error": {"code", "message", "details"?}}``."""
+    body: dict[str, Any] = {"code": code, "message": message}
+    if details:
+        body["details"] = details
+    return {"error": body}
 
 
 class EngramError(Exception):
@@ -20,10 +31,7 @@ class EngramError(Exception):
         self.details = details or []
 
     def to_dict(self) -> dict[str, Any]:
-        body: dict[str, Any] = {"code": self.code, "message": self.message}
-        if self.details:
-            body["details"] = self.details
-        return {"error": body}
+        return envelope(self.code, self.message, self.details)
 
 
 class ValidationFailedError(EngramError):
@@ -119,3 +127,22 @@ def http_status(error: EngramError) -> int:
         if issubclass(cls, EngramError) and cls in HTTP_STATUS:
             return HTTP_STATUS[cls]
     return 500
+
+
+def from_validation(errors: Iterable[Mapping[str, Any]], *, outer: tuple[str, ...] = ()) -> EngramError:
+    """Pydantic's errors as Engram's: each detail names its field (dotted, without the ``outer``
+    parts of the location such as ``body``), its problem and its type. Unknown fields alone are a
+    422 (``UnprocessableError``); anything else is a 400 (``ValidationFailedError``)."""
+    details = [
+        {
+            "field": ".".join(str(p) for p in err.get("loc", ()) if p not in outer) or "(body)",
+            "problem": str(err.get("msg", "invalid")),
+            "type": str(err.get("type", "")),
+        }
+        for err in errors
+    ]
+    if details and all(d["type"] == "extra_forbidden" for d in details):
+        names = ", ".join(d["field"] for d in details)
+        return UnprocessableError(f"unknown field(s): {names}", details=details)
+    summary = "; ".join(f"{d['field']}: {d['problem']}" for d in details)
+    return ValidationFailedError(f"invalid request: {summary}", details=details)

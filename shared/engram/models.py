@@ -634,24 +634,12 @@ def parse(model: type[RequestT], data: Any) -> RequestT:
     """
     from pydantic import ValidationError
 
-    from engram.errors import UnprocessableError, ValidationFailedError
+    from engram.errors import from_validation
 
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        details = [
-            {
-                "field": ".".join(str(p) for p in err["loc"]) or "(body)",
-                "problem": err["msg"],
-                "type": err["type"],
-            }
-            for err in exc.errors(include_url=False, include_input=False)
-        ]
-        summary = "; ".join(f"{d['field']}: {d['problem']}" for d in details)
-        if all(d["type"] == "extra_forbidden" for d in details):
-            names = ", ".join(d["field"] for d in details)
-            raise UnprocessableError(f"unknown field(s): {names}", details=details) from None
-        raise ValidationFailedError(f"invalid request: {summary}", details=details) from None
+        raise from_validation(exc.errors(include_url=False, include_input=False)) from None
 
 
 def check_expiry(expires_at: datetime | None, now: datetime) -> None:

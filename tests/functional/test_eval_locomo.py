@@ -38,7 +38,7 @@ def test_the_evaluator_runs_variants_side_by_side_through_the_api(tmp_path: Path
         [
             sys.executable,
             "-m",
-            "engram.cli",
+            "engram_cli",
             "eval",
             "locomo",
             "--data",

@@ -456,7 +456,7 @@ def test_the_cli_creates_tenants_and_keys_the_running_server_accepts(server: Ser
     # Given the running server's data dir
     def engram(*args: str) -> Any:
         done = subprocess.run(
-            [sys.executable, "-m", "engram.cli", "--data-dir", str(server.data_dir), "--json", *args],
+            [sys.executable, "-m", "engram_cli", "--data-dir", str(server.data_dir), "--json", *args],
             capture_output=True,
             text=True,
             cwd=ROOT,

@@ -13,11 +13,11 @@ from conftest import BACKENDS, build_engine
 
 from engram.adapters.clock import FixedClock
 from engram.app import Engine
-from engram.cli import main
 from engram.identity import content_hash
 from engram.models import FeedbackRequest, LifecycleReport, PatchRequest, RecallRequest, RetainRequest
 from engram.ports import ConditionalUpdate
 from engram.settings import Settings
+from engram_cli.main import main
 
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 LATER = T0 + timedelta(days=200)  # an untouched peripheral memory of importance 0.5 has R ≈ 0

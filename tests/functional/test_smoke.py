@@ -20,7 +20,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]
         [
             sys.executable,
             "-m",
-            "engram.cli",
+            "engram_cli",
             "--data-dir",
             str(data_dir),
             "serve",
@@ -43,7 +43,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]
 
 def smoke(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "engram.cli", "smoke", *args],
+        [sys.executable, "-m", "engram_cli", "smoke", *args],
         capture_output=True,
         text=True,
         cwd=ROOT,

@@ -18,6 +18,7 @@ WHEEL_MUST_HOLD = [
     "engram/py.typed",
     "engram_http/handlers/retain/handler.py",
     "engram_http/handlers/docs/handler.py",
+    "engram_cli/main.py",
     # the inspector's page, every file of it
     *sorted(f"engram_http/inspector/{p.name}" for p in (ROOT / "functions/engram_http/inspector").iterdir()),
 ]

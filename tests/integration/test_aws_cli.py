@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from engram.cli import main
+from engram_cli.main import main
 
 
 @pytest.fixture

@@ -40,7 +40,15 @@ from typing import Any
 
 import numpy as np
 
+from engram.adapters.clock import SystemClock
 from engram.adapters.matching import iso, matches
+from engram.adapters.store_policy import (
+    FINISHED_JOB_TTL,
+    IDEMPOTENCY_TTL,
+    LIFECYCLE_REPORTS_KEPT,
+    decode_cursor,
+    encode_cursor,
+)
 from engram.errors import ConflictError, PayloadTooLargeError, ProviderError, ValidationFailedError
 from engram.models import (
     CATEGORIES,
@@ -53,7 +61,7 @@ from engram.models import (
     StatsResponse,
     Tenant,
 )
-from engram.ports import ALL_SCOPES, BlobStore, ConditionalUpdate, Conditions, Page, Vector, WriteBatch
+from engram.ports import ALL_SCOPES, BlobStore, Clock, ConditionalUpdate, Conditions, Page, Vector, WriteBatch
 
 logger = logging.getLogger(__name__)
 
@@ -63,8 +71,6 @@ BATCH_WRITE_LIMIT = 25
 BATCH_GET_LIMIT = 100
 TRANSACTION_LIMIT = 100
 TRANSACTION_BYTES = 3_500_000  # below the 4 MB request limit, leaving room for the envelope
-IDEMPOTENCY_TTL_SECONDS = 24 * 3600
-FINISHED_JOB_TTL_SECONDS = 30 * 24 * 3600
 ERASE_ROUNDS = 10
 INLINE_JOB_BYTES = 100_000
 """Job bodies up to this size stay in the item (DynamoDB's item limit is 400 KB)."""
@@ -75,7 +81,6 @@ def job_body_key(tenant_id: str, job_id: str) -> str:
     return f"tenants/{tenant_id}/jobs/{job_id}.json"
 
 
-LIFECYCLE_REPORTS_KEPT = 100
 GSIS = ("g1", "g2", "g3", "g4", "g5", "g6")
 _KEYS_ONLY = ("g4", "g5")
 _MEMORY_FIELDS = (
@@ -199,13 +204,24 @@ class DynamoStore:
     """``MemoryStore`` on one DynamoDB table; the client is injected (see ``dynamodb_client``)."""
 
     def __init__(
-        self, client: Any, table_name: str, *, max_unprocessed_rounds: int = 8, blobs: BlobStore | None = None
+        self,
+        client: Any,
+        table_name: str,
+        *,
+        max_unprocessed_rounds: int = 8,
+        blobs: BlobStore | None = None,
+        clock: Clock | None = None,
     ) -> None:
-        """``blobs``: where job bodies too large for an item go (S3 in the stack)."""
+        """``blobs``: where job bodies too large for an item go (S3 in the stack); ``clock``: what
+        the TTLs of idempotency records and finished jobs count from."""
         self.client = client
         self.table = table_name
         self.max_unprocessed_rounds = max_unprocessed_rounds
         self.blobs = blobs
+        self.clock: Clock = clock or SystemClock()
+
+    def _now_s(self) -> int:
+        return int(self.clock.now().timestamp())
 
     # -- low-level helpers -----------------------------------------------------------------------
 
@@ -575,7 +591,7 @@ class DynamoStore:
         limit: int,
         tag: str | None = None,
     ) -> Page:
-        after = _decode_cursor(cursor) if cursor else None
+        after = "#".join(decode_cursor(cursor)) if cursor else None
         listed: list[MemoryRecord] = []
         more = False
         for item in self._listing(tenant_id, conditions, after=after):
@@ -587,7 +603,7 @@ class DynamoStore:
                 break
             listed.append(record)
         next_cursor = (
-            _encode_cursor(_created_key(listed[-1].created_at, listed[-1].id)) if more and listed else None
+            encode_cursor(iso(listed[-1].created_at) or "", listed[-1].id) if more and listed else None
         )
         full = self.get_many(tenant_id, [r.id for r in listed])  # counters and the latest state
         return Page(records=[full[r.id] for r in listed if r.id in full], next_cursor=next_cursor)
@@ -781,7 +797,7 @@ class DynamoStore:
         self._transact_chunks([*groups.values(), *loose])
         if batch.idempotency is not None:
             key, fingerprint, results = batch.idempotency
-            now = int(time.time())
+            now = self._now_s()
             self.client.put_item(
                 TableName=self.table,
                 Item={
@@ -791,7 +807,7 @@ class DynamoStore:
                     "g1sk": _s(key),
                     "fingerprint": _s(fingerprint),
                     "results": _s(json.dumps(results)),
-                    "ttl": _n(now + IDEMPOTENCY_TTL_SECONDS),
+                    "ttl": _n(now + int(IDEMPOTENCY_TTL.total_seconds())),
                 },
             )
 
@@ -941,7 +957,7 @@ class DynamoStore:
             TableName=self.table, Key=_key(f"TENANT#{tenant_id}#IDEM#{key}", "IDEM"), ConsistentRead=True
         ).get("Item")
         # TTL deletion lags expiry by up to days: an expired item is treated as gone.
-        if item is None or int(item["ttl"]["N"]) < time.time():
+        if item is None or int(item["ttl"]["N"]) <= self._now_s():
             return None
         return item["fingerprint"]["S"], json.loads(item["results"]["S"])
 
@@ -1043,7 +1059,7 @@ class DynamoStore:
             item["g2pk"] = _s("JOBS#OPEN")
             item["g2sk"] = _s(f"{iso(job.created_at)}#{tenant_id}#{job.job_id}")
         else:
-            item["ttl"] = _n(int(time.time()) + FINISHED_JOB_TTL_SECONDS)
+            item["ttl"] = _n(self._now_s() + int(FINISHED_JOB_TTL.total_seconds()))
         self.client.put_item(TableName=self.table, Item=item)
         if body is None and self.blobs is not None:  # its body, if it had one there, goes now
             self.blobs.delete(job_body_key(tenant_id, job.job_id))
@@ -1078,22 +1094,3 @@ class DynamoStore:
             ExpressionAttributeNames={"#v": "value"},
             ExpressionAttributeValues={":t": _s(tenant_id), ":a": _n(amount)},
         )
-
-
-def _encode_cursor(position: str) -> str:
-    import base64
-
-    return base64.urlsafe_b64encode(position.encode()).decode()
-
-
-def _decode_cursor(cursor: str) -> str:
-    import base64
-    import binascii
-
-    try:
-        position = base64.urlsafe_b64decode(cursor.encode()).decode()
-    except (ValueError, binascii.Error, UnicodeDecodeError) as exc:
-        raise ValidationFailedError("cursor is not one this service issued") from exc
-    if "#mem_" not in position:
-        raise ValidationFailedError("cursor is not one this service issued")
-    return position

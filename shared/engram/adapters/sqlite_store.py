@@ -10,7 +10,6 @@ forget so no token of a forgotten memory stays on disk.
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import json
 import logging
@@ -23,7 +22,15 @@ from typing import Any
 
 import numpy as np
 
+from engram.adapters.clock import SystemClock
 from engram.adapters.sqlite_driver import sqlite3
+from engram.adapters.store_policy import (
+    IDEMPOTENCY_TTL,
+    LIFECYCLE_REPORTS_KEPT,
+    decode_cursor,
+    encode_cursor,
+    idempotency_live,
+)
 from engram.errors import ConflictError, DependencyMissingError, ValidationFailedError
 from engram.models import (
     CATEGORIES,
@@ -36,14 +43,13 @@ from engram.models import (
     StatsResponse,
     Tenant,
 )
-from engram.ports import ALL_SCOPES, ConditionalUpdate, Conditions, Page, Vector, WriteBatch
+from engram.ports import ALL_SCOPES, Clock, ConditionalUpdate, Conditions, Page, Vector, WriteBatch
 from engram.private_files import private_file
 
 logger = logging.getLogger(__name__)
 
 
 TOKENIZER = "porter unicode61 remove_diacritics 2"
-KEPT_REPORTS = 100  # lifecycle reports kept per tenant, newest first
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tenants (
@@ -305,23 +311,18 @@ def _record(doc: str) -> MemoryRecord:
     return MemoryRecord.model_validate_json(doc)
 
 
-def _encode_cursor(created_at: str, memory_id: str) -> str:
-    return base64.urlsafe_b64encode(json.dumps([created_at, memory_id]).encode()).decode()
-
-
-def _decode_cursor(cursor: str) -> tuple[str, str]:
-    try:
-        created_at, memory_id = json.loads(base64.urlsafe_b64decode(cursor.encode()))
-        return str(created_at), str(memory_id)
-    except (ValueError, TypeError) as exc:
-        raise ValidationFailedError("cursor is not one this service issued") from exc
+def _utc(text: str) -> datetime:
+    """A stored time; rows written by SQLite's own ``datetime('now')`` have no zone and are UTC."""
+    when = datetime.fromisoformat(text)
+    return when if when.tzinfo else when.replace(tzinfo=UTC)
 
 
 class SqliteStore:
     """``MemoryStore`` on ``SqliteDatabase``."""
 
-    def __init__(self, db: SqliteDatabase) -> None:
+    def __init__(self, db: SqliteDatabase, *, clock: Clock | None = None) -> None:
         self.db = db
+        self.clock: Clock = clock or SystemClock()
 
     # -- tenants ---------------------------------------------------------------------------------
 
@@ -504,10 +505,15 @@ class SqliteStore:
             self._history(conn, tenant_id, batch.history)
             if batch.idempotency is not None:
                 key, fingerprint, results = batch.idempotency
+                now = self.clock.now()
                 conn.execute(
                     "INSERT OR REPLACE INTO idempotency(tenant_id, key, fingerprint, results, created_at) "
-                    "VALUES(?,?,?,?,datetime('now'))",
-                    (tenant_id, key, fingerprint, json.dumps(results)),
+                    "VALUES(?,?,?,?,?)",
+                    (tenant_id, key, fingerprint, json.dumps(results), iso(now)),
+                )
+                conn.execute(  # the tenant's records past their time go with any later write
+                    "DELETE FROM idempotency WHERE tenant_id=? AND created_at < ?",
+                    (tenant_id, iso(now - IDEMPOTENCY_TTL)),
                 )
             if batch.records:
                 self.db.bump_generation(conn, tenant_id)
@@ -596,7 +602,7 @@ class SqliteStore:
             conn.execute(
                 "DELETE FROM lifecycle_runs WHERE tenant_id=? AND run_id NOT IN (SELECT run_id FROM"
                 " lifecycle_runs WHERE tenant_id=? ORDER BY started_at DESC, rowid DESC LIMIT ?)",
-                (tenant_id, tenant_id, KEPT_REPORTS),
+                (tenant_id, tenant_id, LIFECYCLE_REPORTS_KEPT),
             )
 
     def put_lifecycle_report(self, tenant_id: str, report: LifecycleReport) -> None:
@@ -687,7 +693,7 @@ class SqliteStore:
             sql += " AND EXISTS (SELECT 1 FROM json_each(m.tags) WHERE value = ?)"
             params.append(tag)
         if cursor:
-            created_at, memory_id = _decode_cursor(cursor)
+            created_at, memory_id = decode_cursor(cursor)
             sql += " AND (m.created_at, m.id) > (?, ?)"
             params.extend([created_at, memory_id])
         sql += " ORDER BY m.created_at, m.id LIMIT ?"
@@ -695,7 +701,7 @@ class SqliteStore:
         rows = self.db.connection().execute(sql, (tenant_id, *params)).fetchall()
         more = len(rows) > limit
         rows = rows[:limit]
-        next_cursor = _encode_cursor(rows[-1][1], rows[-1][2]) if more and rows else None
+        next_cursor = encode_cursor(rows[-1][1], rows[-1][2]) if more and rows else None
         return Page(records=[_record(r[0]) for r in rows], next_cursor=next_cursor)
 
     def history(self, tenant_id: str, memory_id: str) -> list[HistoryEntry]:
@@ -783,11 +789,14 @@ class SqliteStore:
         row = (
             self.db.connection()
             .execute(
-                "SELECT fingerprint, results FROM idempotency WHERE tenant_id=? AND key=?", (tenant_id, key)
+                "SELECT fingerprint, results, created_at FROM idempotency WHERE tenant_id=? AND key=?",
+                (tenant_id, key),
             )
             .fetchone()
         )
-        return (row[0], json.loads(row[1])) if row else None
+        if row is None or not idempotency_live(_utc(row[2]), self.clock.now()):
+            return None
+        return row[0], json.loads(row[1])
 
     def iter_records(self, tenant_id: str) -> Iterator[tuple[MemoryRecord, Vector | None]]:
         conn = self.db.connection()

@@ -149,7 +149,7 @@ def local_server() -> Iterator[tuple[str, str]]:
     """``engram serve`` on a throwaway data dir and a free port: yields (url, operator token)."""
     folder = Path(tempfile.mkdtemp(prefix="engram-eval-"))
     process = subprocess.Popen(
-        [sys.executable, "-m", "engram.cli", "--data-dir", str(folder), "serve", "--port", "0"],
+        [sys.executable, "-m", "engram_cli", "--data-dir", str(folder), "serve", "--port", "0"],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from engram.errors import DependencyMissingError, EngramError, ValidationFailedError, http_status
+from engram.errors import DependencyMissingError, EngramError, ValidationFailedError, envelope, http_status
 from engram.models import (
     MAX_BATCH_ITEMS,
     FeedbackRequest,
@@ -484,7 +484,7 @@ def cmd_bench_gateway(args: argparse.Namespace) -> int:
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
-    from engram import doctor
+    from engram_cli import doctor
 
     text, code = doctor.report(doctor.checks(Path(args.data_dir).expanduser()), as_json=args.json)
     print(text)
@@ -530,7 +530,7 @@ def _dev_tool(module: str, name: str = "run") -> Callable[[argparse.Namespace], 
 
 
 def cmd_smoke(args: argparse.Namespace) -> int:
-    from engram.smoke import run
+    from engram_cli.smoke import run
 
     return run(args)
 
@@ -773,15 +773,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ModuleNotFoundError as exc:  # an extra that is not installed: say which command adds it
         extra = _EXTRA_OF.get((exc.name or "").split(".")[0], "local")
         message = f"the {exc.name} module is not installed: pip install 'engram[{extra}]'"
-        print(json.dumps({"error": {"code": "dependency_missing", "message": message}}), file=sys.stderr)
+        print(json.dumps(envelope("dependency_missing", message)), file=sys.stderr)
         return 1
     except OSError as exc:
-        print(json.dumps({"error": {"code": "io_error", "message": str(exc)}}), file=sys.stderr)
+        print(json.dumps(envelope("io_error", str(exc))), file=sys.stderr)
         return 1
 
 
 _EXTRA_OF = {"boto3": "aws", "botocore": "aws", "opensearchpy": "aws", "matplotlib": "dev", "onnx": "dev"}
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
