@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from scripted_llm import ScriptedLLM, corpus_exchanges, load_exchanges
+from serve_support import ROOT
 
 from engram.app import Engine
 from engram.settings import Settings
@@ -25,6 +29,25 @@ def dynamodb_local() -> Iterator[Any]:
     server.stop()
 
 
+@pytest.fixture(scope="session")
+def engram_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The project's wheel, built once per session outside the checkout from its sdist (what a
+    package index would get), as a user would get it."""
+    outside = tmp_path_factory.mktemp("wheel")
+    # PYTHONPATH and the checkout's venv must not leak into the build.
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    built = subprocess.run(
+        [sys.executable, "-m", "build", "--outdir", str(outside), str(ROOT)],
+        cwd=outside,  # not ROOT: the build leaves nothing in the checkout but its ignored build/
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
+    return next(outside.glob("engram-*.whl"))
+
+
 @pytest.fixture
 def data_dir(tmp_path: Path) -> Path:
     return tmp_path / "engram-data"
@@ -36,8 +59,11 @@ Local over real HTTP) paired with the in-process index (no OpenSearch server run
 
 
 def build_engine(backend: str, data_dir: Path, request: pytest.FixtureRequest) -> Engine:
+    """An engine whose reads embed the backlog first (``background_embedding`` off), so that what a
+    test retains is searchable by vector at once; the default, where a background thread embeds
+    and recall never waits, has its own tests (``test_deferred_embedding``)."""
     if backend == "embedded":
-        return Engine.local(Settings(data_dir=data_dir))
+        return Engine.local(Settings(data_dir=data_dir, background_embedding=False))
     from engram.settings import AwsSettings
 
     server = request.getfixturevalue("dynamodb_local")
@@ -45,6 +71,7 @@ def build_engine(backend: str, data_dir: Path, request: pytest.FixtureRequest) -
     table = server.new_table(client)
     settings = Settings(
         backend="aws",
+        background_embedding=False,
         data_dir=data_dir,
         operator_token="op-" + table,
         aws=AwsSettings(table=table, index="memory", key_pepper="pepper-for-tests-" + table),

@@ -3,106 +3,33 @@ revocation and tenant erasure."""
 
 # No `from __future__ import annotations`: Powertools reads these annotations at run time.
 
-from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path
-from pydantic import BaseModel, Field
 
-from engram.auth import KEY_ID_PATTERN, MAX_KEY_DAYS
+from engram.admin_models import (
+    ConfigureTenant,
+    CreateKey,
+    CreateTenant,
+    KeyCreated,
+    KeyRevoked,
+    KeySummary,
+    TenantConfigured,
+    TenantCreated,
+    TenantDetail,
+    TenantErased,
+    TenantList,
+    TenantSummary,
+)
+from engram.auth import KEY_ID_PATTERN
 from engram.errors import ForbiddenError, NotFoundError
-from engram.models import TENANT_ID, Request, Scope, TenantId
-from engram.settings import TenantOverrides
+from engram.models import TENANT_ID
 from engram_http.runtime import documented, engine, entry_point, json_response, resolver, tracer
 
 app = resolver()
 TenantPath = Annotated[str, Path(pattern=TENANT_ID)]
 KeyIdPath = Annotated[str, Path(pattern=KEY_ID_PATTERN)]
-
-
-class CreateTenant(Request):
-    tenant_id: TenantId
-    name: str | None = Field(default=None, max_length=200)
-
-
-class TenantCreated(BaseModel):
-    tenant_id: str
-    name: str
-
-
-class CreateKey(Request):
-    scopes: list[Scope] = Field(default_factory=list, max_length=100)
-    read_only: bool = False
-    expires_in_days: float | None = Field(default=None, gt=0, le=MAX_KEY_DAYS)
-
-
-class KeyCreated(BaseModel):
-    tenant_id: str
-    key_id: str
-    api_key: str
-    display_prefix: str
-    scopes: list[str]
-    read_only: bool
-    expires_at: str | None
-
-
-class ConfigureTenant(Request):
-    settings: TenantOverrides = Field(
-        description='overrides of the "recall", "lifecycle" and "retain" settings; {} restores the defaults'
-    )
-
-
-class TenantConfigured(BaseModel):
-    tenant_id: str
-    overrides: dict[str, dict[str, Any]]
-    effective: dict[str, dict[str, Any]]
-
-
-class KeyRevoked(BaseModel):
-    key_id: str
-    revoked: bool
-
-
-class TenantSummary(BaseModel):
-    tenant_id: str
-    name: str
-    created_at: datetime
-    erasing: bool
-
-
-class TenantList(BaseModel):
-    tenants: list[TenantSummary]
-
-
-class KeySummary(BaseModel):
-    """A key as the operator sees it later: never its secret."""
-
-    key_id: str
-    display_prefix: str
-    scopes: list[str]
-    read_only: bool
-    created_at: datetime
-    expires_at: datetime | None
-    revoked_at: datetime | None
-    last_used_at: datetime | None
-
-
-class TenantDetail(TenantSummary):
-    overrides: dict[str, Any]
-    total: int
-    by_tier: dict[str, int]
-    by_status: dict[str, int]
-    storage_bytes: int
-    usage: dict[str, int]
-    keys: list[KeySummary]
-
-
-class TenantErased(BaseModel):
-    tenant_id: str
-    status: Literal["erased", "erasing"]
-    """``erasing`` (202): the erasure goes on in steps; the tenant answers nothing any more."""
-    erased_memories: int | None = None
 
 
 def _operator() -> None:
@@ -179,15 +106,7 @@ def create_key(tenant: TenantPath, request: Annotated[CreateKey, Body()]) -> Res
         tenant, scopes=request.scopes, read_only=request.read_only, expires_in_days=request.expires_in_days
     )
     return json_response(
-        KeyCreated(
-            tenant_id=record.tenant_id,
-            key_id=record.key_id,
-            api_key=plaintext,
-            display_prefix=record.display_prefix,
-            scopes=list(record.scopes),
-            read_only=record.read_only,
-            expires_at=record.expires_at.isoformat() if record.expires_at else None,
-        ),
+        KeyCreated.of(plaintext, record),
         status=201,
     )
 

@@ -26,7 +26,7 @@ def openapi_document() -> str:
     from aws_lambda_powertools.event_handler.openapi.models import APIKey, APIKeyIn, HTTPBearer
 
     from engram_http.loader import load_handler
-    from engram_http.routes import FUNCTIONS, ROUTES
+    from engram_http.routes import FUNCTIONS, ROUTES, TAGS
 
     merge = OpenAPIMerge(
         title=TITLE,
@@ -46,13 +46,23 @@ def openapi_document() -> str:
         merge.add_schema(schema.model_dump(mode="json", by_alias=True, exclude_none=True))
         extra.update(getattr(module, "OPENAPI_EXTRA", {}))
     document = json.loads(merge.get_openapi_json_schema())
+    document["tags"] = [{"name": name, "description": text} for name, text in TAGS]
     for route in ROUTES:
         operation = document["paths"].get(route.path, {}).get(route.method.lower())
         if operation is None:
             continue
+        operation.update(tags=[route.tag], summary=route.summary)
         if route.auth == "none":
-            operation["security"] = []  # public: no key needed
+            operation["security"] = []  # public: no key needed, no lock in Swagger UI
+            # Powertools' default 422 (its own error shape) is not what this route can answer.
+            operation["responses"].pop("422", None)
         operation.update(extra.get((route.method, route.path), {}))
+    schemas = document.get("components", {}).get("schemas", {})
+    if "HTTPValidationError" in schemas and '"#/components/schemas/HTTPValidationError"' not in json.dumps(
+        document["paths"]
+    ):
+        schemas.pop("HTTPValidationError")
+        schemas.pop("ValidationError", None)
     return json.dumps(document)
 
 
@@ -63,6 +73,8 @@ def openapi() -> Response[str]:
 
 @app.get("/v1/docs", include_in_schema=False)
 def docs() -> Response[str]:
+    if app.current_event.get_query_string_value("format") == "json":  # Swagger UI's own link to the spec
+        return openapi()
     from aws_lambda_powertools.event_handler.openapi import swagger_ui
     from aws_lambda_powertools.event_handler.openapi.swagger_ui import generate_swagger_html
 

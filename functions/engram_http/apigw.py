@@ -192,14 +192,22 @@ def _authorize(event: dict[str, Any]) -> Answer | None:
 
 
 def dispatch(
-    method: str, target: str, headers: dict[str, str], body: bytes, source_ip: str = "127.0.0.1"
+    method: str,
+    target: str,
+    headers: dict[str, str],
+    body: bytes,
+    source_ip: str = "127.0.0.1",
+    seen: dict[str, str] | None = None,
 ) -> Answer:
-    """One request through authorizer and handler, as API Gateway does it."""
+    """One request through authorizer and handler, as API Gateway does it; ``seen`` (for the
+    access log) gets the matched route template and the caller's tenant, when known."""
     split = urlsplit(target)
     route, params, allowed = match(method, split.path)
     if route is None and split.path.endswith("/") and len(split.path) > 1:
         # API Gateway matches "/ui/" to the resource "/ui" (the event keeps the path as sent).
         route, params, allowed = match(method, split.path.rstrip("/"))
+    if seen is not None and route is not None:
+        seen["route"] = route.path
     if route is None:
         if allowed:
             names = ", ".join(sorted(set(allowed)))
@@ -220,6 +228,9 @@ def dispatch(
         refused = _authorize(event)
         if refused is not None:
             return refused
+        tenant = event["requestContext"]["authorizer"].get("tenant_id")
+        if seen is not None:
+            seen["tenant"] = str(tenant or event["requestContext"]["authorizer"].get("role") or "-")
     response = invoke(route.function, event)
     out_headers = {k: str(v) for k, v in (response.get("headers") or {}).items()}
     for key, values in (response.get("multiValueHeaders") or {}).items():

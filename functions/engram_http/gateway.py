@@ -19,6 +19,7 @@ import signal
 import socket
 import threading
 import time
+from collections.abc import Callable
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -98,21 +99,35 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(code, {**JSON_HEADERS, "Connection": "close"}, _error(code, text))
 
     def _serve(self) -> None:
+        began = time.perf_counter()
+        seen: dict[str, str] = {}
         try:
             body = self._body()
         except BadRequest as bad:
             self.send_error(bad.status, str(bad))
+            self._access(bad.status, began, seen)
             return
         headers = {k.lower(): v for k, v in self.headers.items()}
         try:
             status, out_headers, payload = dispatch(
-                self.command, self.path, headers, body, self.client_address[0]
+                self.command, self.path, headers, body, self.client_address[0], seen
             )
         except Exception:  # a handler crash is a 500 with the usual error shape, never a dropped connection
             logger.exception("request failed")
             status, out_headers = 500, dict(JSON_HEADERS)
             payload = error_body("internal", "internal error").encode()
         self._send(status, out_headers, payload)
+        self._access(status, began, seen)
+
+    def _access(self, status: int, began: float, seen: dict[str, str]) -> None:
+        """One access-log line: method, route template (never the ids in the path, the query, the
+        key or the body), status, milliseconds and the caller's tenant (``-`` when unknown)."""
+        if self.server.access_log is not None:
+            ms = (time.perf_counter() - began) * 1000
+            route = seen.get("route", "(no route)")
+            self.server.access_log(
+                f"{self.command} {route} {status} {ms:.1f}ms tenant={seen.get('tenant', '-')}"
+            )
 
     def _body(self) -> bytes:
         """The request body, read within the limits (``BadRequest`` otherwise)."""
@@ -210,10 +225,16 @@ class GatewayServer(ThreadingHTTPServer):
     request_queue_size = 128  # the listen backlog: a burst of clients connecting at once
 
     def __init__(
-        self, address: tuple[str, int], *, max_connections: int = 64, idle_timeout: float = 30.0
+        self,
+        address: tuple[str, int],
+        *,
+        max_connections: int = 64,
+        idle_timeout: float = 30.0,
+        access_log: Callable[[str], None] | None = None,
     ) -> None:
         super().__init__(address, _Handler)
         self.idle_timeout = idle_timeout
+        self.access_log = access_log
         self.stopping = threading.Event()
         self._slots = threading.BoundedSemaphore(max_connections)
         self._open: set[_Handler] = set()
@@ -293,9 +314,13 @@ def serve(
     on_start: Any = None,
     max_connections: int = 64,
     idle_timeout: float = 30.0,
+    access_log: Callable[[str], None] | None = None,
 ) -> GatewayServer:
-    """Serve until SIGINT/SIGTERM (when run in the main thread), then finish in-flight requests."""
-    server = GatewayServer((host, port), max_connections=max_connections, idle_timeout=idle_timeout)
+    """Serve until SIGINT/SIGTERM (when run in the main thread), then finish in-flight requests;
+    ``access_log`` gets one line per request."""
+    server = GatewayServer(
+        (host, port), max_connections=max_connections, idle_timeout=idle_timeout, access_log=access_log
+    )
     if on_start is not None:
         on_start(server)
     if threading.current_thread() is threading.main_thread():

@@ -16,35 +16,69 @@ class Route(NamedTuple):
     path: str
     function: str
     auth: Auth
+    tag: str = "docs"
+    """The resource the OpenAPI document files the operation under."""
+    summary: str = ""
+    """What the operation does, in a few words (the OpenAPI summary)."""
 
 
 ROUTES: tuple[Route, ...] = (
-    Route("POST", "/v1/memories", "retain", "key"),
-    Route("POST", "/v1/recall", "recall", "key"),
-    Route("POST", "/v1/forget", "forget", "key"),
-    Route("POST", "/v1/memories/{id}/feedback", "feedback", "key"),
-    Route("GET", "/v1/memories", "memories", "key"),
-    Route("GET", "/v1/memories/{id}", "memories", "key"),
-    Route("PATCH", "/v1/memories/{id}", "memories", "key"),
-    Route("DELETE", "/v1/memories/{id}", "memories", "key"),
-    Route("POST", "/v1/memories/{id}/restore", "memories", "key"),
-    Route("POST", "/v1/memories/{id}/release", "memories", "key"),
-    Route("GET", "/v1/stats", "memories", "key"),
-    Route("GET", "/v1/jobs/{id}", "memories", "key"),
-    Route("POST", "/v1/export", "memories", "key"),
-    Route("POST", "/v1/import", "memories", "key"),
-    Route("POST", "/v1/admin/tenants", "admin", "operator"),
-    Route("GET", "/v1/admin/tenants", "admin", "operator"),
-    Route("GET", "/v1/admin/tenants/{tenant}", "admin", "operator"),
-    Route("POST", "/v1/admin/tenants/{tenant}/keys", "admin", "operator"),
-    Route("PUT", "/v1/admin/tenants/{tenant}/settings", "admin", "operator"),
-    Route("DELETE", "/v1/admin/keys/{key_id}", "admin", "operator"),
-    Route("DELETE", "/v1/admin/tenants/{tenant}", "admin", "operator"),
-    Route("GET", "/v1/openapi.json", "docs", "none"),
-    Route("GET", "/v1/docs", "docs", "none"),
-    Route("GET", "/v1/health", "docs", "none"),
-    Route("GET", "/ui", "docs", "none"),
-    Route("GET", "/ui/{name}", "docs", "none"),
+    Route("POST", "/v1/memories", "retain", "key", "memories", "Retain texts, messages or a batch of items"),
+    Route("POST", "/v1/recall", "recall", "key", "recall", "Recall the memories that matter for a query"),
+    Route("POST", "/v1/forget", "forget", "key", "forget", "Forget by ids, by query or by filter"),
+    Route("POST", "/v1/memories/{id}/feedback", "feedback", "key", "feedback", "Say whether a memory helped"),
+    Route("GET", "/v1/memories", "memories", "key", "memories", "List memories, a page at a time"),
+    Route("GET", "/v1/memories/{id}", "memories", "key", "memories", "Get one memory (and its history)"),
+    Route(
+        "PATCH", "/v1/memories/{id}", "memories", "key", "memories", "Change a memory's content, tags or pin"
+    ),
+    Route("DELETE", "/v1/memories/{id}", "memories", "key", "memories", "Delete one memory"),
+    Route(
+        "POST", "/v1/memories/{id}/restore", "memories", "key", "memories", "Bring an archived memory back"
+    ),
+    Route("POST", "/v1/memories/{id}/release", "memories", "key", "memories", "Release a quarantined memory"),
+    Route(
+        "GET", "/v1/stats", "memories", "key", "tenant", "Counts, storage, usage and the last lifecycle run"
+    ),
+    Route(
+        "GET", "/v1/jobs/{id}", "memories", "key", "memories", "An asynchronous retain's status and results"
+    ),
+    Route("POST", "/v1/export", "memories", "key", "tenant", "Export every memory as JSONL"),
+    Route("POST", "/v1/import", "memories", "key", "tenant", "Import an export's JSONL"),
+    Route("POST", "/v1/admin/tenants", "admin", "operator", "admin", "Create a tenant"),
+    Route("GET", "/v1/admin/tenants", "admin", "operator", "admin", "List the tenants"),
+    Route(
+        "GET", "/v1/admin/tenants/{tenant}", "admin", "operator", "admin", "A tenant's counts, usage and keys"
+    ),
+    Route("POST", "/v1/admin/tenants/{tenant}/keys", "admin", "operator", "admin", "Create an API key"),
+    Route(
+        "PUT", "/v1/admin/tenants/{tenant}/settings", "admin", "operator", "admin", "Set a tenant's settings"
+    ),
+    Route("DELETE", "/v1/admin/keys/{key_id}", "admin", "operator", "admin", "Revoke an API key"),
+    Route(
+        "DELETE",
+        "/v1/admin/tenants/{tenant}",
+        "admin",
+        "operator",
+        "admin",
+        "Erase a tenant and all it holds",
+    ),
+    Route("GET", "/v1/openapi.json", "docs", "none", "docs", "This OpenAPI document"),
+    Route("GET", "/v1/docs", "docs", "none", "docs", "Swagger UI"),
+    Route("GET", "/v1/health", "docs", "none", "docs", "Liveness (no key needed)"),
+    Route("GET", "/ui", "docs", "none", "docs", "The memory inspector (a web page)"),
+    Route("GET", "/ui/{name}", "docs", "none", "docs", "The memory inspector's files"),
 )
+
+TAGS: tuple[tuple[str, str], ...] = (
+    ("memories", "Retain, read, change and delete memories"),
+    ("recall", "Find what to remember before answering"),
+    ("forget", "Hard deletes with a receipt"),
+    ("feedback", "Which recalled memories helped"),
+    ("tenant", "The tenant's counts, export and import"),
+    ("admin", "Operator only: tenants, keys, settings, erasure"),
+    ("docs", "This document, Swagger UI and liveness"),
+)
+"""The OpenAPI tags, in the order Swagger UI shows them."""
 
 FUNCTIONS: tuple[str, ...] = tuple(dict.fromkeys(r.function for r in ROUTES))

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from engram import embedding_keys
 from engram import feedback as feedback_service
 from engram import forget as forget_service
 from engram import lifecycle as lifecycle_service
@@ -31,6 +32,7 @@ from engram.errors import (
 )
 from engram.identity import job_id
 from engram.models import (
+    USAGE_COUNTERS,
     ExportLink,
     FeedbackRequest,
     FeedbackResponse,
@@ -71,7 +73,7 @@ from engram.ports import (
     StepQueue,
     UsagePlanRegistry,
 )
-from engram.settings import LlmSettings, Settings
+from engram.settings import LlmSettings, Settings, TenantOverrides
 
 logger = logging.getLogger(__name__)
 
@@ -193,7 +195,10 @@ class Engine:
     operator_token: str | Callable[[], str | None] | None = field(default=None, repr=False)
     """The admin routes' credential, or a function reading it (from Secrets Manager) on first use."""
     _jobs: ThreadPoolExecutor | None = field(default=None, repr=False)
-    _embedding: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _embedding: dict[str, threading.Lock] = field(default_factory=dict, repr=False)
+    """One lock per tenant: one caller embeds a tenant's backlog at a time, and a recall of one
+    tenant never waits for another tenant's backlog."""
+    _embedding_guard: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _embedder_thread: threading.Thread | None = field(default=None, repr=False)
     _wake: threading.Event = field(default_factory=threading.Event, repr=False)
     _stopping: threading.Event = field(default_factory=threading.Event, repr=False)
@@ -358,6 +363,7 @@ class Engine:
 
     def configure_tenant(self, tenant_id: str, overrides: dict[str, Any]) -> Settings:
         """Set a tenant's overrides of ``recall``, ``lifecycle`` and ``retain`` settings (validated first)."""
+        parse(TenantOverrides, overrides)  # a misspelt or invalid setting: the error's details name it
         try:
             effective = self.settings.for_tenant(overrides)
         except (ValueError, TypeError) as exc:
@@ -417,26 +423,38 @@ class Engine:
 
     # -- background embedding ----------------------------------------------------------------------
 
-    def embed_pending(self, tenant_id: str, *, batch: int = 64) -> int:
+    def _embedding_lock(self, tenant_id: str) -> threading.Lock:
+        with self._embedding_guard:
+            return self._embedding.setdefault(tenant_id, threading.Lock())
+
+    def embed_pending(self, tenant_id: str, *, batch: int = 64, at_most: int | None = None) -> int:
         """Embed every memory of the tenant still stored without a vector; how many were embedded.
 
-        Reads call this first, so a deferred embedding is never missed by a recall; the background
-        worker calls it to keep the backlog short. One caller embeds at a time.
+        The background worker calls it to keep the backlog short; reads that need every vector
+        (forget by query, export) call it first, and so does recall when nothing else would embed
+        the backlog or the index cannot search memories without one (``recall_waits``). With
+        ``at_most``, a backlog larger than that is left alone (to the background worker).
         """
         done = 0
-        if not self.store.pending_embedding(tenant_id, 1):  # the common case: nothing to wait for
-            if self._embedding.locked() and getattr(self.index, "follows_upserts_only", False):
+        lock = self._embedding_lock(tenant_id)
+        waiting = self.store.pending_embedding(tenant_id, 1 if at_most is None else at_most + 1)
+        if not waiting:  # the common case: nothing to wait for
+            if lock.locked() and getattr(self.index, "follows_upserts_only", False):
                 # An index that learns of writes only through upsert (not from the store) must
                 # not be read between a batch's set_embeddings and its upsert: wait for the batch.
-                with self._embedding:
+                with lock:
                     pass
             return done
-        with self._embedding:
+        if at_most is not None and len(waiting) > at_most:
+            return done
+        retain = self._settings(tenant_id).retain
+        with lock:
             while True:
                 pending = self.store.pending_embedding(tenant_id, batch)
                 if not pending:
                     return done
-                vectors = self.embedder.embed([content for _, content, _ in pending])
+                texts = embedding_keys.texts_to_embed(tenant_id, pending, store=self.store, settings=retain)
+                vectors = self.embedder.embed(texts)
                 items = [
                     (memory_id, digest, v) for (memory_id, _, digest), v in zip(pending, vectors, strict=True)
                 ]
@@ -445,6 +463,12 @@ class Engine:
                 pairs = [(records[i], v) for i, _, v in items if i in records]
                 self.index.upsert(tenant_id, [r for r, _ in pairs], [v for _, v in pairs])
                 done += len(pending)
+
+    def recall_waits(self) -> bool:
+        """Whether recall embeds the backlog before it ranks. Not when a background thread embeds
+        it and the index finds unembedded memories by BM25: the first recall after a bulk retain
+        then answers at once, and vectors join as they are made."""
+        return not (self.settings.background_embedding and self.index.indexes_unembedded)
 
     def _wake_embedder(self) -> None:
         """Start (once) or nudge the thread that embeds deferred memories."""
@@ -673,7 +697,12 @@ class Engine:
     ) -> RecallResponse:
         settings = self._settings(tenant_id)
         scopes = self._scopes(tenant_id, request.scopes, allowed_scopes)
-        self.embed_pending(tenant_id)
+        # A backlog of a few memories (one short retain) is embedded here, so a paraphrase finds
+        # them at once; a larger one is the background's, and BM25 finds it meanwhile.
+        self.embed_pending(
+            tenant_id, at_most=None if self.recall_waits() else settings.recall.embed_inline_max
+        )
+        self.store.bump_usage(tenant_id, "recall_calls")
         return recall_service.recall(
             tenant_id,
             request,
@@ -697,6 +726,7 @@ class Engine:
         scopes = self._scopes(tenant_id, named, allowed_scopes)
         if request.query is not None:
             self.embed_pending(tenant_id)
+        self.store.bump_usage(tenant_id, "forget_calls")
         return forget_service.forget(
             tenant_id,
             request,
@@ -717,6 +747,7 @@ class Engine:
         allowed_scopes: Sequence[str] | None = None,
     ) -> FeedbackResponse:
         settings = self._settings(tenant_id)
+        self.store.bump_usage(tenant_id, "feedback_calls")
         return feedback_service.feedback(
             tenant_id,
             memory_id,
@@ -824,6 +855,7 @@ class Engine:
         self._settings(tenant_id)
         stats = self.store.stats(tenant_id, scopes=allowed_scopes)
         if allowed_scopes is None:
+            stats.usage = dict.fromkeys(USAGE_COUNTERS, 0) | stats.usage
             last = self.store.lifecycle_reports(tenant_id, 1)
             stats.last_lifecycle_run = last[0] if last else None
         return stats

@@ -131,8 +131,9 @@ def http_status(error: EngramError) -> int:
 
 def from_validation(errors: Iterable[Mapping[str, Any]], *, outer: tuple[str, ...] = ()) -> EngramError:
     """Pydantic's errors as Engram's: each detail names its field (dotted, without the ``outer``
-    parts of the location such as ``body``), its problem and its type. Unknown fields alone are a
-    422 (``UnprocessableError``); anything else is a 400 (``ValidationFailedError``)."""
+    parts of the location such as ``body``), its problem and its type. Any unknown field makes it a
+    422 (``UnprocessableError``) naming the unknown fields first (``{"recall": …}`` sent where the
+    body is ``{"settings": {"recall": …}}`` is told so); anything else is a 400."""
     details = [
         {
             "field": ".".join(str(p) for p in err.get("loc", ()) if p not in outer) or "(body)",
@@ -141,8 +142,9 @@ def from_validation(errors: Iterable[Mapping[str, Any]], *, outer: tuple[str, ..
         }
         for err in errors
     ]
-    if details and all(d["type"] == "extra_forbidden" for d in details):
-        names = ", ".join(d["field"] for d in details)
-        return UnprocessableError(f"unknown field(s): {names}", details=details)
-    summary = "; ".join(f"{d['field']}: {d['problem']}" for d in details)
-    return ValidationFailedError(f"invalid request: {summary}", details=details)
+    unknown = [d["field"] for d in details if d["type"] == "extra_forbidden"]
+    others = "; ".join(f"{d['field']}: {d['problem']}" for d in details if d["type"] != "extra_forbidden")
+    if unknown:
+        message = f"unknown field(s): {', '.join(unknown)}" + (f"; {others}" if others else "")
+        return UnprocessableError(message, details=details)
+    return ValidationFailedError(f"invalid request: {others}", details=details)

@@ -11,7 +11,7 @@ from typing import Any
 from engram.errors import ConflictError, NotFoundError
 from engram.models import FeedbackRequest, FeedbackResponse, HistoryEntry
 from engram.ports import Clock, MemoryStore, SearchIndex
-from engram.scoring.lifecycle import demotion_on_feedback, feedback_ema
+from engram.scoring.lifecycle import POSITIVE_SIGNALS, demotion_on_feedback, feedback_ema
 from engram.settings import Settings
 
 MAX_ATTEMPTS = 64
@@ -30,6 +30,9 @@ def feedback(
 ) -> FeedbackResponse:
     """Apply one signal: read, compute, write only if nobody wrote in between; else retry with jitter.
 
+    ``used`` and ``positive`` also count an access (``access_count``, ``last_accessed_at``): what
+    an agent says it used is the access that should promote a memory, more than being returned.
+
     ``corrected`` demotes the memory one tier at once; ``ignored``/``negative`` do when the weight
     falls below ``lifecycle.feedback_demote_below`` (pinned memories never move down).
     """
@@ -37,12 +40,21 @@ def feedback(
         record = store.get(tenant_id, memory_id)
         if record is None or (scopes is not None and record.scope not in scopes):
             raise NotFoundError(f"memory '{memory_id}' not found")
-        weight = feedback_ema(record.feedback_weight, request.signal, alpha=settings.lifecycle.feedback_alpha)
+        # Stored as answered: the weight a GET shows is the one this call returned.
+        weight = round(
+            feedback_ema(record.feedback_weight, request.signal, alpha=settings.lifecycle.feedback_alpha), 6
+        )
         now = clock.now()
         tier = demotion_on_feedback(
             record.tier, request.signal, weight, pinned=record.pinned, settings=settings.lifecycle
         )
-        changes = {"feedback_weight": weight, "version": record.version + 1, "updated_at": now}
+        changes: dict[str, Any] = {
+            "feedback_weight": weight,
+            "version": record.version + 1,
+            "updated_at": now,
+        }
+        if request.signal in POSITIVE_SIGNALS:  # a memory the agent says it used was accessed
+            changes.update(access_count=record.access_count + 1, last_accessed_at=now)
         detail: dict[str, Any] = {"signal": request.signal, "feedback_weight": weight}
         if tier is not None:
             changes["tier"] = tier
@@ -64,8 +76,7 @@ def feedback(
         if store.update(tenant_id, updated, expected_version=record.version, history=entry):
             if tier is not None and index is not None:  # the index filters on the tier
                 vectors = store.get_vectors(tenant_id, [memory_id])
-                if memory_id in vectors:
-                    index.upsert(tenant_id, [updated], [vectors[memory_id]])
-            return FeedbackResponse(id=memory_id, feedback_weight=round(weight, 6))
+                index.upsert(tenant_id, [updated], [vectors.get(memory_id)])
+            return FeedbackResponse(id=memory_id, feedback_weight=weight)
         time.sleep(random.uniform(0, 0.002 * min(attempt + 1, 10)))
     raise ConflictError("the memory is being changed too often; retry")

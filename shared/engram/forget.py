@@ -68,8 +68,12 @@ def forget(
         conditions = forget_conditions(scopes, request.filter)
         ids = store.select_ids(tenant_id, conditions, older_than=request.filter.older_than)
         reason = "filter"
-    if request.dry_run or not ids:
-        return ForgetResponse(deleted=ids, dry_run=request.dry_run, receipt_id=None, candidates=candidates)
+    if request.dry_run:
+        return ForgetResponse(
+            deleted=[], would_delete=ids, dry_run=True, receipt_id=None, candidates=candidates
+        )
+    if not ids:
+        return ForgetResponse(deleted=[], dry_run=False, receipt_id=None, candidates=candidates)
     log = DeletionLogEntry(
         receipt_id=receipt_id(), tenant_id=tenant_id, at=clock.now(), ids=ids, reason=reason
     )

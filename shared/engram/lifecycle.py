@@ -241,8 +241,7 @@ def _reindex(tenant_id: str, records: list[MemoryRecord], *, store: MemoryStore,
     moved = [r for r in records if r.tier != "archived"]
     if moved:
         vectors = store.get_vectors(tenant_id, [r.id for r in moved])
-        embedded = [r for r in moved if r.id in vectors]
-        index.upsert(tenant_id, embedded, [vectors[r.id] for r in embedded])
+        index.upsert(tenant_id, moved, [vectors.get(r.id) for r in moved])
 
 
 def describe(

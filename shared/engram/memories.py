@@ -18,6 +18,7 @@ from pydantic import ValidationError
 from engram import lifecycle, strict_json
 from engram.errors import ConflictError, ForbiddenError, NotFoundError, ValidationFailedError
 from engram.extraction.guard import instruction_like
+from engram.extraction.rules import abstract_of, entities_of
 from engram.identity import content_hash
 from engram.models import (
     HistoryEntry,
@@ -126,10 +127,14 @@ def patch(
         detail.update(from_tier=record.tier, to_tier=request.tier, by="request", reason=reason)
     vector = None
     if request.content is not None and request.content != record.content:
+        # Everything derived from the old text goes with it: abstract, overview, key facts, entities.
         changes.update(
             content=request.content,
             content_hash=content_hash(request.content),
-            abstract=request.content.strip().splitlines()[0][:120],
+            abstract=abstract_of(request.content),
+            overview=request.content,
+            key_facts=[],
+            entities=entities_of(request.content),
         )
         changes.update(_quarantine(record, request.content, detail))
         vector = embedder.embed([request.content])[0]
@@ -156,8 +161,7 @@ def patch(
         index.remove(tenant_id, [memory_id], states=[updated])
     elif vector is not None or updated.tier != record.tier:
         vectors = {memory_id: vector} if vector is not None else store.get_vectors(tenant_id, [memory_id])
-        if memory_id in vectors:
-            index.upsert(tenant_id, [updated], [vectors[memory_id]])
+        index.upsert(tenant_id, [updated], [vectors.get(memory_id)])
     return MemoryView.of(updated)
 
 

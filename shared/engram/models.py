@@ -24,6 +24,7 @@ from pydantic import (
     WithJsonSchema,
     model_validator,
 )
+from pydantic_core import PydanticCustomError
 
 MAX_TEXT_CHARS = 32_000
 MAX_BATCH_ITEMS = 100
@@ -37,15 +38,20 @@ r"""A character that is not white space as JSON Schema's regexes (ECMA-262 ``\s`
 pattern is unanchored, so a text matching it is not blank. Spelled out because Python's ``\s``
 and ``str.isspace`` also count control characters such as U+001F."""
 TENANT_ID = r"^[a-z0-9][a-z0-9-]{2,62}$"
-TenantId = Annotated[str, StringConstraints(pattern=TENANT_ID)]
+TenantId = Annotated[str, StringConstraints(pattern=TENANT_ID), Field(examples=["acme"])]
 MEMORY_ID = r"^mem_[0-9a-f]{32}$"
 JOB_ID = r"^job_[0-9a-f]{32}$"
-MemoryId = Annotated[str, StringConstraints(pattern=MEMORY_ID)]
+MemoryId = Annotated[
+    str, StringConstraints(pattern=MEMORY_ID), Field(examples=["mem_2dc26cf4374a7cbd11f85a6cba1507ab"])
+]
 Scope = Annotated[
     str,
     StringConstraints(pattern=r"^(global|(agent|user|project|session):[A-Za-z0-9][A-Za-z0-9._@:+-]{0,127})$"),
+    Field(examples=["user:alice"]),
 ]
-Tag = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9 _.:/+-]{0,63}$")]
+Tag = Annotated[
+    str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9 _.:/+-]{0,63}$"), Field(examples=["travel"])
+]
 MetadataKey = Annotated[str, StringConstraints(pattern=METADATA_KEY)]
 Scalar = str | int | float | bool
 
@@ -61,14 +67,24 @@ def _not_blank(value: str) -> str:
 
 Text = Annotated[
     str,
-    Field(min_length=1, max_length=MAX_TEXT_CHARS, json_schema_extra=_NOT_BLANK_SCHEMA),
+    Field(
+        min_length=1,
+        max_length=MAX_TEXT_CHARS,
+        json_schema_extra=_NOT_BLANK_SCHEMA,
+        examples=["I prefer dark mode"],
+    ),
     AfterValidator(_not_blank),
 ]
 
 
 QueryText = Annotated[
     str,
-    Field(min_length=1, max_length=MAX_QUERY_CHARS, json_schema_extra=_NOT_BLANK_SCHEMA),
+    Field(
+        min_length=1,
+        max_length=MAX_QUERY_CHARS,
+        json_schema_extra=_NOT_BLANK_SCHEMA,
+        examples=["what theme do I like?"],
+    ),
     AfterValidator(_not_blank),
 ]
 
@@ -154,6 +170,9 @@ class Source(BaseModel):
     message_refs: list[int] = Field(default_factory=list)
     agent: str | None = None
     role: str | None = None
+    batch_id: str | None = None
+    """Set by retain on transcript turns that came in one call without a session id: the call's
+    batch then stands for the session (its order is the conversation's)."""
 
 
 class MemoryRecord(BaseModel):
@@ -193,6 +212,13 @@ class MemoryRecord(BaseModel):
     expires_at: datetime | None = None
     content_hash: str
     embedding_model: str = ""
+
+    @property
+    def thread(self) -> str | None:
+        """The conversation this memory is a turn of: its session, else the retain call's batch."""
+        if self.source.session_id is not None:
+            return self.source.session_id
+        return f"batch:{self.source.batch_id}" if self.source.batch_id else None
 
 
 class HistoryEntry(BaseModel):
@@ -320,8 +346,34 @@ class RecallFilters(Request):
     created_at: TimeRange | None = None
 
 
+def _scope_as_scopes(data: Any) -> Any:
+    """Recall also takes retain's ``scope`` (one scope) as a one-element ``scopes``."""
+    if isinstance(data, dict) and "scope" in data:
+        if "scopes" in data:
+            raise PydanticCustomError("scope_and_scopes", "give either 'scope' or 'scopes', not both")
+        data = {k: v for k, v in data.items() if k != "scope"} | {"scopes": [data["scope"]]}
+    return data
+
+
+def _recall_schema(schema: dict[str, Any]) -> None:
+    """Document ``scope`` beside ``scopes`` (never both)."""
+    scopes = schema["properties"]["scopes"]
+    schema["properties"] = {
+        "query": schema["properties"]["query"],
+        "scope": {
+            **scopes["anyOf"][0]["items"],
+            "title": "Scope",
+            "description": "one scope to search (the same as scopes: [scope])",
+        },
+        **{k: v for k, v in schema["properties"].items() if k != "query"},
+    }
+    schema["not"] = {"required": ["scope", "scopes"]}
+
+
 class RecallRequest(Request):
-    """``POST /v1/recall``."""
+    """``POST /v1/recall``. ``scope`` (one) or ``scopes`` (several); neither: every scope the key may read."""
+
+    model_config = ConfigDict(json_schema_extra=_recall_schema)
 
     query: QueryText
     scopes: list[Scope] | None = Field(default=None, min_length=1, max_length=50)
@@ -335,6 +387,11 @@ class RecallRequest(Request):
     track_access: bool = True
     as_of: IsoDatetime | None = None
     """Recall what was true at this time (superseded memories included while they were valid)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _one_scope(cls, data: Any) -> Any:
+        return _scope_as_scopes(data)
 
 
 def _no_nulls(schema: dict[str, Any]) -> None:
@@ -500,7 +557,11 @@ class RecallResponse(BaseModel):
 
 
 class ForgetResponse(BaseModel):
+    """``deleted``: what went (always empty on a dry run); ``would_delete``: what a dry run
+    selected (empty otherwise)."""
+
     deleted: list[str]
+    would_delete: list[str] = Field(default_factory=list)
     dry_run: bool
     receipt_id: str | None
     candidates: list[dict[str, Any]] | None = None
@@ -565,6 +626,10 @@ class LifecycleReport(BaseModel):
     duration_s: float = 0.0
 
 
+USAGE_COUNTERS = ("retain_calls", "recall_calls", "forget_calls", "feedback_calls")
+"""The calls ``GET /v1/stats`` counts per tenant (each is there, 0 until the first call)."""
+
+
 class StatsResponse(BaseModel):
     tenant_id: str
     total: int
@@ -574,7 +639,11 @@ class StatsResponse(BaseModel):
     by_status: dict[str, int]
     storage_bytes: int
     usage: dict[str, int]
+    """Calls so far by kind (``USAGE_COUNTERS``); empty for a key limited to scopes."""
+    pending_embedding: int = 0
+    """Memories stored and searchable by BM25 that wait for their vector (the embedding backlog)."""
     last_lifecycle_run: LifecycleReport | None = None
+    """The tenant's last lifecycle run; null before the first (and for a key limited to scopes)."""
 
 
 class Job(BaseModel):

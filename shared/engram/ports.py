@@ -228,9 +228,10 @@ class MemoryStore(Protocol):
     def neighbours(
         self, tenant_id: str, memory_ids: Sequence[str], conditions: Conditions, span: int
     ) -> dict[str, list[str]]:
-        """For each listed memory with a session, up to ``span`` memories before and after it in
-        the same scope and session, in the order they were retained (creation time: retain spaces
-        a batch's items a microsecond apart), that meet ``conditions``."""
+        """For each listed memory of a thread (``MemoryRecord.thread``: its session, else the retain
+        batch it came in), up to ``span`` memories before and after it in the same scope and
+        thread, in the order they were retained (creation time: retain spaces a batch's items a
+        microsecond apart), that meet ``conditions``."""
         ...
 
     def write(self, tenant_id: str, batch: WriteBatch) -> None:
@@ -246,13 +247,16 @@ class MemoryStore(Protocol):
         history: HistoryEntry | None = None,
         vector: Vector | None = None,
     ) -> bool:
-        """Replace a record only if its stored version is ``expected_version``; False if not."""
+        """Replace a record only if its stored version is ``expected_version``; False if not. The
+        stored access count and last access (which recalls add to) are kept, unless the record
+        moves the last access itself."""
         ...
 
     def update_many(
         self, tenant_id: str, updates: Sequence[ConditionalUpdate], *, report: LifecycleReport | None = None
     ) -> list[str]:
-        """Apply each update whose record is still at its expected version (stored vectors are kept),
+        """Apply each update whose record is still at its expected version and access count (no
+        write and no recall since it was read; stored vectors are kept),
         skip the others, and return the ids applied. ``report``, if given, is stored after them
         (``put_lifecycle_report``), in the same transaction where the backend has one, so a resumed
         run never counts a change twice. Each update on its own is atomic; the batch need not be.
@@ -297,7 +301,11 @@ class MemoryStore(Protocol):
         tag: str | None = None,
     ) -> Page: ...
     def history(self, tenant_id: str, memory_id: str) -> list[HistoryEntry]: ...
-    def record_access(self, tenant_id: str, memory_ids: Sequence[str], at: datetime) -> None: ...
+    def record_access(self, tenant_id: str, memory_ids: Sequence[str], at: datetime) -> None:
+        """access_count + 1 and last_accessed_at = ``at``; the version stays (it counts changes,
+        each with a history entry)."""
+        ...
+
     def stats(self, tenant_id: str, *, scopes: Sequence[str] | None = None) -> StatsResponse:
         """Counts over the tenant's memories, or only those in ``scopes``; usage only for the whole tenant."""
         ...
@@ -335,6 +343,10 @@ class SearchIndex(Protocol):
     category, dates) calls ``upsert`` or ``remove`` right after the store commits.
     """
 
+    indexes_unembedded: bool
+    """True when a memory upserted without a vector is searchable by BM25 at once (k-NN skips it
+    until its vector arrives); False when such memories are left out until they have one."""
+
     def knn(self, tenant_id: str, vector: Vector, k: int, conditions: Conditions) -> list[tuple[str, float]]:
         """Top-k ids by cosine in [-1, 1], among memories meeting ``conditions``."""
         ...
@@ -345,17 +357,29 @@ class SearchIndex(Protocol):
         """``knn`` for each row of ``vectors`` in one pass (used by retain's dedup)."""
         ...
 
-    def bm25(self, tenant_id: str, query: str, k: int, conditions: Conditions) -> list[tuple[str, float]]:
-        """Top-k ids by BM25 (>= 0, higher is better), among memories meeting ``conditions``."""
+    def bm25(
+        self, tenant_id: str, query: str, k: int, conditions: Conditions, *, context_weight: float = 0.0
+    ) -> list[tuple[str, float]]:
+        """Top-k ids by BM25 (>= 0, higher is better), among memories meeting ``conditions``.
+
+        With ``context_weight`` > 0, a transcript turn's document also holds the turns before and
+        after it in its thread at that field weight (BM25F). The embedded index does; the others
+        (OpenSearch, the in-process index over DynamoDB) rank by the turn alone."""
         ...
 
     def cosines(self, tenant_id: str, vector: Vector, memory_ids: Sequence[str]) -> dict[str, float]:
-        """Cosine of ``vector`` with each listed memory of this tenant (missing ids are left out)."""
+        """Cosine of ``vector`` with each listed memory of this tenant (missing or unembedded ids
+        are left out)."""
         ...
 
     def vectors(self, tenant_id: str, memory_ids: Sequence[str]) -> dict[str, Vector]: ...
 
-    def upsert(self, tenant_id: str, records: Sequence[MemoryRecord], vectors: Sequence[Vector]) -> None: ...
+    def upsert(
+        self, tenant_id: str, records: Sequence[MemoryRecord], vectors: Sequence[Vector | None]
+    ) -> None:
+        """Add or replace records; ``vectors[i]`` is the stored vector of ``records[i]``, or None
+        while it has none (see ``indexes_unembedded``)."""
+        ...
 
     def remove(
         self, tenant_id: str, memory_ids: Sequence[str], *, states: Sequence[MemoryRecord] = ()
@@ -363,6 +387,18 @@ class SearchIndex(Protocol):
         """Take memories out of the index. ``states``: the removal state of some of them, when known
         (the archived record, or ``removed_state(record)`` for a hard delete), so that an index
         with versions never lets a delete remove a later write."""
+
+
+@runtime_checkable
+class ThreadSearch(Protocol):
+    """Optional beside ``SearchIndex``: how well each memory's whole thread matches a query."""
+
+    def thread_scores(
+        self, tenant_id: str, query: str, conditions: Conditions, memory_ids: Sequence[str]
+    ) -> dict[str, float]:
+        """For each listed memory of a thread, that thread's BM25 for ``query`` with all its turns
+        (meeting ``conditions``) as one document, divided by the best thread's: in (0, 1]."""
+        ...
 
 
 @runtime_checkable

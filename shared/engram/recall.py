@@ -3,8 +3,8 @@
 Stages: embed the query (BM25 and its hits' records are fetched on another thread meanwhile);
 candidates from k-NN and BM25 (conditions applied before ranking);
 the cosine of every candidate in the union; fusion (``weighted`` or ``rrf``) to [0, 1]; optional
-rerank blended 0.6/0.4; lifecycle multiplier and length normalisation; ``min_score``; MMR;
-access tracking. Every stage's time is measured; every memory's per-stage scores go in
+rerank blended 0.6/0.4; a bounded lifecycle prior (frequency of access never enters it) and
+length normalisation; ``min_score``; MMR; access tracking of the best few. Every stage's time is measured; every memory's per-stage scores go in
 ``trace`` with ``debug``.
 """
 
@@ -22,7 +22,16 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 import numpy as np
 
 from engram.models import MemoryRecord, RecalledMemory, RecallRequest, RecallResponse
-from engram.ports import CandidateSearch, Clock, Conditions, Embedder, MemoryStore, Reranker, SearchIndex
+from engram.ports import (
+    CandidateSearch,
+    Clock,
+    Conditions,
+    Embedder,
+    MemoryStore,
+    Reranker,
+    SearchIndex,
+    ThreadSearch,
+)
 from engram.query import recall_conditions
 from engram.scoring import channels, fusion, lifecycle, shaping, words
 from engram.settings import Settings
@@ -70,11 +79,17 @@ def _beside() -> ThreadPoolExecutor:
 
 
 def _text_side(
-    tenant_id: str, query: str, pool: int, conditions: Conditions, index: SearchIndex, store: MemoryStore
+    tenant_id: str,
+    query: str,
+    pool: int,
+    conditions: Conditions,
+    index: SearchIndex,
+    store: MemoryStore,
+    context_weight: float,
 ) -> _TextSide:
     """BM25's candidates and their records: what recall can do before it has the query vector."""
     start = time.perf_counter()
-    hits = index.bm25(tenant_id, query, pool, conditions)
+    hits = index.bm25(tenant_id, query, pool, conditions, context_weight=context_weight)
     records = store.get_many(tenant_id, [i for i, _ in hits])
     return _TextSide(hits, records, (time.perf_counter() - start) * 1000.0)
 
@@ -94,7 +109,8 @@ def _fuse(
     debug: bool,
 ) -> tuple[dict[str, float], dict[str, dict[str, Any]]]:
     """Fused scores, and each memory's trace when ``debug`` (skipped otherwise: it costs more than
-    the scores)."""
+    the scores). A memory without a cosine has no vector yet (deferred embedding): its BM25 score
+    stands in for both channels until it has one."""
     r = settings.recall
     bm25_norm = fusion.normalise_bm25(bm25)
     bm25_ranks = fusion.ranks_of(bm25)
@@ -104,6 +120,8 @@ def _fuse(
         c = cos.get(memory_id, 0.0)
         vec = fusion.calibrate_cosine(c, floor=r.cosine_floor, scale=r.cosine_scale)
         b = bm25_norm.get(memory_id, 0.0)
+        if memory_id not in cos and method == "weighted":
+            vec = b  # not embedded yet: found by its words alone
         if method == "rrf":
             score = fusion.rrf(
                 [knn_ranks.get(memory_id), bm25_ranks.get(memory_id)],
@@ -228,7 +246,16 @@ def recall(
     # query is embedded (the embedder gives a single text one core), and are waited for below.
     text_side = None
     if not one_trip and method != "vector":
-        text_side = _beside().submit(_text_side, tenant_id, request.query, pool, conditions, index, store)
+        text_side = _beside().submit(
+            _text_side,
+            tenant_id,
+            request.query,
+            pool,
+            conditions,
+            index,
+            store,
+            settings.recall.context_weight,
+        )
     query_vector = timer.run("embed", lambda: embedder.embed([request.query])[0])
 
     def candidates() -> tuple[list[tuple[str, float]], list[tuple[str, float]], dict[str, float]]:
@@ -273,26 +300,30 @@ def recall(
     )
 
     def context() -> None:
-        """Entity and time bonuses, then session neighbours of the best hits (may add candidates)."""
+        """Time, when, thread and entity bonuses, then the thread neighbours of the best hits
+        (which may add candidates)."""
         r = settings.recall
-        if window is not None:
+
+        def bonus(name: str, weight: float, share_of: Callable[[str], float]) -> None:
             for memory_id in ids:
-                record = records[memory_id]
-                hit = channels.inside(record.occurred_at or record.created_at, window)
-                fused[memory_id] = channels.with_bonus(fused[memory_id], hit, r.time_weight)
+                share = share_of(memory_id)
+                fused[memory_id] = channels.with_bonus(fused[memory_id], share, weight)
                 if debug:
-                    trace[memory_id].update(
-                        {"in_time_window": bool(hit), "fused": round(fused[memory_id], 6)}
-                    )
+                    trace[memory_id].update({name: round(share, 6), "fused": round(fused[memory_id], 6)})
+
+        if window is not None:
+            span = window
+            bonus("in_time_window", r.time_weight, lambda i: channels.inside(_when(records[i]), span))
+        if r.when_weight > 0 and channels.asks_when(request.query):
+            bonus("says_when", r.when_weight, lambda i: channels.has_time_expression(records[i].content))
+        if r.thread_weight > 0 and isinstance(index, ThreadSearch):
+            shares = index.thread_scores(tenant_id, request.query, conditions, ids)
+            bonus("thread_bm25", r.thread_weight, lambda i: shares.get(i, 0.0))
         entities = channels.query_entities(request.query) if r.entity_weight > 0 else ()
         if entities:
-            for memory_id in ids:
-                share = channels.entity_share(entities, records[memory_id].content)
-                fused[memory_id] = channels.with_bonus(fused[memory_id], share, r.entity_weight)
-                if debug:
-                    trace[memory_id].update(
-                        {"entity_share": round(share, 6), "fused": round(fused[memory_id], 6)}
-                    )
+            bonus(
+                "entity_share", r.entity_weight, lambda i: channels.entity_share(entities, records[i].content)
+            )
         if r.neighbour_weight <= 0 or not ids:
             return
         seeds = sorted(ids, key=lambda i: (-fused[i], i))[: r.neighbour_seeds]
@@ -328,27 +359,30 @@ def recall(
         for memory_id in ids:
             record = records[memory_id]
             life = _lifecycle(record, now, settings, rounded=debug)
+            prior = lifecycle.rank_prior(life["multiplier"], r.lifecycle_weight)
             norm = shaping.length_norm(
                 len(record.content),
                 anchor=r.length_norm_anchor,
                 strength=r.length_norm_strength,
                 floor=r.length_norm_floor,
             )
-            # Only transcript turns (raw, in a session): a short turn leans on its neighbours, while
-            # a short fact stored on its own ("I prefer dark mode") was kept on purpose.
+            # Only transcript turns: a short turn leans on its neighbours, while a short fact
+            # stored on its own or beside others ("I prefer dark mode") was kept on purpose.
             brevity = 1.0
-            if r.brevity_anchor > 0 and record.category == "raw" and record.source.session_id:
+            if r.brevity_anchor > 0 and _transcript_turn(record):
                 brevity = shaping.brevity(
                     len(words.informative_words(record.content)),
                     anchor=r.brevity_anchor,
                     strength=r.brevity_strength,
                     floor=r.brevity_floor,
                 )
-            score = fused[memory_id] * round(life["multiplier"], 6) * norm * brevity
+            score = fused[memory_id] * round(prior, 6) * norm * brevity
             if debug:
                 trace[memory_id].update(
                     {
                         "lifecycle": life,
+                        "access_count": record.access_count,
+                        "prior": round(prior, 6),
                         "length_norm": round(norm, 6),
                         "brevity": round(brevity, 6),
                         "final": round(score, 6),
@@ -365,10 +399,13 @@ def recall(
         if len(passed) <= 1 or settings.recall.mmr_lambda >= 1.0:
             return passed[: request.limit]
         vectors = index.vectors(tenant_id, passed)
-        present = [i for i in passed if i in vectors]  # a memory forgotten meanwhile has none
+        missing = [i for i in passed if i not in vectors]  # not embedded yet, or forgotten meanwhile
+        gone = set(missing) - store.get_many(tenant_id, missing).keys() if missing else set()
+        present = [i for i in passed if i not in gone]
         if len(present) <= 1:
             return present[: request.limit]
-        matrix = np.stack([vectors[i] for i in present]).astype(np.float32)
+        none = np.zeros(query_vector.shape[-1], dtype=np.float32)  # not embedded yet: like nothing
+        matrix = np.stack([vectors.get(i, none) for i in present]).astype(np.float32)
         return shaping.mmr(
             present,
             final,
@@ -379,8 +416,9 @@ def recall(
         )
 
     chosen = timer.run("mmr", diversify)
-    if request.track_access and chosen:
-        timer.run("access", lambda: store.record_access(tenant_id, chosen, now))
+    used = chosen[: settings.recall.access_top]
+    if request.track_access and used:
+        timer.run("access", lambda: store.record_access(tenant_id, used, now))
 
     def serialise() -> RecallResponse:
         memories = []
@@ -415,9 +453,23 @@ def recall(
     return response
 
 
+def _transcript_turn(record: MemoryRecord) -> bool:
+    """A raw memory in a session, or in a retain call's batch when it reads as a turn (a role, or
+    a speaker label): several facts sent in one call are not a conversation."""
+    if record.category != "raw" or record.thread is None:
+        return False
+    return bool(record.source.session_id or record.source.role or words.has_speaker_label(record.content))
+
+
+def _when(record: MemoryRecord) -> datetime:
+    return record.occurred_at or record.created_at
+
+
 def _lifecycle(record: MemoryRecord, now: datetime, settings: Settings, *, rounded: bool) -> dict[str, Any]:
-    """The record's lifecycle values at ``now``; rounded to 6 places for a trace."""
-    values = lifecycle.explain(**lifecycle.state_of(record), now=now, settings=settings.lifecycle)
+    """The record's lifecycle values at ``now`` as recall ranks by them (frequency left out: see
+    ``lifecycle.rank_prior``); rounded to 6 places for a trace."""
+    state = lifecycle.state_of(record, access_count=0)
+    values = lifecycle.explain(**state, now=now, settings=settings.lifecycle)
     if not rounded:
         return values
     return {k: round(v, 6) if isinstance(v, float) else v for k, v in values.items()}

@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Literal
@@ -198,6 +199,7 @@ def _record(
     request: RetainRequest,
     now: datetime,
     embedding_model: str,
+    batch_id: str | None = None,
 ) -> MemoryRecord:
     memory = candidate.memory
     return MemoryRecord(
@@ -219,7 +221,12 @@ def _record(
         occurred_at=candidate.occurred_at,
         valid_from=candidate.occurred_at or now,
         status="quarantined" if candidate.quarantine else "active",
-        source=Source(session_id=request.session_id, message_refs=memory.message_refs, role=memory.role),
+        source=Source(
+            session_id=request.session_id,
+            message_refs=memory.message_refs,
+            role=memory.role,
+            batch_id=batch_id if memory.category == "raw" else None,
+        ),
         trust=memory.trust,
         expires_at=request.expires_at,
         content_hash=content_hash(memory.content),
@@ -310,6 +317,8 @@ def retain(
     extract = Extraction(extractor, llm, settings, usage)
     candidates = _candidates(request, extractor=extract, settings=settings, now=now)
     scope = request.scope
+    # Turns sent together without a session id are one conversation: the call's batch stands in.
+    batch_id = uuid.uuid4().hex[:16] if request.session_id is None and len(candidates) > 1 else None
     # A microsecond apart: on every backend, creation order is the order the items came in
     # (listing pages, and a session's neighbours in recall, follow it).
     records = [
@@ -320,6 +329,7 @@ def retain(
             request=request,
             now=now + timedelta(microseconds=position),
             embedding_model=embedder.model_id,
+            batch_id=batch_id,
         )
         for position, c in enumerate(candidates)
     ]
@@ -489,12 +499,12 @@ def retain(
         batch.idempotency = (request.idempotency_key, fp, outcome)
     if batch.records or batch.idempotency:
         store.write(tenant_id, batch)
-        embedded = [
-            (r, v if v is not None else index_vectors.get(r.id))
+        # What waits for its vector goes in too: an index that can, finds it by BM25 meanwhile.
+        vectors_now = [
+            v if v is not None else index_vectors.get(r.id)
             for r, v in zip(batch.records, batch.vectors, strict=True)
         ]
-        ready = [(r, v) for r, v in embedded if v is not None]
-        index.upsert(tenant_id, [r for r, _ in ready], [v for _, v in ready])
+        index.upsert(tenant_id, batch.records, vectors_now)
     for counter, amount in usage.counters().items():
         store.bump_usage(tenant_id, counter, amount)
     logger.info(

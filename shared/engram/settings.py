@@ -34,12 +34,33 @@ class RecallSettings(_Section):
     # Cosine calibration 1 - exp(-(cos - floor) / scale): unrelated (0.15) -> 0.22, paraphrase (0.32) -> 0.67.
     cosine_floor: float = 0.10
     cosine_scale: float = Field(default=0.2, gt=0)
-    min_score: float = Field(default=0.35, ge=0, le=1)
+    min_score: float = Field(default=0.47, ge=0, le=1)
+    """On the final score. 0.47 keeps the relevance bar of a fresh memory (prior 0.921) where it
+    was when the whole lifecycle multiplier (0.685 for it) entered the score and the bar was 0.35."""
+    lifecycle_weight: float = Field(default=0.25, ge=0, le=1)
+    """How much of the score is query-independent: it is multiplied by ``1 - w·(1 - m)``, m the
+    lifecycle multiplier with frequency left out, so in [1 - 0.7·w, 1] (0: relevance alone)."""
+    embed_inline_max: int = Field(default=8, ge=0, le=64)
+    """A recall embeds its tenant's backlog first when it holds at most this many memories (one
+    short retain: a paraphrase then finds them at once); a larger backlog is left to the
+    background embedder and found by BM25 until embedded (0: never wait)."""
+    access_top: int = Field(default=3, ge=0, le=100)
+    """A tracked recall counts an access only for its best this many memories (what an agent puts
+    in its prompt first); the rest were shown, not used. 0: none."""
     length_norm_anchor: int = Field(default=500, ge=1)
     length_norm_strength: float = Field(default=0.5, ge=0)
     length_norm_floor: float = Field(default=0.5, ge=0, le=1)
     entity_weight: float = Field(default=0.0, ge=0)
     """Bonus weight for memories naming the query's entities: ``(s + w·share) / (1 + w)``."""
+    context_weight: float = Field(default=0.0, ge=0, le=1)
+    """BM25F: a transcript turn's BM25 document also holds the turns before and after it in its
+    thread at this field weight (0: the turn alone). The embedded index only."""
+    thread_weight: float = Field(default=0.0, ge=0)
+    """Bonus weight for turns of the threads that match the query best as a whole (each thread's
+    turns as one BM25 document, divided by the best thread's). The embedded index only."""
+    when_weight: float = Field(default=0.0, ge=0)
+    """For a question asking when ("When did ...", "What year ..."), bonus weight for memories
+    that say when something happened ("last weekend", "on Saturday", "in May")."""
     time_weight: float = Field(default=0.3, ge=0)
     """Bonus weight for memories inside a period the query names ("in May 2023", "last week"),
     which are also searched for as extra candidates."""
@@ -49,7 +70,7 @@ class RecallSettings(_Section):
     neighbour_span: int = Field(default=1, ge=1, le=5)
     neighbour_seeds: int = Field(default=10, ge=1, le=100)
     brevity_anchor: int = Field(default=6, ge=0)
-    """Transcript turns (raw, with a session) with fewer informative words than this are scored
+    """Transcript turns (raw, in a session or a retain batch) with fewer informative words than this are scored
     down by ``max(floor, (words/anchor)^strength)`` (0: off)."""
     brevity_strength: float = Field(default=1.0, ge=0)
     brevity_floor: float = Field(default=0.3, ge=0, le=1)
@@ -108,6 +129,9 @@ class RetainSettings(_Section):
     # Raw texts, events and cases are acknowledged once durable and embedded in the background;
     # every read first embeds what its tenant still has pending, so recall never misses them.
     defer_embedding: bool = True
+    embed_previous: bool = False
+    """Embed a deferred transcript turn (raw, in a thread) with the turn before it in its thread
+    (the stored content stays the turn alone)."""
     max_memories_per_call: int = Field(default=10, ge=1, le=50)
     """At most this many memories from one LLM extraction call."""
     input_char_budget: int = Field(default=12_000, ge=500)

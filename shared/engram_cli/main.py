@@ -54,10 +54,11 @@ def _out(args: argparse.Namespace, data: Any, human: str | None = None) -> None:
         print(human)
 
 
-def _progress(total: int | None, desc: str, enabled: bool) -> Any:
+def _progress(total: int | None, desc: str, enabled: bool, *, leave: bool = False) -> Any:
+    """A progress bar on stderr; ``leave`` keeps its last state (the final count) on screen."""
     from tqdm import tqdm
 
-    return tqdm(total=total, desc=desc, unit="mem", disable=not enabled, file=sys.stderr, leave=False)
+    return tqdm(total=total, desc=desc, unit="mem", disable=not enabled, file=sys.stderr, leave=leave)
 
 
 # -- commands ------------------------------------------------------------------------------------
@@ -166,11 +167,25 @@ def cmd_recall(args: argparse.Namespace) -> int:
     if args.filters:
         body["filters"] = _json_arg(args.filters, "--filters")
     response = engine.recall(args.tenant, parse(RecallRequest, body))
-    lines = [f"{m.score:.3f}  [{m.category}] {m.content}  ({m.id})" for m in response.memories]
+    lines = []
+    for m in response.memories:
+        lines.append(f"{m.score:.3f}  [{m.category}] {m.content}  ({m.id})")
+        if m.trace:  # --debug: each stage's score
+            lines += [f"         {stage}: {_traced(value)}" for stage, value in m.trace.items()]
+    if response.timings_ms:
+        lines.append("timings ms: " + ", ".join(f"{k} {v:.2f}" for k, v in response.timings_ms.items()))
     if response.context:
         lines += ["", response.context]
     _out(args, dump(response), "\n".join(lines) or "no memory passed min_score")
     return 0
+
+
+def _traced(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.4f}"
+    if isinstance(value, dict):
+        return ", ".join(f"{k}={_traced(v)}" for k, v in value.items())
+    return str(value)
 
 
 def cmd_forget(args: argparse.Namespace) -> int:
@@ -185,13 +200,13 @@ def cmd_forget(args: argparse.Namespace) -> int:
     if args.filter:
         body["filter"] = _json_arg(args.filter, "--filter")
     response = engine.forget(args.tenant, parse(ForgetRequest, body))
-    verb = "would delete" if response.dry_run else "deleted"
-    _out(
-        args,
-        dump(response),
-        f"{verb} {len(response.deleted)}: {' '.join(response.deleted)}"
-        + (f"\nreceipt {response.receipt_id}" if response.receipt_id else ""),
-    )
+    ids = response.would_delete if response.dry_run else response.deleted
+    human = f"{'would delete' if response.dry_run else 'deleted'} {len(ids)}"
+    if response.candidates:  # by query: each with its score
+        human += "".join(f"\n{c['score']:.3f}  {c['id']}  {c['content']}" for c in response.candidates)
+    elif ids:
+        human += ": " + " ".join(ids)
+    _out(args, dump(response), human + (f"\nreceipt {response.receipt_id}" if response.receipt_id else ""))
     return 0
 
 
@@ -257,10 +272,11 @@ def cmd_export(args: argparse.Namespace) -> int:
 def cmd_import(args: argparse.Namespace) -> int:
     engine = _engine(args)
     handle: TextIO = sys.stdin if args.input == "-" else open(args.input, encoding="utf-8")  # noqa: SIM115
-    with handle, _progress(None, "import", not args.json) as bar:
+    with handle, _progress(None, "import", not args.json, leave=True) as bar:
 
         def advance(done: int, total: int) -> None:
-            bar.total = total
+            if bar.total != total:
+                bar.reset(total=total)
             bar.update(done - bar.n)
 
         counts = engine.import_lines(args.tenant, handle, progress=advance)
@@ -353,7 +369,12 @@ def cmd_restore(args: argparse.Namespace) -> int:
     from engram.models import RestoreRequest
 
     engine = _engine(args)
-    view = engine.restore(args.tenant, args.id, parse(RestoreRequest, {"tier": args.tier}))
+    request = parse(RestoreRequest, {"tier": args.tier})
+    if engine.get(args.tenant, args.id).tier != "archived":
+        from engram.errors import ConflictError
+
+        raise ConflictError(f"memory '{args.id}' is not archived: nothing to restore")
+    view = engine.restore(args.tenant, args.id, request)
     _out(args, dump(view), f"{view.id} is {view.tier}")
     return 0
 
@@ -398,7 +419,9 @@ def cmd_key(args: argparse.Namespace) -> int:
         plaintext, record = engine.keys.create(
             args.target, scopes=scopes, read_only=args.read_only, expires_in_days=args.expires_in
         )
-        data = {"tenant_id": record.tenant_id, "key_id": record.key_id, "api_key": plaintext}
+        from engram.admin_models import KeyCreated
+
+        data = dump(KeyCreated.of(plaintext, record))  # the HTTP answer's fields
         _out(args, data, f"{plaintext}\n(key {record.key_id} for {record.tenant_id}; shown only now)")
     elif args.action == "revoke":
         engine.keys.revoke(args.target)
@@ -471,12 +494,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
             on_start=announce,
             max_connections=args.max_connections,
             idle_timeout=args.idle_timeout,
+            access_log=None if args.quiet else _access_line,
         )
     finally:
         engine.close()
         runtime.use_engine(None)
     print("Engram stopped", flush=True)
     return 0
+
+
+def _access_line(line: str) -> None:
+    print(line, flush=True)
 
 
 def cmd_bench_gateway(args: argparse.Namespace) -> int:
@@ -527,6 +555,29 @@ def _dev_tool(module: str, name: str = "run") -> Callable[[argparse.Namespace], 
         ) from exc
     entry: Callable[[argparse.Namespace], int] = getattr(tool, name)
     return entry
+
+
+def cmd_mcp(args: argparse.Namespace) -> int:
+    """Engram as MCP tools: over stdio (key from ENGRAM_API_KEY) or streamable HTTP (key per request)."""
+    try:
+        from engram_cli import mcp_server
+    except ImportError as exc:  # pragma: no cover - the extra is missing
+        from engram.errors import DependencyMissingError
+
+        raise DependencyMissingError("engram mcp needs the mcp extra: pip install 'engram[mcp]'") from exc
+    url = args.url or os.environ.get("ENGRAM_URL", "http://127.0.0.1:8080")
+    if args.transport == "stdio":
+        key = os.environ.get("ENGRAM_API_KEY")
+        if not key:
+            raise ValidationFailedError("ENGRAM_API_KEY: set it to the Engram API key the tools use")
+        mcp_server.run_stdio(url, key)
+        return 0
+
+    def announce(port: int) -> None:
+        print(f"Engram MCP on http://{args.host}:{port}/mcp  (Engram API: {url})", flush=True)
+
+    mcp_server.run_http(url, args.host, args.port, on_start=announce)
+    return 0
 
 
 def cmd_smoke(args: argparse.Namespace) -> int:
@@ -645,10 +696,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--read-only", action="store_true")
     p.add_argument("--expires-in", type=float, metavar="DAYS")
 
+    p = command("mcp", cmd_mcp, "serve Engram's memory as MCP tools (stdio, or streamable HTTP)")
+    p.add_argument("--transport", choices=["stdio", "http"], default="stdio")
+    p.add_argument("--url", help="the Engram API (default: env ENGRAM_URL or http://127.0.0.1:8080)")
+    p.add_argument("--host", default="127.0.0.1", help="HTTP only")
+    p.add_argument("--port", type=int, default=8765, help="HTTP only (0: any free port)")
+
     p = command("serve", cmd_serve, "run the HTTP API locally (the Lambda handlers behind a local gateway)")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8080)
-    p.add_argument("--verbose", action="store_true", help="log every request")
+    p.add_argument("--verbose", action="store_true", help="log at INFO level (the library's own logs)")
+    p.add_argument(
+        "--quiet",
+        action="store_true",
+        help="no access log (one line per request: method, route, status, ms, tenant)",
+    )
     p.add_argument(
         "--lifecycle-interval",
         type=float,
@@ -734,7 +796,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--operator-token", help="with --url: create a throwaway tenant for the run")
     p.add_argument("--local", action="store_true", help="start engram serve on a throwaway data dir")
     p.add_argument("--k", default="1,5,10,20", help="cut-offs, comma-separated")
-    p.add_argument("--variants", default="default", help="bm25,vector,weighted,rrf,default or name={json}")
+    p.add_argument(
+        "--variants", default="default", help="bm25,vector,weighted,rrf,untracked,default or name={json}"
+    )
+    p.add_argument(
+        "--sessions",
+        choices=["on", "off"],
+        default="on",
+        help="on: one session_id per session; off: batches of 100 turns with no session_id",
+    )
+    p.add_argument("--seed", type=int, default=0, help="seed of the questions' shuffled order")
+    p.add_argument(
+        "--ingest-settings",
+        help='tenant settings in force while the turns are retained and embedded, e.g. \'{"retain": {"embed_previous": true}}\'',
+    )
     p.add_argument("--out", help="folder for locomo.json, locomo.md and locomo.png")
     p.add_argument("--samples", type=int, help="only the first N conversations")
     p.add_argument("--questions", type=int, help="only the first N questions of each conversation")

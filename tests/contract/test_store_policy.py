@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 from engram.adapters.clock import FixedClock
-from engram.adapters.store_policy import IDEMPOTENCY_TTL, LIFECYCLE_REPORTS_KEPT
+from engram.adapters.store_policy import FINISHED_JOB_TTL, IDEMPOTENCY_TTL, LIFECYCLE_REPORTS_KEPT
 from engram.errors import ValidationFailedError
 from engram.identity import content_hash
-from engram.models import LifecycleReport, MemoryRecord, Tenant
+from engram.models import Job, LifecycleReport, MemoryRecord, Tenant
 from engram.ports import Conditions, MemoryStore, WriteBatch
 
 T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
@@ -101,3 +101,18 @@ def test_a_completed_run_keeps_the_newest_reports_only(store: tuple[MemoryStore,
     kept = memories.lifecycle_reports("acme", limit=1_000)
     assert len(kept) == LIFECYCLE_REPORTS_KEPT
     assert kept[0].run_id == f"run-{LIFECYCLE_REPORTS_KEPT + 2:04d}" and kept[-1].run_id == "run-0003"
+
+
+def test_a_finished_job_is_readable_for_its_ttl_an_open_one_always(
+    store: tuple[MemoryStore, FixedClock],
+) -> None:
+    memories, clock = store
+    done = Job(job_id="job_done", status="succeeded", created_at=T0, updated_at=T0)
+    waiting = Job(job_id="job_open", status="queued", created_at=T0, updated_at=T0)
+    memories.put_job("acme", done)
+    memories.put_job("acme", waiting)
+    clock.set(T0 + FINISHED_JOB_TTL - timedelta(hours=1))
+    assert memories.get_job("acme", "job_done") is not None
+    clock.set(T0 + FINISHED_JOB_TTL + timedelta(hours=1))
+    assert memories.get_job("acme", "job_done") is None
+    assert memories.get_job("acme", "job_open") is not None

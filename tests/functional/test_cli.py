@@ -261,11 +261,12 @@ def test_forget_by_query_dry_run_shows_what_would_go_and_deletes_nothing(cli: Cl
         "forget", "--tenant", "acme", "--query", "dark mode theme", "--threshold", "0.3", "--dry-run"
     )
     # Then it names the match, deletes nothing, and the real run deletes exactly that
-    assert dry["dry_run"] is True and len(dry["deleted"]) == 1 and dry.get("receipt_id") is None
+    assert dry["dry_run"] is True and dry["deleted"] == [] and dry.get("receipt_id") is None
+    assert len(dry["would_delete"]) == 1
     _, stats, _ = cli("stats", "--tenant", "acme")
     assert stats["total"] == 2
     _, real, _ = cli("forget", "--tenant", "acme", "--query", "dark mode theme", "--threshold", "0.3")
-    assert real["deleted"] == dry["deleted"]
+    assert real["deleted"] == dry["would_delete"]
 
 
 def test_forget_a_whole_scope_removes_only_that_scope(cli: Cli) -> None:

@@ -32,6 +32,57 @@ def test_a_raw_retain_is_stored_before_its_vector_and_recall_still_finds_it(data
     assert engine.store.pending_embedding("acme", 10) == []
 
 
+TOPICS = [
+    "the {n}th rehearsal ran long because the drummer forgot the setlist",
+    "we drove {n} miles to the lake and the kids slept the whole way",
+    "my sister paid {n} dollars for the concert tickets, can you believe it",
+    "honestly the sourdough starter is on day {n} and still not bubbling",
+    "the landlord said the boiler will be fixed within {n} days",
+    "haha yes, that was {n} years ago now",
+]
+
+
+def _bulk_turns(count: int) -> list[list[str]]:
+    """``count`` chat turns in sessions of 100, varied enough that BM25 statistics are ordinary."""
+    turns = [f"{('Ana', 'Ben')[i % 2]}: " + TOPICS[i % len(TOPICS)].format(n=i) for i in range(count)]
+    return [turns[start : start + 100] for start in range(0, count, 100)]
+
+
+def test_a_recall_right_after_a_5000_turn_retain_answers_from_bm25_while_the_backlog_embeds(
+    data_dir: Path,
+) -> None:
+    # Given the default engine (a background embedder, recall does not wait), and 5,000 turns
+    # retained in 50 sessions, the last of which holds the one turn about a passport
+    engine = Engine.local(Settings(data_dir=data_dir))
+    engine.create_tenant("acme")
+    sessions = _bulk_turns(5000)
+    sessions[-1][50] = "Ana: my passport number is XK-2291, remind me before the Lisbon trip"
+    ids: list[str] = []
+    for number, turns in enumerate(sessions):
+        request = RetainRequest(
+            scope="user:alice",
+            mode="raw",
+            session_id=f"s{number}",
+            items=[RetainItem(text=t) for t in turns],
+        )
+        ids += [r.id for r in engine.retain("acme", request).results]
+    passport, exact = ids[-50], ids[-3]
+    unembedded = {i for i, _, _ in engine.store.pending_embedding("acme", 5000)}
+    assert {passport, exact} <= unembedded
+
+    # When recalls come at once: one by the passport's words, one by a turn's exact text
+    by_words = engine.recall("acme", RecallRequest(query="what is Ana's passport number?"))
+    by_text = engine.recall("acme", RecallRequest(query=sessions[-1][-3], min_score=0.0))
+    backlog = engine.stats("acme").pending_embedding
+
+    # Then both answer with the turn, while the backlog is still being embedded
+    assert by_words.memories and by_words.memories[0].id == passport
+    assert by_text.memories and by_text.memories[0].id == exact
+    assert backlog > 0
+    engine.erase_tenant("acme")  # nothing left for the background embedder
+    engine.close()
+
+
 def test_the_background_embedder_clears_the_backlog_without_any_read(data_dir: Path) -> None:
     # Given a few hundred raw texts retained in batches
     engine = Engine.local(Settings(data_dir=data_dir))

@@ -7,26 +7,55 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from engram_dev.evaluation.locomo import CATEGORIES, load
 
 ROOT = Path(__file__).resolve().parents[2]
 DEVSET = ROOT / "tests" / "eval" / "devset.json"
+LONG = ROOT / "tests" / "eval" / "devset-long.json"
 
 
-def test_the_dev_set_is_well_formed() -> None:
-    # Given the dev set
-    samples = load(DEVSET)
+@pytest.mark.parametrize(
+    ("path", "conversations", "sessions", "turns", "questions"),
+    [(DEVSET, 3, 5, 150, 150), (LONG, 6, 20, 400, 600)],
+    ids=["paraphrasing", "long"],
+)
+def test_each_dev_set_is_well_formed(
+    path: Path, conversations: int, sessions: int, turns: int, questions: int
+) -> None:
+    # Given a dev set
+    samples = load(path)
 
-    # Then it has at least 3 multi-session conversations and 150 questions of categories 1-4,
+    # Then it has enough conversations, sessions, turns and questions of categories 1-4,
     # each with evidence that names turns that exist
-    assert len(samples) >= 3
-    assert all(len(s.sessions()) >= 5 for s in samples)
-    questions = [(s, q) for s in samples for q in s.questions if q.category in CATEGORIES]
-    assert len(questions) >= 150
-    assert {q.category for _, q in questions} == set(CATEGORIES)
-    for sample, question in questions:
-        turns = {t.dia_id for t in sample.turns}
-        assert question.evidence and set(question.evidence) <= turns, question.question
+    assert len(samples) >= conversations
+    assert all(len(s.sessions()) >= sessions and len(s.turns) >= turns for s in samples)
+    asked = [(s, q) for s in samples for q in s.questions if q.category in CATEGORIES]
+    assert len(asked) >= questions
+    assert {q.category for _, q in asked} == set(CATEGORIES)
+    for sample, question in asked:
+        dia_ids = {t.dia_id for t in sample.turns}
+        assert question.evidence and set(question.evidence) <= dia_ids, question.question
+
+
+def test_the_long_dev_set_is_what_its_generator_writes(tmp_path: Path) -> None:
+    # Given the committed long dev set
+    # When its generator runs again with the default seed
+    out = tmp_path / "long.json"
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "tests" / "eval" / "make_devset.py"), "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+    # Then it writes the same file, and few of its turns repeat another word for word
+    assert run.returncode == 0, run.stderr
+    assert out.read_text() == LONG.read_text()
+    for sample in load(LONG):
+        texts = [t.text for t in sample.turns]
+        assert len(set(texts)) >= 0.7 * len(texts)
 
 
 def test_the_evaluator_runs_variants_side_by_side_through_the_api(tmp_path: Path) -> None:
@@ -76,3 +105,39 @@ def test_the_evaluator_runs_variants_side_by_side_through_the_api(tmp_path: Path
         assert overall["latency_p50_ms"] > 0 and overall["context_tokens@10"] > 0
     # and the default pipeline finds evidence for at least some of them
     assert report["results"]["default"]["overall"]["any@10"] > 0
+    # and the ingestion's timing is reported: the first recall, and when every turn had its vector
+    timing = report["timing"]
+    assert timing["turns"] == len(sample.turns) and timing["first_recall_ms"] > 0
+    assert timing["vector_items_per_s"] > 0 and timing["searchable_after_s"] > 0
+    assert "first recall right after (ms)" in run.stdout
+    assert report["variants"]["default"]["track_access"] is True
+    assert report["variants"]["bm25"]["track_access"] is False
+
+
+def test_the_evaluator_retains_without_session_ids_and_asks_tracked_and_untracked(tmp_path: Path) -> None:
+    # Given the first conversation of the dev set, its first 8 questions
+    out = tmp_path / "out"
+
+    # When the evaluator retains it in batches of 100 without session ids, each turn embedded with
+    # the one before, asking as an agent does and untracked, in a shuffled order
+    run = subprocess.run(
+        [
+            *(sys.executable, "-m", "engram_cli", "eval", "locomo", "--data", str(DEVSET)),
+            *("--samples", "1", "--questions", "8", "--variants", "default,untracked"),
+            *("--sessions", "off", "--seed", "3", "--k", "5,10", "--out", str(out)),
+            *("--ingest-settings", '{"retain": {"embed_previous": true}}'),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+    )
+
+    # Then both variants answered every question, and the run says how it retained and shuffled
+    assert run.returncode == 0, run.stderr
+    report = json.loads((out / "locomo.json").read_text())
+    assert (report["sessions"], report["seed"]) == ("off", 3)
+    assert json.loads(report["ingest_settings"]) == {"retain": {"embed_previous": True}}
+    asked = [q for q in load(DEVSET)[0].questions[:8] if q.category in CATEGORIES]
+    for variant in ("default", "untracked"):
+        assert report["results"][variant]["overall"]["n"] == len(asked)

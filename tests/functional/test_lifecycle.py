@@ -228,6 +228,27 @@ def test_a_corrected_memory_is_demoted_at_once_and_not_promoted_back(timed: Engi
     assert view.lifecycle is not None and "corrected by the user" in view.lifecycle["why"]
 
 
+def test_used_feedback_counts_an_access_and_a_recall_only_its_best_few(
+    timed: Engine, clock: FixedClock
+) -> None:
+    # Given five memories about one topic
+    ids = [retain(timed, f"Reminder {n}: the passport office opens at nine") for n in range(5)]
+
+    # When a recall returns all five (access tracked), and one of them is reported used a day later
+    hits = timed.recall("acme", RecallRequest(query="passport office", limit=5, min_score=0.0))
+    clock.set(T0 + timedelta(days=1))
+    timed.feedback("acme", ids[4], FeedbackRequest(signal="used"))
+
+    # Then only the best access_top (3) of the recall gained an access, and the used one one more
+    returned = [m.id for m in hits.memories]
+    counts = {i: timed.store.get("acme", i).access_count for i in ids}  # type: ignore[union-attr]
+    assert len(returned) == 5
+    expected = {i: int(i in returned[:3]) + int(i == ids[4]) for i in ids}
+    assert counts == expected
+    used = timed.store.get("acme", ids[4])
+    assert used is not None and used.last_accessed_at == T0 + timedelta(days=1)
+
+
 def test_three_ignores_in_a_row_demote_a_working_memory(timed: Engine) -> None:
     # Given a working memory
     memory = retain(timed, TEXT)

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from pathlib import Path
 
 from engram.app import Engine
-from engram.models import RecallRequest, RetainItem, RetainRequest, parse
-from engram.ports import Conditions
+from engram.embedding_keys import key_text
+from engram.models import PatchRequest, RecallRequest, RetainItem, RetainRequest, parse
+from engram.ports import Conditions, ThreadSearch
+from engram.settings import Settings
 
 SESSION = [
     "Jonah: Did you end up going to the pottery workshop on Saturday? What did you make?",
@@ -47,6 +50,25 @@ def test_neighbours_are_the_adjacent_turns_of_the_same_session_in_retained_order
     # And creation times follow the order the turns came in (what any backend can sort by)
     created = [record.created_at for record in map(lambda i: engine.store.get("acme", i), ids) if record]
     assert created == sorted(created) and len(set(created)) == len(ids)
+
+
+def test_turns_retained_in_one_call_without_a_session_id_are_one_thread(engine: Engine) -> None:
+    # Given the session retained in one call with no session id, and a turn retained on its own
+    items = [RetainItem(text=t) for t in SESSION]
+    ids = [
+        r.id for r in engine.retain("acme", RetainRequest(scope="user:maya", items=items, mode="raw")).results
+    ]
+    alone = engine.retain("acme", RetainRequest(scope="user:maya", text="Maya: an aside", mode="raw"))
+
+    # When the neighbours of its second turn and of the lone turn are asked for
+    around = engine.store.neighbours(
+        "acme", [ids[1], alone.results[0].id], Conditions(scopes=("user:maya",)), 1
+    )
+
+    # Then the call's batch is the thread (the lone turn has none), and it is not a session id
+    assert around == {ids[1]: [ids[0], ids[2]]}
+    record = engine.store.get("acme", ids[1])
+    assert record is not None and record.source.session_id is None and record.thread is not None
 
 
 def test_neighbours_meet_the_recall_conditions(engine: Engine) -> None:
@@ -161,3 +183,125 @@ def test_short_transcript_turns_give_way_to_informative_ones_but_short_facts_do_
     assert band not in plain
     assert band in shaped
     assert fact.results[0].id in plain and fact.results[0].id in shaped
+
+
+def test_bm25_in_context_finds_the_answer_turn_by_the_question_before_it(data_dir: Path) -> None:
+    # Given the embedded engine and the four-turn session, whose second turn is then edited
+    engine = Engine.local(Settings(data_dir=data_dir, background_embedding=False))
+    engine.create_tenant("acme")
+    ids = _seed(engine)
+    engine.patch("acme", ids[2], PatchRequest(content="Maya: The teacher said it has real character."))
+    conditions = Conditions(scopes=("user:maya",))
+
+    # When BM25 ranks by the question's words ("pottery workshop"), alone and with its neighbours
+    alone = [i for i, _ in engine.index.bm25("acme", "pottery workshop", 10, conditions)]
+    in_context = [
+        i for i, _ in engine.index.bm25("acme", "pottery workshop", 10, conditions, context_weight=0.5)
+    ]
+
+    # Then only the turn itself matches alone, and the answer after it (still its neighbour
+    # after the edit moved a row) comes second in context; the turn two away does not match
+    assert alone == [ids[0]]
+    assert in_context == [ids[0], ids[1]]
+    engine.close()
+
+
+def test_a_turn_is_embedded_with_the_turn_before_it_when_asked(data_dir: Path) -> None:
+    # Given a tenant that embeds turns in context, and the session retained
+    engine = Engine.local(Settings(data_dir=data_dir, background_embedding=False))
+    engine.create_tenant("acme")
+    engine.configure_tenant("acme", {"retain": {"embed_previous": True}})
+    when = datetime(2023, 5, 8, 14, 0, tzinfo=UTC)
+    items = [RetainItem(text=t, occurred_at=when) for t in SESSION]
+    reply = engine.retain("acme", RetainRequest(scope="user:maya", items=items, mode="raw", session_id="s1"))
+
+    # When the backlog is embedded
+    engine.embed_pending("acme")
+
+    # Then the answer's vector is that of the question and the answer; the first turn's is its own;
+    # the content is unchanged
+    first, answer = reply.results[0].id, reply.results[1].id
+    vectors = engine.store.get_vectors("acme", [first, answer])
+    expected = engine.embedder.embed([key_text(SESSION[1], SESSION[0]), SESSION[0]])
+    assert float(vectors[answer] @ expected[0]) > 0.999
+    assert float(vectors[first] @ expected[1]) > 0.999
+    record = engine.store.get("acme", reply.results[1].id)
+    assert record is not None and record.content == SESSION[1]
+    engine.close()
+
+
+def _trace(engine: Engine, query: str, settings: dict[str, object]) -> dict[str, dict[str, object]]:
+    engine.configure_tenant("acme", {"recall": settings})
+    request = parse(RecallRequest, {"query": query, "limit": 10, "min_score": 0, "debug": True})
+    return {m.id: m.trace or {} for m in engine.recall("acme", request).memories}
+
+
+def test_thread_prior_favours_the_turns_of_the_thread_that_matches_as_a_whole(data_dir: Path) -> None:
+    # Given the embedded engine (whose index scores threads), the pottery session, and another
+    # session that shares only the word "bowl"
+    engine = Engine.local(Settings(data_dir=data_dir, background_embedding=False))
+    engine.create_tenant("acme")
+    ids = _seed(engine)
+    other = engine.retain(
+        "acme",
+        RetainRequest(
+            scope="user:maya",
+            items=[RetainItem(text="Maya: I bought a salad bowl"), RetainItem(text="Jonah: Nice")],
+            mode="raw",
+            session_id="s2",
+        ),
+    )
+    salad = other.results[0].id
+
+    # When the threads are scored for "pottery bowl", and recall runs with and without the prior
+    assert isinstance(engine.index, ThreadSearch)
+    shares = engine.index.thread_scores(
+        "acme", "pottery bowl", Conditions(scopes=("user:maya",)), [*ids, salad]
+    )
+    off = _trace(engine, "pottery bowl", {"thread_weight": 0.0})
+    on = _trace(engine, "pottery bowl", {"thread_weight": 0.1})
+
+    # Then every pottery turn gets the best thread's share 1, the salad turn less; recall traces
+    # the share only with a weight
+    assert all(shares[i] == 1.0 for i in ids) and 0 < shares[salad] < 1
+    assert on[ids[2]]["thread_bm25"] == 1.0 and on[salad]["thread_bm25"] == round(shares[salad], 6)
+    assert "thread_bm25" not in off[ids[2]]
+    engine.close()
+
+
+def test_when_bonus_favours_turns_that_say_when_for_a_question_asking_when(engine: Engine) -> None:
+    # Given the pottery session, whose first turn says "on Saturday"
+    ids = _seed(engine)
+
+    # When a "when" question and another question are asked with the bonus on
+    when = _trace(engine, "When did Maya make the bowl?", {"when_weight": 0.4})
+    what = _trace(engine, "What did Maya make?", {"when_weight": 0.4})
+
+    # Then only the turn with a time expression gets it, and only for the "when" question
+    assert when[ids[0]]["says_when"] == 1.0 and when[ids[1]]["says_when"] == 0.0
+    assert all("says_when" not in t for t in what.values())
+
+
+def test_the_brevity_prior_takes_labelled_turns_of_a_batch_not_facts_sent_together(engine: Engine) -> None:
+    # Given two short facts sent in one call, and two short labelled turns sent in another
+    facts = engine.retain(
+        "acme",
+        RetainRequest(
+            scope="user:maya", items=[RetainItem(text="Dark mode"), RetainItem(text="Tea")], mode="raw"
+        ),
+    )
+    turns = engine.retain(
+        "acme",
+        RetainRequest(
+            scope="user:maya",
+            items=[RetainItem(text="Maya: Dark mode"), RetainItem(text="Jonah: Tea")],
+            mode="raw",
+        ),
+    )
+
+    # When recall ranks them all with a trace
+    traced = _trace(engine, "dark mode tea", {})
+
+    # Then both calls are threads, but only the labelled turns are shortened by the prior
+    assert traced[facts.results[0].id]["brevity"] == 1.0
+    assert traced[turns.results[0].id]["brevity"] < 1.0

@@ -37,12 +37,10 @@ def _run(*command: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def installed(engram_wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A venv outside the checkout with the wheel's ``local`` extra and the model step, as the README says."""
     outside = tmp_path_factory.mktemp("user")
-    # The sdist first, then the wheel built from it: what a package index would get.
-    _run(sys.executable, "-m", "build", "--outdir", outside / "dist", ROOT, cwd=outside)
-    wheel = next((outside / "dist").glob("engram-*.whl"))
+    wheel = engram_wheel
     names = zipfile.ZipFile(wheel).namelist()
     assert all(name in names for name in WHEEL_MUST_HOLD), sorted(set(WHEEL_MUST_HOLD) - set(names))
     assert not any(name.startswith(WHEEL_MUST_NOT_HOLD) for name in names), names

@@ -221,14 +221,14 @@ def test_impersonal_or_very_short_statements_produce_nothing(sentence: str) -> N
     [
         ("I had lunch with Tom yesterday.", datetime(2023, 5, 9, 14, 30, tzinfo=UTC)),
         ("The dentist appointment is next Tuesday.", datetime(2023, 5, 16, 14, 30, tzinfo=UTC)),
-        ("The conference started on 8 May 2023.", datetime(2023, 5, 8, 14, 30, tzinfo=UTC)),
+        ("The conference started on 8 May 2023.", datetime(2023, 5, 8, tzinfo=UTC)),
         ("Our team offsite starts in 3 days.", datetime(2023, 5, 13, 14, 30, tzinfo=UTC)),
         ("I visited my parents 2 weeks ago.", datetime(2023, 4, 26, 14, 30, tzinfo=UTC)),
         ("We signed the lease last month.", datetime(2023, 4, 10, 14, 30, tzinfo=UTC)),
         ("I went hiking on Saturday.", datetime(2023, 5, 6, 14, 30, tzinfo=UTC)),
-        ("The invoice is due 2023-06-01.", datetime(2023, 6, 1, 14, 30, tzinfo=UTC)),
-        ("We moved the office in March 2021.", datetime(2021, 3, 1, 14, 30, tzinfo=UTC)),
-        ("I graduated from college in 2019.", datetime(2019, 1, 1, 14, 30, tzinfo=UTC)),
+        ("The invoice is due 2023-06-01.", datetime(2023, 6, 1, tzinfo=UTC)),
+        ("We moved the office in March 2021.", datetime(2021, 3, 1, tzinfo=UTC)),
+        ("I graduated from college in 2019.", datetime(2019, 1, 1, tzinfo=UTC)),
     ],
 )
 def test_a_date_expression_resolves_against_the_reference_time(sentence: str, expected: datetime) -> None:
@@ -236,8 +236,43 @@ def test_a_date_expression_resolves_against_the_reference_time(sentence: str, ex
     # When it is extracted
     memory = only(extract(sentence))
 
-    # Then occurred_at is that day, at the reference's time of day
+    # Then occurred_at is that day: at the reference's time of day for a relative date, at
+    # midnight for a calendar date
     assert memory.occurred_at == expected
+
+
+# 1 December, late morning: a day named without its year lies either way of it.
+DECEMBER = datetime(2026, 12, 1, 10, 45, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("Remember that I have a flight to Tokyo for 12 May.", datetime(2027, 5, 12, tzinfo=UTC)),
+        ("My sister's wedding will be on 3 March.", datetime(2027, 3, 3, tzinfo=UTC)),
+        ("The concert is on 20 December.", datetime(2026, 12, 20, tzinfo=UTC)),
+        ("I visited Kyoto on 12 May.", datetime(2026, 5, 12, tzinfo=UTC)),
+        ("We met on 20 December.", datetime(2025, 12, 20, tzinfo=UTC)),
+    ],
+)
+def test_a_day_without_a_year_is_the_next_one_unless_the_statement_is_in_the_past(
+    sentence: str, expected: datetime
+) -> None:
+    # Given a statement naming a day but no year, made on 1 December
+    # When it is extracted
+    memory = only(extract(sentence, reference_time=DECEMBER))
+
+    # Then a plan or a date ahead is the next such day, a past-tense statement the last one
+    assert memory.occurred_at == expected
+
+
+def test_a_month_and_year_name_midnight_of_its_first_day_not_the_time_of_the_call() -> None:
+    # Given a statement naming only a month and year, made at 10:45
+    # When it is extracted
+    memory = only(extract("Remember that my passport expires in March 2027.", reference_time=DECEMBER))
+
+    # Then it is dated 1 March 2027 at midnight, no time of day copied from the call
+    assert memory.occurred_at == datetime(2027, 3, 1, tzinfo=UTC)
 
 
 def test_the_resolved_date_is_recorded_as_a_key_fact() -> None:

@@ -22,6 +22,7 @@ from engram.scoring.lifecycle import (
     multiplier,
     promotes_to_core,
     promotes_to_working,
+    rank_prior,
     retention,
     settle,
 )
@@ -270,6 +271,33 @@ def test_multiplier_stays_within_point_three_and_one(c: float, tier: str) -> Non
 
     # Then it lies in [0.3, 1]
     assert 0.3 <= m <= 1.0
+
+
+# --- rank_prior -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("c", [0.0, 0.5, 1.0])
+@pytest.mark.parametrize("tier", ["core", "working", "peripheral"])
+@pytest.mark.parametrize("weight", [0.0, 0.25, 1.0])
+def test_the_rank_prior_is_bounded_by_its_weight(c: float, tier: str, weight: float) -> None:
+    # Given any composite, tier and weight
+    # When the prior is computed from the multiplier
+    prior = rank_prior(multiplier(c, tier, SETTINGS), weight)
+
+    # Then it lies in [1 - 0.7·weight, 1]
+    assert 1.0 - 0.7 * weight - 1e-12 <= prior <= 1.0
+
+
+def test_the_rank_prior_of_a_fresh_peripheral_memory_at_the_default_weight() -> None:
+    # Given a fresh raw memory: R = 1, F = 0, I = 0.5·1·2·0.5 = 0.5, C = 0.4 + 0.15 = 0.55
+    m = multiplier(composite(1.0, 0.0, 0.5), "peripheral", SETTINGS)
+
+    # When its prior is computed at weight 0.25
+    prior = rank_prior(m, 0.25)
+
+    # Then m = 0.3 + 0.7·0.55 = 0.685 and the prior is 1 - 0.25·0.315 = 0.92125
+    assert m == pytest.approx(0.685)
+    assert prior == pytest.approx(0.92125)
 
 
 # --- feedback_ema -----------------------------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engram.adapters.sqlite_index import SqliteIndex
-from engram.adapters.sqlite_store import SqliteStore
+from engram.adapters.sqlite_store import SqliteDatabase, SqliteStore
 from engram.app import Engine
 from engram.settings import Settings
 
@@ -27,3 +27,32 @@ def test_the_exact_scan_limit_comes_from_the_environment(tmp_path: Path) -> None
     assert settings.scan.exact_max_rows == 0
     engine = Engine.local(settings.model_copy(update={"background_embedding": False}))
     assert isinstance(engine.index, SqliteIndex) and engine.index.scan.exact_max_rows == 0
+
+
+def test_a_file_written_before_threads_gets_its_sessions_as_threads(tmp_path: Path) -> None:
+    # Given a memories table as an earlier version wrote it (no thread column), with a session turn
+    import sqlite3 as stdlib_sqlite
+
+    path = tmp_path / "engram.db"
+    old = stdlib_sqlite.connect(path)
+    old.execute(
+        "CREATE TABLE memories (rowid INTEGER PRIMARY KEY, tenant_id TEXT NOT NULL, id TEXT NOT NULL, "
+        "scope TEXT NOT NULL, category TEXT NOT NULL, status TEXT NOT NULL, tier TEXT NOT NULL, "
+        "content_hash TEXT NOT NULL, session_id TEXT, created_at TEXT NOT NULL, occurred_at TEXT, "
+        "version INTEGER NOT NULL, tags TEXT NOT NULL, metadata TEXT NOT NULL, doc TEXT NOT NULL, "
+        "embedding BLOB, embedding_model TEXT NOT NULL, UNIQUE (tenant_id, id))"
+    )
+    old.execute(
+        "INSERT INTO memories (tenant_id, id, scope, category, status, tier, content_hash, session_id, "
+        "created_at, version, tags, metadata, doc, embedding_model) "
+        "VALUES ('acme', 'mem_1', 'user:a', 'raw', 'active', 'peripheral', 'h', 's1', '2026', 1, '[]', '{}', '{}', '')"
+    )
+    old.commit()
+    old.close()
+
+    # When the current version opens it
+    db = SqliteDatabase(path)
+
+    # Then the thread column exists and holds the session
+    row = db.connection().execute("SELECT thread_id FROM memories WHERE id = 'mem_1'").fetchone()
+    assert row == ("s1",)

@@ -7,7 +7,7 @@ import pytest
 
 from engram.adapters.sqlite_driver import sqlite3
 from engram.adapters.sqlite_store import TOKENIZER
-from engram.adapters.text_index import Bm25Index, Fts5Tokenizer, query_terms
+from engram.adapters.text_index import Bm25Index, Context, Fts5Tokenizer, query_terms
 
 CORPUS = [
     "Deploys on the green cluster fail with error E4711 after the cache flush",
@@ -78,3 +78,64 @@ def test_a_dead_row_no_longer_scores_or_counts() -> None:
     # Then only the live document scores, and the statistics count one document
     assert scores[0] == 0 and scores[1] > 0
     assert index.docs == 1
+
+
+def _chain(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Rows 0..n-1 as one thread in order: the row before and after each (-1: none)."""
+    before = np.arange(-1, n - 1, dtype=np.int32)
+    after = np.arange(1, n + 1, dtype=np.int32)
+    after[-1] = -1
+    return before, after
+
+
+def _index() -> tuple[Bm25Index, list[str]]:
+    tokenizer = Fts5Tokenizer()
+    index = Bm25Index()
+    for row, terms in enumerate(tokenizer.tokens(CORPUS)):
+        index.add(row, terms)
+    return index, tokenizer.tokens(["billing dashboard"])[0]
+
+
+def test_with_context_weight_zero_bm25f_is_plain_bm25() -> None:
+    # Given the corpus as one thread
+    index, terms = _index()
+    alive = np.ones(len(CORPUS), dtype=bool)
+    before, after = _chain(len(CORPUS))
+
+    # When scored with a context of weight 0 and without one
+    plain = index.scores(terms, alive)
+    zero = index.scores(terms, alive, context=Context(before, after, 0.0))
+
+    # Then the scores are the same
+    assert np.allclose(plain, zero)
+
+
+def test_a_turn_next_to_the_one_with_the_words_scores_at_a_lower_field_weight() -> None:
+    # Given the corpus as one thread, and a query whose words are only in row 2
+    index, terms = _index()
+    alive = np.ones(len(CORPUS), dtype=bool)
+    before, after = _chain(len(CORPUS))
+
+    # When scored with the neighbours' text at weights 0.5 and 1
+    half = index.scores(terms, alive, context=Context(before, after, 0.5))
+    full = index.scores(terms, alive, context=Context(before, after, 1.0))
+    plain = index.scores(terms, alive)
+
+    # Then rows 1 and 3 (next to row 2) now score, below row 2, and more at the higher weight;
+    # row 2's own score is unchanged (its neighbours do not hold the words); far rows stay 0
+    assert plain[1] == plain[3] == 0 and half[1] > 0 and half[3] > 0
+    assert half[1] < half[2] and half[1] < full[1]
+    assert half[2] == pytest.approx(plain[2])
+    assert half[0] == half[4] == 0
+
+
+def test_a_thread_is_scored_as_one_document_of_its_turns() -> None:
+    # Given rows 0-1 in thread 0, rows 2-3 in thread 1 and row 4 in none
+    index, terms = _index()
+    group = np.array([0, 0, 1, 1, -1], dtype=np.int32)
+
+    # When the threads are scored for words that only row 2 holds
+    scores = index.by_group(terms, np.ones(len(CORPUS), dtype=bool), group, 2)
+
+    # Then thread 1 scores and thread 0 does not
+    assert scores[1] > 0 and scores[0] == 0

@@ -119,7 +119,7 @@ export function detailView(changed) {
       const dry = await api("POST", "/v1/forget", { body: { ids: [memory.id], dry_run: true } });
       clear(
         place,
-        el("p", { class: "warn", id: "dry-run" }, `Dry run: this would delete ${dry.deleted.length} memory (${dry.deleted.join(", ") || "none"}). Nothing is deleted yet.`),
+        el("p", { class: "warn", id: "dry-run" }, `Dry run: this would delete ${dry.would_delete.length} memory (${dry.would_delete.join(", ") || "none"}). Nothing is deleted yet.`),
         el("button", { type: "button", class: "danger", onclick: () => attempt(confirm) }, "Forget for good"),
         el("button", { type: "button", onclick: () => clear(place) }, "Keep it"),
       );

@@ -486,13 +486,14 @@ class DynamoStore:
     def neighbours(
         self, tenant_id: str, memory_ids: Sequence[str], conditions: Conditions, span: int
     ) -> dict[str, list[str]]:
-        """For each listed memory with a session, up to ``span`` memories before and after it in
-        the same scope and session (creation order) that meet ``conditions``; through index g6."""
+        """For each listed memory of a thread (session or retain batch), up to ``span`` memories
+        before and after it in the same scope and thread (creation order) that meet ``conditions``;
+        through index g6."""
         if not memory_ids or span < 1:
             return {}
         out: dict[str, list[str]] = {}
         for seed in self.get_many(tenant_id, memory_ids).values():
-            session = seed.source.session_id
+            session = seed.thread
             if session is None:
                 continue
             position = _created_key(seed.created_at, seed.id)
@@ -676,6 +677,9 @@ class DynamoStore:
             by_status=by_status,
             storage_bytes=size,
             usage=usage,
+            pending_embedding=sum(
+                1 for _ in self._query(index="g5", key="g5pk", value=f"TENANT#{tenant_id}#PENDING")
+            ),
         )
 
     # -- memories: writing -----------------------------------------------------------------------
@@ -689,8 +693,11 @@ class DynamoStore:
         pending: bool,
         condition: str = "",
         condition_values: dict[str, Any] | None = None,
+        keep_access: bool = False,
     ) -> dict[str, Any]:
-        """An ``Update`` action that writes the whole record (and the vector, if given)."""
+        """An ``Update`` action that writes the whole record (and the vector, if given);
+        ``keep_access``: all but the access bookkeeping, which recalls add to atomically, unless
+        the record moves the last access itself (a restore restarts the decay clock)."""
         created = _created_key(record.created_at, record.id)
         doc = record.model_dump(mode="json", exclude={"version", "access_count", "last_accessed_at"})
         fields: dict[str, dict[str, Any]] = {
@@ -721,10 +728,14 @@ class DynamoStore:
         }
         if record.embedding_model:  # an empty one never hides the model of a stored vector
             fields["embedding_model"] = _s(record.embedding_model)
+        if keep_access:
+            del fields["access_count"]
+            if record.last_accessed_at is None:
+                del optional["last_accessed_at"]
         removes = [name for name, value in optional.items() if value is None]
         fields.update({name: _s(value) for name, value in optional.items() if value is not None})
-        if record.source.session_id is not None:  # sparse: only memories of a session are listed
-            fields["g6pk"] = _s(session_key(tenant_id, record.scope, record.source.session_id))
+        if record.thread is not None:  # sparse: only turns of a session (or a retain batch) are listed
+            fields["g6pk"] = _s(session_key(tenant_id, record.scope, record.thread))
             fields["g6sk"] = _s(created)
         else:
             removes += ["g6pk", "g6sk"]
@@ -821,17 +832,37 @@ class DynamoStore:
         vector: Vector | None = None,
     ) -> bool:
         """A conditional write: only if the stored version is ``expected_version`` (lost updates
-        of the feedback EMA or a tier are impossible; the loser re-reads and retries)."""
+        of the feedback EMA or a tier are impossible; the loser re-reads and retries). The access
+        bookkeeping recalls add meanwhile is kept."""
+        return self._conditional(tenant_id, record, expected_version, history, vector)
+
+    def _conditional(
+        self,
+        tenant_id: str,
+        record: MemoryRecord,
+        expected_version: int,
+        history: HistoryEntry | None,
+        vector: Vector | None,
+        *,
+        unaccessed: bool = False,
+    ) -> bool:
+        """``update``; ``unaccessed``: also only if no recall touched the memory since it was
+        read (its access count is still the record's), as the lifecycle job needs."""
         if record.tenant_id != tenant_id:
             raise ValidationFailedError("the record must belong to the tenant written to")
+        condition, values = "#version = :expected", {":expected": _n(expected_version)}
+        if unaccessed:
+            condition += " AND access_count = :seen"
+            values[":seen"] = _n(record.access_count)
         actions = [
             self._memory_update(
                 tenant_id,
                 record,
                 vector,
                 pending=False,
-                condition="#version = :expected",
-                condition_values={":expected": _n(expected_version)},
+                condition=condition,
+                condition_values=values,
+                keep_access=True,
             )
         ]
         if history is not None:
@@ -855,7 +886,7 @@ class DynamoStore:
         applied = [
             u.record.id
             for u in updates
-            if self.update(tenant_id, u.record, expected_version=u.expected_version, history=u.history)
+            if self._conditional(tenant_id, u.record, u.expected_version, u.history, None, unaccessed=True)
         ]
         if report is not None:
             self.put_lifecycle_report(tenant_id, report)
@@ -939,13 +970,14 @@ class DynamoStore:
         return deleted
 
     def record_access(self, tenant_id: str, memory_ids: Sequence[str], at: datetime) -> None:
-        """access_count + 1, last_accessed_at = at, version + 1 for each id (atomic per item)."""
+        """access_count + 1 and last_accessed_at = at for each id (atomic per item)."""
         for memory_id in dict.fromkeys(memory_ids):
             try:
                 self.client.update_item(
                     TableName=self.table,
                     Key=_key(memory_pk(tenant_id, memory_id), "MEM"),
-                    UpdateExpression="SET last_accessed_at = :at ADD access_count :one, version :one",
+                    # The version stays (it counts changes); ``update`` leaves these two alone.
+                    UpdateExpression="SET last_accessed_at = :at ADD access_count :one",
                     ConditionExpression="attribute_exists(pk)",
                     ExpressionAttributeValues={":at": _s(iso(at) or ""), ":one": _n(1)},
                 )
@@ -1077,7 +1109,10 @@ class DynamoStore:
         item = self.client.get_item(
             TableName=self.table, Key=_key(f"TENANT#{tenant_id}#JOB#{job_id}", "JOB"), ConsistentRead=True
         ).get("Item")
-        return None if item is None else self._job(item)
+        # TTL deletion lags expiry by up to days: a finished job past its time is treated as gone.
+        if item is None or ("ttl" in item and int(item["ttl"]["N"]) <= self._now_s()):
+            return None
+        return self._job(item)
 
     def pending_jobs(self) -> list[tuple[str, Job]]:
         """Jobs of every tenant that were queued or running when a process stopped (index g2)."""

@@ -5,6 +5,7 @@ one float32 matrix per tenant, BM25 over the same tokenizer as the embedded defa
 ``Conditions`` evaluated on the records themselves (``engram.adapters.matching``). A tenant's
 data is loaded on first use from ``store.iter_records`` and kept current by ``upsert`` and
 ``remove``; ``invalidate`` drops it so the next query reloads (for writes by another process).
+A memory without its vector yet is found by BM25 alone until the vector arrives.
 Used by the tests of the AWS store and by single-process deployments; the cloud index is
 OpenSearch (``engram.adapters.opensearch_index``).
 """
@@ -31,9 +32,10 @@ class _Tenant:
     records: list[MemoryRecord | None] = field(default_factory=list)
     row_of: dict[str, int] = field(default_factory=dict)
     matrix: npt.NDArray[np.float32] = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
+    embedded: list[bool] = field(default_factory=list)
     text: Bm25Index = field(default_factory=Bm25Index)
 
-    def put(self, record: MemoryRecord, vector: Vector, terms: Sequence[str]) -> None:
+    def put(self, record: MemoryRecord, vector: Vector | None, terms: Sequence[str]) -> None:
         self.remove(record.id)
         row = len(self.ids)
         if row >= self.matrix.shape[0]:
@@ -41,7 +43,8 @@ class _Tenant:
             if row:
                 grown[:row] = self.matrix[:row]
             self.matrix = grown
-        self.matrix[row] = vector
+        self.matrix[row] = 0.0 if vector is None else vector
+        self.embedded.append(vector is not None)
         self.ids.append(record.id)
         self.records.append(record)
         self.row_of[record.id] = row
@@ -51,15 +54,23 @@ class _Tenant:
         row = self.row_of.pop(memory_id, None)
         if row is not None:
             self.records[row] = None
+            self.embedded[row] = False
             self.matrix[row] = 0.0
             self.text.remove(row)
 
-    def allowed(self, conditions: Conditions) -> npt.NDArray[np.bool_]:
+    def allowed(self, conditions: Conditions, *, embedded_only: bool = False) -> npt.NDArray[np.bool_]:
         return np.fromiter(
-            (r is not None and matches(r, conditions) for r in self.records),
+            (
+                r is not None and (e or not embedded_only) and matches(r, conditions)
+                for r, e in zip(self.records, self.embedded, strict=True)
+            ),
             dtype=bool,
             count=len(self.records),
         )
+
+    def has_vector(self, memory_id: str) -> bool:
+        row = self.row_of.get(memory_id)
+        return row is not None and self.embedded[row]
 
 
 class InMemoryIndex:
@@ -79,7 +90,7 @@ class InMemoryIndex:
         cache = self._tenants.get(tenant_id)
         if cache is None:
             cache = _Tenant(dimension=self.dimension)
-            pairs = [(r, v) for r, v in self.store.iter_records(tenant_id) if v is not None]
+            pairs = list(self.store.iter_records(tenant_id))
             terms = self.tokenizer.tokens([r.content for r, _ in pairs])
             for (record, vector), words in zip(pairs, terms, strict=True):
                 cache.put(record, vector, words)
@@ -92,7 +103,11 @@ class InMemoryIndex:
 
     forget_tenant = invalidate
 
-    def upsert(self, tenant_id: str, records: Sequence[MemoryRecord], vectors: Sequence[Vector]) -> None:
+    indexes_unembedded = True
+
+    def upsert(
+        self, tenant_id: str, records: Sequence[MemoryRecord], vectors: Sequence[Vector | None]
+    ) -> None:
         if any(r.tenant_id != tenant_id for r in records):
             raise ValueError("every record must belong to the tenant indexed")
         with self._lock:
@@ -101,7 +116,7 @@ class InMemoryIndex:
                 return  # loaded from the store, with these records, on first use
             terms = self.tokenizer.tokens([r.content for r in records])
             for record, vector, words in zip(records, vectors, terms, strict=True):
-                cache.put(record, np.asarray(vector, dtype=np.float32), words)
+                cache.put(record, None if vector is None else np.asarray(vector, dtype=np.float32), words)
 
     def remove(
         self, tenant_id: str, memory_ids: Sequence[str], *, states: Sequence[MemoryRecord] = ()
@@ -123,7 +138,7 @@ class InMemoryIndex:
         with self._lock:
             cache = self._tenant(tenant_id)
             n = len(cache.ids)
-            keep = cache.allowed(conditions) if n else np.zeros(0, dtype=bool)
+            keep = cache.allowed(conditions, embedded_only=True) if n else np.zeros(0, dtype=bool)
             rows = np.flatnonzero(keep)
             out: list[list[tuple[str, float]]] = []
             for vector in np.atleast_2d(np.asarray(vectors, dtype=np.float32)):
@@ -138,7 +153,9 @@ class InMemoryIndex:
     def knn(self, tenant_id: str, vector: Vector, k: int, conditions: Conditions) -> list[tuple[str, float]]:
         return self.knn_many(tenant_id, np.asarray(vector, dtype=np.float32)[None, :], k, conditions)[0]
 
-    def bm25(self, tenant_id: str, query: str, k: int, conditions: Conditions) -> list[tuple[str, float]]:
+    def bm25(
+        self, tenant_id: str, query: str, k: int, conditions: Conditions, *, context_weight: float = 0.0
+    ) -> list[tuple[str, float]]:
         terms = query_terms(query, self.tokenizer)
         if not terms or k <= 0:
             return []
@@ -155,9 +172,11 @@ class InMemoryIndex:
     def cosines(self, tenant_id: str, vector: Vector, memory_ids: Sequence[str]) -> dict[str, float]:
         with self._lock:
             cache = self._tenant(tenant_id)
-            return {i: float(cache.matrix[cache.row_of[i]] @ vector) for i in memory_ids if i in cache.row_of}
+            return {
+                i: float(cache.matrix[cache.row_of[i]] @ vector) for i in memory_ids if cache.has_vector(i)
+            }
 
     def vectors(self, tenant_id: str, memory_ids: Sequence[str]) -> dict[str, Vector]:
         with self._lock:
             cache = self._tenant(tenant_id)
-            return {i: cache.matrix[cache.row_of[i]].copy() for i in memory_ids if i in cache.row_of}
+            return {i: cache.matrix[cache.row_of[i]].copy() for i in memory_ids if cache.has_vector(i)}

@@ -464,9 +464,16 @@ class OpenSearchIndex:
             "the search index is rejecting writes (429); they will be retried from the stream"
         )
 
-    def upsert(self, tenant_id: str, records: Sequence[MemoryRecord], vectors: Sequence[Vector]) -> None:
-        if records:
-            self._bulk(self.bulk_body(tenant_id, records, vectors))
+    indexes_unembedded = False
+    """Only embedded memories are documents here (the stream indexer removes the others): the
+    cloud stack embeds at retain, and a read embeds whatever is still pending first."""
+
+    def upsert(
+        self, tenant_id: str, records: Sequence[MemoryRecord], vectors: Sequence[Vector | None]
+    ) -> None:
+        ready = [(r, v) for r, v in zip(records, vectors, strict=True) if v is not None]
+        if ready:
+            self._bulk(self.bulk_body(tenant_id, [r for r, _ in ready], [v for _, v in ready]))
 
     def remove(
         self, tenant_id: str, memory_ids: Sequence[str], *, states: Sequence[MemoryRecord] = ()
@@ -666,7 +673,9 @@ class OpenSearchIndex:
         answers = self._msearch(tenant_id, [self.knn_body(tenant_id, v, k, conditions) for v in rows])
         return [self._knn_hits(hits) for hits in answers]
 
-    def bm25(self, tenant_id: str, query: str, k: int, conditions: Conditions) -> list[tuple[str, float]]:
+    def bm25(
+        self, tenant_id: str, query: str, k: int, conditions: Conditions, *, context_weight: float = 0.0
+    ) -> list[tuple[str, float]]:
         if k <= 0 or not query.strip():
             return []
         [hits] = self._msearch(tenant_id, [self.bm25_body(tenant_id, query, k, conditions)])
@@ -701,7 +710,11 @@ class StreamBackedIndex:
     def __init__(self, inner: OpenSearchIndex) -> None:
         self.inner = inner
 
-    def upsert(self, tenant_id: str, records: Sequence[MemoryRecord], vectors: Sequence[Vector]) -> None:
+    indexes_unembedded = False
+
+    def upsert(
+        self, tenant_id: str, records: Sequence[MemoryRecord], vectors: Sequence[Vector | None]
+    ) -> None:
         try:
             self.inner.upsert(tenant_id, records, vectors)
         except ProviderError:
@@ -731,7 +744,9 @@ class StreamBackedIndex:
     ) -> list[list[tuple[str, float]]]:
         return self.inner.knn_many(tenant_id, vectors, k, conditions)
 
-    def bm25(self, tenant_id: str, query: str, k: int, conditions: Conditions) -> list[tuple[str, float]]:
+    def bm25(
+        self, tenant_id: str, query: str, k: int, conditions: Conditions, *, context_weight: float = 0.0
+    ) -> list[tuple[str, float]]:
         return self.inner.bm25(tenant_id, query, k, conditions)
 
     def cosines(self, tenant_id: str, vector: Vector, memory_ids: Sequence[str]) -> dict[str, float]:

@@ -8,7 +8,8 @@ before ranking, never after). A replaced memory gets a new row and its old row d
 cache is checked against the tenant's generation in ``index_state`` on every query, so writes by
 another process (the CLI beside a running server) are seen; writes through this process are
 applied incrementally. Archived memories are not loaded (they leave the hot index; the store
-keeps them and their vectors).
+keeps them and their vectors). A memory still waiting for its vector (deferred embedding) has a
+row too, flagged unembedded: BM25 finds it at once, k-NN skips it until its vector arrives.
 
 A scan over more rows than ``ScanSettings.exact_max_rows`` (a whole large tenant) is done in two
 passes: int8 codes of the vectors (``int8_scan``: a quarter of the bytes, scanned by onnxruntime's
@@ -31,7 +32,7 @@ import numpy.typing as npt
 
 from engram.adapters.int8_scan import ZERO, Int8Codes, Int8Scan
 from engram.adapters.sqlite_store import SqliteDatabase, conditions_sql, fts_table
-from engram.adapters.text_index import Bm25Index, Fts5Tokenizer, query_terms
+from engram.adapters.text_index import Bm25Index, Context, Fts5Tokenizer, query_terms
 from engram.models import MemoryRecord
 from engram.ports import ALL_SCOPES, Conditions, Vector
 from engram.settings import ScanSettings
@@ -72,6 +73,7 @@ class _TenantVectors:
     row_of: dict[str, int] = field(default_factory=dict)
     matrix: npt.NDArray[np.float32] = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
     alive: npt.NDArray[np.bool_] = field(default_factory=lambda: np.zeros(0, dtype=bool))
+    embedded: npt.NDArray[np.bool_] = field(default_factory=lambda: np.zeros(0, dtype=bool))
     scope: npt.NDArray[np.int32] = field(default_factory=lambda: np.zeros(0, dtype=np.int32))
     status: npt.NDArray[np.int32] = field(default_factory=lambda: np.zeros(0, dtype=np.int32))
     tier: npt.NDArray[np.int32] = field(default_factory=lambda: np.zeros(0, dtype=np.int32))
@@ -79,8 +81,14 @@ class _TenantVectors:
     created: npt.NDArray[np.float64] = field(default_factory=lambda: np.zeros(0))
     occurred: npt.NDArray[np.float64] = field(default_factory=lambda: np.zeros(0))
     codes: dict[str, _Codes] = field(
-        default_factory=lambda: {k: _Codes() for k in ("scope", "status", "tier", "category")}
+        default_factory=lambda: {k: _Codes() for k in ("scope", "status", "tier", "category", "thread")}
     )
+    # Each transcript turn's thread (session or retain batch) and the rows before and after it
+    # there, in retained order (-1: none), for BM25's context field and the thread prior.
+    thread: npt.NDArray[np.int32] = field(default_factory=lambda: np.zeros(0, dtype=np.int32))
+    before: npt.NDArray[np.int32] = field(default_factory=lambda: np.zeros(0, dtype=np.int32))
+    after: npt.NDArray[np.int32] = field(default_factory=lambda: np.zeros(0, dtype=np.int32))
+    tails: dict[tuple[int, int], int] = field(default_factory=dict)
     text: Bm25Index = field(default_factory=Bm25Index)
     quantized: Int8Codes | None = None  # fitted on the first scan too large to do exactly
     version: int = 0  # bumped by every put and remove: cached row masks go stale
@@ -97,16 +105,21 @@ class _TenantVectors:
         if self.quantized is not None:
             self.quantized.grow(new)
         self.text.grow(new)
-        for name in ("alive", "scope", "status", "tier", "category", "created", "occurred"):
+        for name in ("alive", "embedded", "scope", "status", "tier", "category", "created", "occurred"):
             old = getattr(self, name)
             grown = np.zeros(new, dtype=old.dtype)
+            grown[: old.shape[0]] = old
+            setattr(self, name, grown)
+        for name in ("thread", "before", "after"):
+            old = getattr(self, name)
+            grown = np.full(new, -1, dtype=np.int32)
             grown[: old.shape[0]] = old
             setattr(self, name, grown)
 
     def put(
         self,
         memory_id: str,
-        vector: npt.NDArray[np.float32],
+        vector: npt.NDArray[np.float32] | None,
         scope: str,
         status: str,
         tier: str,
@@ -114,33 +127,81 @@ class _TenantVectors:
         created: float,
         occurred: float,
         terms: Sequence[str] | None = None,
+        thread: str | None = None,
     ) -> None:
-        """Append a row for the memory; a memory already here moves to the new row."""
-        self.remove(memory_id)
+        """Append a row for the memory (``vector`` None: not embedded yet, found by BM25 alone);
+        a memory already here moves to the new row, and keeps its place in its thread."""
+        old = self.row_of.get(memory_id)
+        scope_code = self.codes["scope"].of(scope)
+        thread_code = -1 if thread is None else self.codes["thread"].of(thread)
+        stays = old is not None and self.thread[old] == thread_code and self.scope[old] == scope_code
+        self.remove(memory_id, unlink=not stays)
         self.version += 1
         self._grow(self.n + 1)
         row = self.n
         self.n += 1
+        self.thread[row] = thread_code
+        if stays and old is not None:
+            self._replace_in_thread(old, row)
+        elif thread_code >= 0:
+            self._append_to_thread(row, scope_code, thread_code)
         self.ids.append(memory_id)
         self.row_of[memory_id] = row
         if terms is not None:
             self.text.add(row, terms)
-        self.matrix[row] = vector
+        self.embedded[row] = vector is not None
+        self.matrix[row] = 0.0 if vector is None else vector
         if self.quantized is not None:
             self.quantized.codes[row] = self.quantized.encode(self.matrix[row])
         self.alive[row] = True
-        self.scope[row] = self.codes["scope"].of(scope)
+        self.scope[row] = scope_code
         self.status[row] = self.codes["status"].of(status)
         self.tier[row] = self.codes["tier"].of(tier)
         self.category[row] = self.codes["category"].of(category)
         self.created[row] = created
         self.occurred[row] = occurred
 
-    def remove(self, memory_id: str) -> None:
+    def _append_to_thread(self, row: int, scope_code: int, thread_code: int) -> None:
+        tail = self.tails.get((scope_code, thread_code), -1)
+        self.before[row], self.after[row] = tail, -1
+        if tail >= 0:
+            self.after[tail] = row
+        self.tails[(scope_code, thread_code)] = row
+
+    def _replace_in_thread(self, old: int, row: int) -> None:
+        before, after = int(self.before[old]), int(self.after[old])
+        self.before[row], self.after[row] = before, after
+        if before >= 0:
+            self.after[before] = row
+        if after >= 0:
+            self.before[after] = row
+        key = (int(self.scope[old]), int(self.thread[old]))
+        if self.tails.get(key) == old:
+            self.tails[key] = row
+        self.before[old] = self.after[old] = -1
+
+    def _unlink(self, row: int) -> None:
+        before, after = int(self.before[row]), int(self.after[row])
+        if before >= 0:
+            self.after[before] = after
+        if after >= 0:
+            self.before[after] = before
+        key = (int(self.scope[row]), int(self.thread[row]))
+        if self.tails.get(key) == row:
+            if before >= 0:
+                self.tails[key] = before
+            else:
+                del self.tails[key]
+        self.before[row] = self.after[row] = -1
+
+    def remove(self, memory_id: str, *, unlink: bool = True) -> None:
         row = self.row_of.pop(memory_id, None)
         if row is not None:
+            if unlink and self.thread[row] >= 0:
+                self._unlink(row)
             self.version += 1
             self.alive[row] = False
+            self.embedded[row] = False
             self.matrix[row] = 0.0
             if self.quantized is not None:
                 self.quantized.codes[row] = ZERO
@@ -205,23 +266,24 @@ class SqliteIndex:
         conn.execute("BEGIN")
         try:
             rows = conn.execute(
-                "SELECT rowid, id, scope, status, tier, category, created_at, occurred_at, embedding FROM memories "
-                "WHERE tenant_id=? AND embedding IS NOT NULL AND tier != 'archived' ORDER BY rowid",
+                "SELECT rowid, id, scope, status, tier, category, created_at, occurred_at, embedding, thread_id "
+                "FROM memories WHERE tenant_id=? AND tier != 'archived' ORDER BY rowid",
                 (tenant_id,),
             ).fetchall()
             cache._grow(len(rows))
             row_of_rowid: dict[int, int] = {}
-            for rowid, memory_id, scope, status, tier, category, created, occurred, blob in rows:
+            for rowid, memory_id, scope, status, tier, category, created, occurred, blob, thread in rows:
                 row_of_rowid[rowid] = cache.n
                 cache.put(
                     memory_id,
-                    np.frombuffer(blob, dtype=np.float32),
+                    None if blob is None else np.frombuffer(blob, dtype=np.float32),
                     scope,
                     status,
                     tier,
                     category,
                     _epoch(created),
                     _epoch(occurred),
+                    thread=thread,
                 )
             if self.db.has_fts(tenant_id):
                 cache.text.load(conn, fts_table(tenant_id), row_of_rowid)
@@ -238,7 +300,11 @@ class SqliteIndex:
             self._tenants[tenant_id] = cache
         return cache
 
-    def upsert(self, tenant_id: str, records: Sequence[MemoryRecord], vectors: Sequence[Vector]) -> None:
+    indexes_unembedded = True
+
+    def upsert(
+        self, tenant_id: str, records: Sequence[MemoryRecord], vectors: Sequence[Vector | None]
+    ) -> None:
         """Apply a write this process just committed (a write by anyone else makes the next query reload)."""
         with self._lock:
             cache = self._tenants.get(tenant_id)
@@ -259,6 +325,7 @@ class SqliteIndex:
                     record.created_at.timestamp(),
                     record.occurred_at.timestamp() if record.occurred_at else float("nan"),
                     words,
+                    thread=record.thread,
                 )
 
     def remove(
@@ -330,8 +397,8 @@ class SqliteIndex:
         k: int,
     ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float32]]:
         """(rows, exact cosines of those rows with each query column): every row meeting the
-        conditions, or, for a scan larger than ``exact_max_rows``, the int8 pass's best."""
-        keep = self._allowed_rows(tenant_id, cache, conditions)
+        conditions that have a vector, or, for a scan larger than ``exact_max_rows``, the int8 pass's best."""
+        keep = self._allowed_rows(tenant_id, cache, conditions) & cache.embedded[: cache.n]
         rows = np.flatnonzero(keep)
         if rows.size > max(self.scan.exact_max_rows, self.scan.rescore, 4 * k) and self._int8.available():
             return self._two_pass(cache, keep, queries, k)
@@ -389,7 +456,9 @@ class SqliteIndex:
                 for column in range(sims.shape[1])
             ]
 
-    def bm25(self, tenant_id: str, query: str, k: int, conditions: Conditions) -> list[tuple[str, float]]:
+    def bm25(
+        self, tenant_id: str, query: str, k: int, conditions: Conditions, *, context_weight: float = 0.0
+    ) -> list[tuple[str, float]]:
         terms = query_terms(query, self.tokenizer)
         if not terms or k <= 0:
             return []
@@ -398,7 +467,11 @@ class SqliteIndex:
             if cache.n == 0:
                 return []
             allowed = self._allowed_rows(tenant_id, cache, conditions)
-            scores = cache.text.scores(terms, cache.alive[: cache.n], allowed)
+            n = cache.n
+            context = (
+                Context(cache.before[:n], cache.after[:n], context_weight) if context_weight > 0 else None
+            )
+            scores = cache.text.scores(terms, cache.alive[:n], allowed, context)
             hits = np.flatnonzero(scores > 0)
             if hits.size == 0:
                 return []
@@ -407,10 +480,32 @@ class SqliteIndex:
             top = top[np.argsort(-scores[top], kind="stable")]
             return [(cache.ids[int(r)], float(scores[r])) for r in top]
 
+    def thread_scores(
+        self, tenant_id: str, query: str, conditions: Conditions, memory_ids: Sequence[str]
+    ) -> dict[str, float]:
+        terms = query_terms(query, self.tokenizer)
+        if not terms:
+            return {}
+        with self._lock:
+            cache = self._fresh(tenant_id)
+            rows = {
+                i: r for i in memory_ids if (r := cache.row_of.get(i)) is not None and cache.thread[r] >= 0
+            }
+            if not rows:
+                return {}
+            allowed = self._allowed_rows(tenant_id, cache, conditions)
+            by_thread = cache.text.by_group(terms, allowed, cache.thread, len(cache.codes["thread"].code))
+            best = float(by_thread.max())
+            if best <= 0:
+                return {}
+            return {i: float(by_thread[cache.thread[r]]) / best for i, r in rows.items()}
+
     def cosines(self, tenant_id: str, vector: Vector, memory_ids: Sequence[str]) -> dict[str, float]:
         with self._lock:
             cache = self._fresh(tenant_id)
-            present = [(i, cache.row_of[i]) for i in memory_ids if i in cache.row_of]
+            present = [
+                (i, r) for i in memory_ids if (r := cache.row_of.get(i)) is not None and cache.embedded[r]
+            ]
             if not present:
                 return {}
             sims = cache.matrix[[row for _, row in present]] @ vector
@@ -419,6 +514,6 @@ class SqliteIndex:
     def vectors(self, tenant_id: str, memory_ids: Sequence[str]) -> dict[str, Vector]:
         with self._lock:
             cache = self._fresh(tenant_id)
-            present = [i for i in memory_ids if i in cache.row_of]
+            present = [i for i in memory_ids if (r := cache.row_of.get(i)) is not None and cache.embedded[r]]
             gathered = cache.matrix[[cache.row_of[i] for i in present]]  # one copy for all of them
             return dict(zip(present, gathered, strict=True))

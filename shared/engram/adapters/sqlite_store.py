@@ -25,11 +25,13 @@ import numpy as np
 from engram.adapters.clock import SystemClock
 from engram.adapters.sqlite_driver import sqlite3
 from engram.adapters.store_policy import (
+    FINISHED_JOB_TTL,
     IDEMPOTENCY_TTL,
     LIFECYCLE_REPORTS_KEPT,
     decode_cursor,
     encode_cursor,
     idempotency_live,
+    job_live,
 )
 from engram.errors import ConflictError, DependencyMissingError, ValidationFailedError
 from engram.models import (
@@ -58,7 +60,7 @@ CREATE TABLE IF NOT EXISTS tenants (
 CREATE TABLE IF NOT EXISTS memories (
   rowid INTEGER PRIMARY KEY,
   tenant_id TEXT NOT NULL, id TEXT NOT NULL, scope TEXT NOT NULL, category TEXT NOT NULL,
-  status TEXT NOT NULL, tier TEXT NOT NULL, content_hash TEXT NOT NULL, session_id TEXT,
+  status TEXT NOT NULL, tier TEXT NOT NULL, content_hash TEXT NOT NULL, session_id TEXT, thread_id TEXT,
   created_at TEXT NOT NULL, occurred_at TEXT, version INTEGER NOT NULL,
   tags TEXT NOT NULL, metadata TEXT NOT NULL, doc TEXT NOT NULL,
   embedding BLOB, embedding_model TEXT NOT NULL,
@@ -108,6 +110,7 @@ def _columns(record: MemoryRecord) -> dict[str, Any]:
         "tier": record.tier,
         "content_hash": record.content_hash,
         "session_id": record.source.session_id,
+        "thread_id": record.thread,
         "created_at": iso(record.created_at),
         "occurred_at": iso(record.occurred_at),
         "version": record.version,
@@ -116,6 +119,23 @@ def _columns(record: MemoryRecord) -> dict[str, Any]:
         "doc": record.model_dump_json(),
         "embedding_model": record.embedding_model,
     }
+
+
+_KEEP_ACCESS = (
+    "doc=json_set(?, '$.access_count', json_extract(doc, '$.access_count'),"
+    " '$.last_accessed_at', json_extract(doc, '$.last_accessed_at'))"
+)
+
+
+def _with_stored_access(record: MemoryRecord, count: int | None, last: str | None) -> MemoryRecord:
+    """``record`` with the access bookkeeping the row has now (recalls since it was read), unless
+    the writer moved the last access itself (a restore restarts the decay clock)."""
+    stored = datetime.fromisoformat(last) if last else None
+    if record.last_accessed_at is not None and (stored is None or record.last_accessed_at > stored):
+        return record.model_copy(update={"access_count": max(record.access_count, count or 0)})
+    return record.model_copy(
+        update={"access_count": max(record.access_count, count or 0), "last_accessed_at": stored}
+    )
 
 
 def iso(value: datetime | None) -> str | None:
@@ -212,6 +232,18 @@ class SqliteDatabase:
         self._fts_lock = threading.Lock()
         # executescript manages its own transaction; every statement is IF NOT EXISTS.
         self.connection().executescript(SCHEMA)
+        self._migrate()
+
+    def _migrate(self) -> None:
+        """Bring a file written by an earlier version up to this schema (idempotent)."""
+        conn = self.connection()
+        if "thread_id" not in {row[1] for row in conn.execute("PRAGMA table_info(memories)")}:
+            with self.transaction():  # re-checked inside: another process may have just done it
+                if "thread_id" not in {row[1] for row in conn.execute("PRAGMA table_info(memories)")}:
+                    # A turn's thread was its session before retain batches had one.
+                    conn.execute("ALTER TABLE memories ADD COLUMN thread_id TEXT")
+                    conn.execute("UPDATE memories SET thread_id = session_id WHERE session_id IS NOT NULL")
+        conn.execute("CREATE INDEX IF NOT EXISTS memories_thread ON memories (tenant_id, scope, thread_id)")
 
     def connection(self) -> Any:
         conn = getattr(self._local, "conn", None)
@@ -437,13 +469,14 @@ class SqliteStore:
     def neighbours(
         self, tenant_id: str, memory_ids: Sequence[str], conditions: Conditions, span: int
     ) -> dict[str, list[str]]:
-        """Session neighbours by insertion order (rowid), through the (tenant, scope, session) index."""
+        """Neighbours in the same thread (session, or retain batch) by insertion order (rowid),
+        through the (tenant, scope, thread) index."""
         if not memory_ids or span < 1:
             return {}
         where, params = conditions_sql(conditions)
         side = (
             "(SELECT json_group_array(id) FROM (SELECT m.id FROM memories m WHERE m.tenant_id = c.tenant_id "
-            "AND m.scope = c.scope AND m.session_id = c.session_id AND m.rowid {op} c.rowid AND {where} "
+            "AND m.scope = c.scope AND m.thread_id = c.thread_id AND m.rowid {op} c.rowid AND {where} "
             "ORDER BY m.rowid {order} LIMIT ?))"
         )
         before = side.format(op="<", order="DESC", where=where)
@@ -451,7 +484,7 @@ class SqliteStore:
         marks = ",".join("?" * len(memory_ids))
         sql = (
             f"SELECT c.id, {before}, {after} FROM memories c "
-            f"WHERE c.tenant_id = ? AND c.session_id IS NOT NULL AND c.id IN ({marks})"
+            f"WHERE c.tenant_id = ? AND c.thread_id IS NOT NULL AND c.id IN ({marks})"
         )
         rows = self.db.connection().execute(sql, (*params, span, *params, span, tenant_id, *memory_ids))
         out: dict[str, list[str]] = {}
@@ -531,24 +564,28 @@ class SqliteStore:
             raise ValidationFailedError("the record must belong to the tenant written to")
         with self.db.transaction() as conn:
             row = conn.execute(
-                "SELECT version, scope, status, tier, category, occurred_at FROM memories WHERE tenant_id=? AND id=?",
+                "SELECT version, scope, status, tier, category, occurred_at,"
+                " json_extract(doc, '$.access_count'), json_extract(doc, '$.last_accessed_at')"
+                " FROM memories WHERE tenant_id=? AND id=?",
                 (tenant_id, record.id),
             ).fetchone()
             if row is None or row[0] != expected_version:
                 return False
+            record = _with_stored_access(record, row[6], row[7])
             self._put(conn, self.db.ensure_fts(conn, tenant_id), record, vector)
             if history is not None:
                 self._history(conn, tenant_id, [history])
             searched = (record.scope, record.status, record.tier, record.category, iso(record.occurred_at))
             # Only what the index filters or ranks on invalidates caches; feedback alone does not.
-            if vector is not None or tuple(row[1:]) != searched:
+            if vector is not None or tuple(row[1:6]) != searched:
                 self.db.bump_generation(conn, tenant_id)
         return True
 
     def update_many(
         self, tenant_id: str, updates: Sequence[ConditionalUpdate], *, report: LifecycleReport | None = None
     ) -> list[str]:
-        """Every update whose version still matches, and the report, in one transaction."""
+        """Every update whose memory is unchanged since it was read (same version, no recall
+        since), and the report, in one transaction."""
         if any(u.record.tenant_id != tenant_id for u in updates):
             raise ValidationFailedError("every record must belong to the tenant written to")
         applied: list[ConditionalUpdate] = []
@@ -559,16 +596,28 @@ class SqliteStore:
                 # The common case in one statement: same text (the text index row stands), same version.
                 keys = ("tenant_id", "id", "content_hash")
                 columns = {name: value for name, value in _columns(record).items() if name not in keys}
-                sets = ", ".join(f"{name}=?" for name in columns)
+                # The lifecycle job never moves access bookkeeping: the row keeps what recalls wrote.
+                sets = ", ".join(f"{name}=?" if name != "doc" else _KEEP_ACCESS for name in columns)
+                # Applied only if nothing changed since the job read it: no write, and no recall
+                # (the access count is still the one the job saw).
                 cur = conn.execute(
-                    f"UPDATE memories SET {sets} WHERE tenant_id=? AND id=? AND version=? AND content_hash=?",
-                    (*columns.values(), tenant_id, record.id, update.expected_version, record.content_hash),
+                    f"UPDATE memories SET {sets} WHERE tenant_id=? AND id=? AND version=? AND content_hash=?"
+                    " AND json_extract(doc, '$.access_count') = ?",
+                    (
+                        *columns.values(),
+                        tenant_id,
+                        record.id,
+                        update.expected_version,
+                        record.content_hash,
+                        record.access_count,
+                    ),
                 )
                 if not cur.rowcount:
                     row = conn.execute(
-                        "SELECT version FROM memories WHERE tenant_id=? AND id=?", (tenant_id, record.id)
+                        "SELECT version, json_extract(doc, '$.access_count') FROM memories WHERE tenant_id=? AND id=?",
+                        (tenant_id, record.id),
                     ).fetchone()
-                    if row is None or row[0] != update.expected_version:
+                    if row is None or (row[0], row[1]) != (update.expected_version, record.access_count):
                         continue
                     self._put(conn, fts, record, None)  # a new text: its text index row changes too
                 applied.append(update)
@@ -722,7 +771,9 @@ class SqliteStore:
         ]
 
     def record_access(self, tenant_id: str, memory_ids: Sequence[str], at: datetime) -> None:
-        """access_count + 1, last_accessed_at = at, version + 1 for each id."""
+        """access_count + 1 and last_accessed_at = at for each id. The version stays: it counts
+        changes (each with its history entry), and ``update`` keeps the stored access fields, so
+        an optimistic writer holding an older record loses no access."""
         if not memory_ids:
             return
         stamp = iso(at)
@@ -733,11 +784,9 @@ class SqliteStore:
         try:
             with self.db.transaction():
                 marks = ",".join("?" * len(memory_ids))
-                # The version moves too, so an optimistic writer holding the old record retries.
                 conn.execute(
-                    "UPDATE memories SET version = version + 1, doc = json_set(doc,"
-                    " '$.access_count', json_extract(doc, '$.access_count') + 1,"
-                    " '$.last_accessed_at', ?, '$.version', version + 1)"
+                    "UPDATE memories SET doc = json_set(doc,"
+                    " '$.access_count', json_extract(doc, '$.access_count') + 1, '$.last_accessed_at', ?)"
                     f" WHERE tenant_id=? AND id IN ({marks})",
                     (stamp, tenant_id, *memory_ids),
                 )
@@ -774,6 +823,9 @@ class SqliteStore:
             else {}
         )
         by_status = grouped("status")
+        pending = conn.execute(
+            "SELECT count(*) FROM memories WHERE tenant_id=? AND embedding IS NULL", (tenant_id,)
+        ).fetchone()[0]
         return StatsResponse(
             tenant_id=tenant_id,
             total=sum(by_status.values()),
@@ -783,6 +835,7 @@ class SqliteStore:
             by_status=by_status,
             storage_bytes=int(size),
             usage=usage,
+            pending_embedding=int(pending),
         )
 
     def idempotent_result(self, tenant_id: str, key: str) -> tuple[str, list[dict[str, Any]]] | None:
@@ -877,6 +930,12 @@ class SqliteStore:
                     iso(job.created_at),
                 ),
             )
+            if job.status not in ("queued", "running"):  # finished jobs past their time go meanwhile
+                conn.execute(
+                    "DELETE FROM jobs WHERE tenant_id=? AND status NOT IN ('queued', 'running')"
+                    " AND created_at < ?",
+                    (tenant_id, iso(self.clock.now() - FINISHED_JOB_TTL)),
+                )
 
     def get_job(self, tenant_id: str, job_id: str) -> Job | None:
         row = (
@@ -884,7 +943,8 @@ class SqliteStore:
             .execute("SELECT doc FROM jobs WHERE tenant_id=? AND job_id=?", (tenant_id, job_id))
             .fetchone()
         )
-        return Job.model_validate_json(row[0]) if row else None
+        job = Job.model_validate_json(row[0]) if row else None
+        return job if job is not None and job_live(job, self.clock.now()) else None
 
     def pending_jobs(self) -> list[tuple[str, Job]]:
         """Jobs of every tenant that were queued or running when a process stopped."""
@@ -898,9 +958,14 @@ class SqliteStore:
         return [(r[0], Job.model_validate_json(r[1])) for r in rows]
 
     def bump_usage(self, tenant_id: str, counter: str, amount: int = 1) -> None:
-        with self.db.transaction() as conn:
-            conn.execute(
-                "INSERT INTO usage(tenant_id, counter, value) VALUES(?,?,?) "
-                "ON CONFLICT(tenant_id, counter) DO UPDATE SET value = value + excluded.value",
-                (tenant_id, counter, amount),
-            )
+        conn = self.db.connection()
+        conn.execute("PRAGMA synchronous=NORMAL")  # bookkeeping, as access counts: no fsync per call
+        try:
+            with self.db.transaction():
+                conn.execute(
+                    "INSERT INTO usage(tenant_id, counter, value) VALUES(?,?,?) "
+                    "ON CONFLICT(tenant_id, counter) DO UPDATE SET value = value + excluded.value",
+                    (tenant_id, counter, amount),
+                )
+        finally:
+            conn.execute("PRAGMA synchronous=FULL")

@@ -8,6 +8,7 @@ import json
 from datetime import datetime, timedelta
 
 from engram.errors import ValidationFailedError
+from engram.models import Job
 
 IDEMPOTENCY_TTL = timedelta(hours=24)
 """A retain's ``Idempotency-Key`` answers the same result for this long, then is forgotten."""
@@ -20,6 +21,11 @@ LIFECYCLE_REPORTS_KEPT = 100
 def idempotency_live(created_at: datetime, now: datetime) -> bool:
     """Whether an idempotency record written at ``created_at`` still answers at ``now``."""
     return now - created_at < IDEMPOTENCY_TTL
+
+
+def job_live(job: Job, now: datetime) -> bool:
+    """Whether a job can still be read at ``now``: open ones always, finished ones for their TTL."""
+    return job.status in ("queued", "running") or now - job.updated_at < FINISHED_JOB_TTL
 
 
 def encode_cursor(created_at: str, memory_id: str) -> str:

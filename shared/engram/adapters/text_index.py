@@ -14,7 +14,7 @@ import math
 import re
 import threading
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -105,6 +105,14 @@ class _Posting:
         return self.weights
 
 
+class Context(NamedTuple):
+    """A row's neighbours in its thread (``-1``: none), and the weight of their text in its document."""
+
+    prev: npt.NDArray[np.int32]
+    next: npt.NDArray[np.int32]
+    weight: float
+
+
 class Bm25Index:
     """Okapi BM25 (k1 = 1.2, b = 0.75, FTS5's idf = ln((N - df + 0.5)/(df + 0.5)), floored at 1e-6).
 
@@ -173,18 +181,20 @@ class Bm25Index:
         terms: Sequence[str],
         alive: npt.NDArray[np.bool_],
         allowed: npt.NDArray[np.bool_] | None = None,
+        context: Context | None = None,
     ) -> npt.NDArray[np.float64]:
         """BM25 of every row (0 where no term matches); ``alive`` has one flag per row.
 
         Statistics (document frequency, average length) count every live row; only the rows in
         ``allowed`` (default: the live ones) are scored, so a search within one scope of a large
-        tenant touches that scope's postings alone.
+        tenant touches that scope's postings alone. With ``context``, each row's document also
+        holds its neighbours' text at a lower field weight (BM25F, see ``Context``).
         """
         n = alive.shape[0]
         if self.docs <= 0:
             return np.zeros(n, dtype=np.float64)
         avgdl = self.total_len / self.docs
-        hit_rows: list[npt.NDArray[np.int32]] = []
+        hit_rows: list[npt.NDArray[np.integer[Any]]] = []
         hit_scores: list[npt.NDArray[np.floating[Any]]] = []
         for term in terms:
             posting = self.postings.get(term)
@@ -198,9 +208,84 @@ class Bm25Index:
             idf = math.log((self.docs - df + 0.5) / (df + 0.5))
             idf = idf if idf > 0 else 1e-6
             keep = live if allowed is None else allowed[rows]
+            if context is not None and context.weight > 0:
+                found, score = self._in_context(
+                    posting, live, allowed if allowed is not None else alive, context, avgdl
+                )
+                hit_rows.append(found)
+                hit_scores.append(idf * score)
+                continue
             hit_rows.append(rows[keep])
             hit_scores.append(idf * posting.saturated(self.doclen, avgdl, self.k1, self.b)[keep])
         if not hit_rows:
             return np.zeros(n, dtype=np.float64)
         total = np.bincount(np.concatenate(hit_rows), weights=np.concatenate(hit_scores), minlength=n)
         return total[:n].astype(np.float64, copy=False)
+
+    def by_group(
+        self,
+        terms: Sequence[str],
+        allowed: npt.NDArray[np.bool_],
+        group: npt.NDArray[np.int32],
+        groups: int,
+    ) -> npt.NDArray[np.float64]:
+        """BM25 of each group of rows taken as one document (a thread: all its turns), over the
+        allowed rows with a group (``group`` -1: none); statistics count those groups alone."""
+        n = allowed.shape[0]
+        member = allowed & (group[:n] >= 0)
+        if not member.any():
+            return np.zeros(groups, dtype=np.float64)
+        codes = group[:n][member]
+        length = np.bincount(codes, weights=self.doclen[:n][member], minlength=groups)
+        present = length > 0
+        docs = int(np.count_nonzero(present))
+        average = float(length[present].mean())
+        score = np.zeros(groups, dtype=np.float64)
+        for term in terms:
+            posting = self.postings.get(term)
+            if posting is None:
+                continue
+            rows, tfs = posting.arrays()
+            inside = member[rows]
+            tf = np.bincount(group[rows[inside]], weights=tfs[inside], minlength=groups)
+            hit = tf > 0
+            df = int(np.count_nonzero(hit))
+            if df == 0:
+                continue
+            idf = max(math.log((docs - df + 0.5) / (df + 0.5)), 1e-6)
+            norm = self.k1 * (1 - self.b + self.b * length[hit] / average)
+            score[hit] += idf * tf[hit] * (self.k1 + 1) / (tf[hit] + norm)
+        return score
+
+    def _in_context(
+        self,
+        posting: _Posting,
+        live: npt.NDArray[np.bool_],
+        allowed: npt.NDArray[np.bool_],
+        context: Context,
+        avgdl: float,
+    ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float64]]:
+        """BM25F of one term (Robertson, Zaragoza & Taylor 2004) over two fields, the row's own
+        text and its neighbours' (the turns before and after it): the pseudo-frequency
+        ``tf/B + w·tf_ctx/B_ctx`` (B the length normalisation of each field, the context's
+        average length taken as twice a document's) saturates once, ``x·(k1+1)/(k1+x)``, so a
+        word in both the turn and its neighbour counts less than twice. Weight 0 is plain BM25."""
+        rows, tfs = posting.arrays()
+        rows, tfs = rows[live], tfs[live].astype(np.float64)
+        b, k1 = self.b, self.k1
+        own = tfs / (1 - b + b * self.doclen[rows] / avgdl)
+        # The rows whose neighbour holds the term: the one after each occurrence and the one before.
+        around = np.concatenate([context.next[rows], context.prev[rows]])
+        has = around >= 0
+        around, lifted = around[has], np.concatenate([tfs, tfs])[has]
+        ctx_len = np.where(context.prev[around] >= 0, self.doclen[context.prev[around]], 0.0) + np.where(
+            context.next[around] >= 0, self.doclen[context.next[around]], 0.0
+        )
+        lifted = context.weight * lifted / (1 - b + b * ctx_len / (2 * avgdl))
+        targets = np.concatenate([rows, around])
+        values = np.concatenate([own, lifted])
+        keep = allowed[targets]
+        pseudo = np.bincount(targets[keep], weights=values[keep], minlength=allowed.shape[0])
+        found = np.flatnonzero(pseudo)
+        x = pseudo[found]
+        return found, x * (k1 + 1) / (k1 + x)

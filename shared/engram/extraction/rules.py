@@ -86,8 +86,9 @@ _PAST = _rx(
 )
 _FUTURE = _rx(r"\b(?:will|going to|gonna|plan to|planning|upcoming)\b|'ll\b")
 
-# (kind, pattern): "date" takes year/month/day groups, missing ones default to the reference
-# year, January and the 1st; the other kinds are relative to the reference time.
+# (kind, pattern): "date" takes year/month/day groups and names a day (at midnight): a missing
+# year is the nearest one in the statement's direction (past or not), a missing month January, a
+# missing day the 1st; the other kinds are relative to the reference time.
 _DATE_RULES = tuple(
     (kind, _rx(pattern))
     for kind, pattern in (
@@ -140,9 +141,11 @@ def _resolve(kind: str, m: re.Match[str], ref: datetime, text: str) -> datetime 
         parts = m.groupdict()
         month = parts.get("month") or "1"
         number = int(month) if month.isdigit() else _MONTH_KEYS.index(month[:3].lower()) + 1
-        year, day = int(parts.get("year") or ref.year), int(parts.get("day") or 1)
-        try:  # only the calendar day changes; the time of day stays the reference's
-            return ref.replace(year=year, month=number, day=day)
+        day = int(parts.get("day") or 1)
+        try:  # a calendar date names a day, not a time: midnight in the reference's zone
+            if parts.get("year"):
+                return _midnight(ref, int(parts["year"]), number, day)
+            return _nearest_year(ref, number, day, past=_is_past(text))
         except ValueError:
             return None
     if kind == "day":
@@ -158,8 +161,32 @@ def _resolve(kind: str, m: re.Match[str], ref: datetime, text: str) -> datetime 
         if what in _WEEKDAYS:
             return _weekday(ref, _WEEKDAYS.index(what), direction)
         return _shift(ref, direction, what)
-    past = _PAST.search(text) is not None and _FUTURE.search(text) is None  # bare "on Tuesday"
+    past = _is_past(text)  # bare "on Tuesday"
     return _weekday(ref, _WEEKDAYS.index(m["weekday"].lower()), -1 if past else 1)
+
+
+def _is_past(text: str) -> bool:
+    """The text tells of something that happened (a past verb and no future one)."""
+    return _PAST.search(text) is not None and _FUTURE.search(text) is None
+
+
+def _midnight(ref: datetime, year: int, month: int, day: int) -> datetime:
+    return ref.replace(year=year, month=month, day=day, hour=0, minute=0, second=0, microsecond=0)
+
+
+def _nearest_year(ref: datetime, month: int, day: int, *, past: bool) -> datetime:
+    """A day named without its year ("12 May"): the last such day on or before the reference
+    for a past-tense statement, else the next one on or after it ("a flight to Tokyo for 12 May"
+    said on 1 December is next year's 12 May)."""
+    today = ref.date()
+    for year in (ref.year, ref.year - 1) if past else (ref.year, ref.year + 1):
+        try:
+            when = _midnight(ref, year, month, day)
+        except ValueError:  # 29 February of a year that has none
+            continue
+        if (when.date() <= today) if past else (when.date() >= today):
+            return when
+    return _midnight(ref, ref.year, month, day)
 
 
 def _date_in(text: str, ref: datetime) -> datetime | None:
@@ -303,6 +330,16 @@ def _entities(text: str) -> list[str]:
     for first, last in spans:
         unique.setdefault(text[first:last].casefold(), text[first:last])
     return list(unique.values())[:MAX_ENTITIES]
+
+
+def entities_of(text: str) -> list[str]:
+    """The names and codes a text mentions (what the rules put in a memory's ``entities``)."""
+    return _entities(text)
+
+
+def abstract_of(text: str) -> str:
+    """A text's one-line abstract, as the rules write it."""
+    return _abstract(text)
 
 
 def _abstract(text: str) -> str:

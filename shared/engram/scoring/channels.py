@@ -128,6 +128,8 @@ def time_window(query: str, now: datetime) -> tuple[datetime, datetime] | None:
     ['2024-03-02', '2024-03-16']
     >>> time_window("what does Maya like?", now) is None
     True
+    >>> time_window("that was 4997 years ago", now) is None
+    True
     """
     tz = now.tzinfo
     for pattern in _PATTERNS:
@@ -166,6 +168,8 @@ def time_window(query: str, now: datetime) -> tuple[datetime, datetime] | None:
         count = _SMALL.get(relative.group("n").lower()) or int(relative.group("n"))
         unit = relative.group("unit").lower().rstrip("s")
         days = {"day": 1, "week": 7, "month": 30, "year": 365}[unit] * count
+        if days > 200 * 365:  # "4997 years ago" names no period this service could hold
+            return None
         centre = midnight - timedelta(days=days)
         slack = timedelta(days=max(1, days // 4))
         return centre - slack, centre + slack + timedelta(days=1)
@@ -178,3 +182,37 @@ def time_window(query: str, now: datetime) -> tuple[datetime, datetime] | None:
 def inside(when: datetime | None, window: tuple[datetime, datetime]) -> float:
     """1 when ``when`` falls in ``[start, end)``, else 0 (no time, no bonus)."""
     return 1.0 if when is not None and window[0] <= when < window[1] else 0.0
+
+
+_ASKS_WHEN = re.compile(
+    r"\b(?:when|what (?:date|day|time|month|year|week)|which (?:day|date|month|year|week)|how long ago|since when)\b",
+    re.IGNORECASE,
+)
+_WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?"
+_TIME_EXPRESSION = re.compile(
+    rf"\b(?:yesterday|today|tonight|tomorrow|recently|the other day|this (?:morning|afternoon|evening)"
+    rf"|(?:last|next|this|past) (?:night|week|weekend|month|year|summer|winter|spring|fall|autumn|{_WEEKDAY})"
+    rf"|(?:\d+|a|an|one|two|three|four|five|six|a few|a couple of|several) (?:days?|weeks?|months?|years?) ago"
+    rf"|in (?:a|an|one|two|three|a few|a couple of) (?:days?|weeks?|months?)"
+    rf"|{_WEEKDAY}|{_MONTH}|(?:19|20)\d\d|\d{{1,2}}(?:st|nd|rd|th))\b",
+    re.IGNORECASE,
+)
+
+
+def asks_when(query: str) -> bool:
+    """Whether a question asks for a time ("When did ...", "What year ...", "How long ago ...").
+
+    >>> asks_when("When did Maya adopt Pickle?"), asks_when("Where did Maya go?")
+    (True, False)
+    """
+    return _ASKS_WHEN.search(query) is not None
+
+
+def has_time_expression(text: str) -> float:
+    """1 when a text says when something happened ("last weekend", "on Saturday", "in May",
+    "two weeks ago", "2023"), else 0.
+
+    >>> has_time_expression("We got back from Lisbon last weekend"), has_time_expression("I love Lisbon")
+    (1.0, 0.0)
+    """
+    return 1.0 if _TIME_EXPRESSION.search(text) else 0.0

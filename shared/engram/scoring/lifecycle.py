@@ -86,6 +86,22 @@ def multiplier(c: float, tier: str, settings: LifecycleSettings) -> float:
     return base + (1.0 - base) * max(floor_for(tier, settings), min(1.0, c))
 
 
+def rank_prior(multiplier_value: float, weight: float) -> float:
+    """The query-independent factor of a recall score: ``1 − weight·(1 − multiplier)``.
+
+    Recall evaluates the multiplier as if the memory had never been accessed (frequency feeds
+    tiers and decay, never a ranking: a memory returned often would otherwise outrank what answers
+    the next query), and ``weight`` bounds what is left, to [1 − 0.7·weight, 1] since the
+    multiplier is in [0.3, 1]. Weight 0 ranks by relevance alone, 1 by the whole multiplier.
+
+    >>> round(rank_prior(0.685, 0.25), 4)  # a fresh peripheral memory
+    0.9213
+    >>> round(rank_prior(0.93, 0.25), 4)  # a core one
+    0.9825
+    """
+    return 1.0 - weight * (1.0 - multiplier_value)
+
+
 def feedback_ema(weight: float, signal: str, *, alpha: float = 0.3) -> float:
     """``w ← (1-α)·w + α·s`` with s = 1 for used/positive, 0 for ignored/negative/corrected.
 

@@ -93,6 +93,15 @@ _WORD = re.compile(r"\w+", re.UNICODE)
 _LABEL = re.compile(r"^\s*[A-Za-z][\w'.-]*(?: [A-Z][\w'.-]*)?:\s+")
 
 
+def has_speaker_label(text: str) -> bool:
+    """Whether ``text`` reads as a transcript line, starting with a speaker or role label.
+
+    >>> has_speaker_label("Daniel: A hint?"), has_speaker_label("I prefer dark mode")
+    (True, False)
+    """
+    return _LABEL.match(text) is not None
+
+
 def informative_words(text: str) -> list[str]:
     """The words of ``text`` that are not function words, without a leading speaker label.
 

@@ -1,11 +1,16 @@
-"""``engram eval locomo``: recall quality measured through the public HTTP API, as a client sees it.
+"""``engram eval locomo``: recall quality measured through the public HTTP API, as agents call it.
 
 The evaluator is an ordinary API client. It creates a tenant (with the operator credential) or uses
 the tenant of a given API key, retains every turn of every conversation in raw mode into scope
-``user:<sample_id>`` (``metadata.dia_id``, ``occurred_at`` = the session's time, one batch per session),
-then asks every question of categories 1–4 in its scope with ``min_score`` 0 and ``limit`` = the
-largest k. Variants are per-tenant recall settings (``PUT /v1/admin/tenants/{t}/settings``) applied
-in turn to the same memories, so they are compared on identical data in one run.
+``user:<sample_id>`` (``metadata.dia_id``, ``occurred_at`` = the session's time; with sessions on,
+one batch and ``session_id`` per session, with them off batches of 100 turns and no session id),
+times the first recall right after and how long the backlog takes to become searchable by vector,
+then asks every question of categories 1–4 in its scope, in a seeded shuffle, with ``min_score`` 0
+and ``limit`` = the largest k. Variants are per-tenant recall settings (``PUT
+/v1/admin/tenants/{t}/settings``) applied in turn to the same memories, so they are compared on
+identical data in one run; ``default`` asks as an agent does (no ``track_access`` field: access is
+tracked), ``untracked`` is the same with ``track_access: false``, and the one-channel baselines
+are untracked. Untracked variants run first, so each sees the memories as retained.
 
 ``--local`` starts ``engram serve`` on a throwaway data dir and a free port and stops it at the end.
 """
@@ -15,6 +20,7 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import random
 import re
 import shutil
 import subprocess
@@ -34,10 +40,12 @@ from engram_dev.evaluation.locomo import (
     FormatError,
     QuestionResult,
     Sample,
+    Turn,
     approx_tokens,
     load,
     summarise,
 )
+from engram_dev.evaluation.report import plot, report
 
 # The one-channel and naive-hybrid baselines switch off everything beyond plain fusion.
 PLAIN: dict[str, Any] = {
@@ -49,14 +57,17 @@ PLAIN: dict[str, Any] = {
     "weight_vector": 0.7,
     "weight_bm25": 0.3,
 }
-PRESETS: dict[str, dict[str, Any]] = {
-    "bm25": {"recall": {**PLAIN, "fusion": "bm25"}},
-    "vector": {"recall": {**PLAIN, "fusion": "vector"}},
-    "weighted": {"recall": {**PLAIN, "fusion": "weighted"}},
-    "rrf": {"recall": {**PLAIN, "fusion": "rrf"}},
-    "default": {},
+PRESETS: dict[str, tuple[dict[str, Any], bool]] = {
+    # name: (tenant settings, whether access is tracked as an agent's recall tracks it)
+    "bm25": ({"recall": {**PLAIN, "fusion": "bm25"}}, False),
+    "vector": ({"recall": {**PLAIN, "fusion": "vector"}}, False),
+    "weighted": ({"recall": {**PLAIN, "fusion": "weighted"}}, False),
+    "rrf": ({"recall": {**PLAIN, "fusion": "rrf"}}, False),
+    "untracked": ({}, False),
+    "default": ({}, True),
 }
 BATCH = 100
+DRAIN_TIMEOUT_S = 3_600.0
 
 
 class EvalError(RuntimeError):
@@ -67,13 +78,15 @@ class EvalError(RuntimeError):
 class Variant:
     name: str
     settings: dict[str, Any]
+    track_access: bool = True
 
 
 def parse_variants(text: str) -> list[Variant]:
-    """``bm25,vector,default`` or ``name={"recall": {...}}`` entries, separated by commas outside JSON.
+    """``bm25,vector,default`` or ``name={"recall": {...}}`` entries, separated by commas outside JSON;
+    a JSON entry may add ``"track_access": false`` (tracked otherwise, as agents call).
 
-    >>> [v.name for v in parse_variants('bm25,wide={"recall": {"candidate_pool_min": 60}},default')]
-    ['bm25', 'wide', 'default']
+    >>> [(v.name, v.track_access) for v in parse_variants('bm25,wide={"recall": {"candidate_pool_min": 60}}')]
+    [('bm25', False), ('wide', True)]
     """
     variants: list[Variant] = []
     depth, start = 0, 0
@@ -93,15 +106,19 @@ def parse_variants(text: str) -> list[Variant]:
                 settings = json.loads(spec)
             except json.JSONDecodeError as exc:
                 raise EvalError(f"variant {name}: settings are not JSON ({exc})") from None
-            if not isinstance(settings, dict) or set(settings) - {"recall", "lifecycle"}:
+            if not isinstance(settings, dict) or set(settings) - {"recall", "lifecycle", "track_access"}:
                 raise EvalError(
                     f'variant {name}: settings must be {{"recall": {{...}}, "lifecycle": {{...}}}}'
+                    ' (and optionally "track_access": false)'
                 )
+            tracked = settings.pop("track_access", True)
+            if not isinstance(tracked, bool):
+                raise EvalError(f"variant {name}: track_access must be true or false")
         elif name in PRESETS:
-            settings = PRESETS[name]
+            settings, tracked = PRESETS[name]
         else:
             raise EvalError(f"unknown variant {name!r}; presets: {', '.join(PRESETS)}, or name={{json}}")
-        variants.append(Variant(name, settings))
+        variants.append(Variant(name, settings, tracked))
     if len({v.name for v in variants}) != len(variants):
         raise EvalError("variant names must differ")
     return variants
@@ -180,7 +197,21 @@ def _progress(total: int, desc: str) -> Any:
     return tqdm(total=total, desc=desc, unit="it", file=sys.stderr, leave=False, disable=None)
 
 
-def ingest(client: Client, samples: Sequence[Sample]) -> dict[str, dict[str, frozenset[str]]]:
+def _batches(sample: Sample, sessions: bool) -> Iterator[tuple[str | None, list[Turn]]]:
+    """(session id, turns) per retain call: each session in batches of 100 with its id, or, with
+    sessions off, the whole conversation in order in batches of 100 with none."""
+    if not sessions:
+        for start in range(0, len(sample.turns), BATCH):
+            yield None, list(sample.turns[start : start + BATCH])
+        return
+    for number, turns in sample.sessions().items():
+        for start in range(0, len(turns), BATCH):
+            yield f"{sample.sample_id}:session-{number}"[:128], turns[start : start + BATCH]
+
+
+def ingest(
+    client: Client, samples: Sequence[Sample], *, sessions: bool = True
+) -> dict[str, dict[str, frozenset[str]]]:
     """Retain every turn; per scope, each memory id → the dia ids it holds (a repeated text is one memory)."""
     memory_dia: dict[str, dict[str, set[str]]] = {}
     with _progress(sum(len(s.turns) for s in samples), "retain") as bar:
@@ -192,27 +223,48 @@ def ingest(client: Client, samples: Sequence[Sample]) -> dict[str, dict[str, fro
             )
             if existing["memories"]:
                 raise EvalError(f"scope {scope} already holds memories; evaluate in a fresh tenant")
-            for number, turns in sample.sessions().items():
-                for start in range(0, len(turns), BATCH):
-                    chunk = turns[start : start + BATCH]
-                    body: dict[str, Any] = {
-                        "scope": scope,
-                        "mode": "raw",
-                        "session_id": f"{sample.sample_id}:session-{number}"[:128],
-                        "items": [
-                            {
-                                "text": turn.document(),
-                                "metadata": {"dia_id": turn.dia_id},
-                                **({"occurred_at": turn.occurred_at.isoformat()} if turn.occurred_at else {}),
-                            }
-                            for turn in chunk
-                        ],
-                    }
-                    reply = client.call("POST", "/v1/memories", body)
-                    for turn, result in zip(chunk, reply["results"], strict=True):
-                        owned.setdefault(result["id"], set()).add(turn.dia_id)
-                    bar.update(len(chunk))
+            for session_id, chunk in _batches(sample, sessions):
+                body: dict[str, Any] = {
+                    "scope": scope,
+                    "mode": "raw",
+                    **({"session_id": session_id} if session_id else {}),
+                    "items": [
+                        {
+                            "text": turn.document(),
+                            "metadata": {"dia_id": turn.dia_id},
+                            **({"occurred_at": turn.occurred_at.isoformat()} if turn.occurred_at else {}),
+                        }
+                        for turn in chunk
+                    ],
+                }
+                reply = client.call("POST", "/v1/memories", body)
+                for turn, result in zip(chunk, reply["results"], strict=True):
+                    owned.setdefault(result["id"], set()).add(turn.dia_id)
+                bar.update(len(chunk))
     return {scope: {i: frozenset(d) for i, d in ids.items()} for scope, ids in memory_dia.items()}
+
+
+def settle(client: Client, samples: Sequence[Sample], started: float, acknowledged: float) -> dict[str, Any]:
+    """Right after the retains: one recall, timed, then the wait until every turn has its vector."""
+    first = next((s, q) for s in samples for q in s.questions)
+    began = time.perf_counter()
+    client.call("POST", "/v1/recall", {"query": first[1].question, "scopes": [scope_of(first[0].sample_id)]})
+    first_recall_ms = (time.perf_counter() - began) * 1000.0
+    backlog = int(client.call("GET", "/v1/stats").get("pending_embedding", 0))
+    while client.call("GET", "/v1/stats").get("pending_embedding", 0):
+        if time.perf_counter() - started > DRAIN_TIMEOUT_S:
+            raise EvalError("the embedding backlog did not drain within an hour")
+        time.sleep(0.2)
+    searchable = time.perf_counter() - started
+    turns = sum(len(s.turns) for s in samples)
+    return {
+        "turns": turns,
+        "retain_items_per_s": turns / max(acknowledged - started, 1e-9),
+        "first_recall_ms": first_recall_ms,
+        "backlog_at_first_recall": backlog,
+        "searchable_after_s": searchable,
+        "vector_items_per_s": turns / max(searchable, 1e-9),
+    }
 
 
 def ask(
@@ -220,20 +272,24 @@ def ask(
     samples: Sequence[Sample],
     memory_dia: dict[str, dict[str, frozenset[str]]],
     ks: Sequence[int],
-    desc: str,
+    variant: Variant,
+    seed: int = 0,
 ) -> list[QuestionResult]:
+    """Every question of categories 1–4, in a shuffle seeded by ``seed``, as the variant asks."""
     results: list[QuestionResult] = []
     questions = [(s, q) for s in samples for q in s.questions if q.category in CATEGORIES and q.evidence]
-    with _progress(len(questions), desc) as bar:
+    random.Random(seed).shuffle(questions)
+    with _progress(len(questions), variant.name) as bar:
         for sample, question in questions:
             scope = scope_of(sample.sample_id)
-            body = {
+            body: dict[str, Any] = {
                 "query": question.question,
                 "scopes": [scope],
                 "limit": max(ks),
                 "min_score": 0.0,
-                "track_access": False,
             }
+            if not variant.track_access:  # an agent sends no such field: its recalls are tracked
+                body["track_access"] = False
             started = time.perf_counter()
             reply = client.call("POST", "/v1/recall", body)
             latency = (time.perf_counter() - started) * 1000.0
@@ -253,72 +309,6 @@ def ask(
     return results
 
 
-def _fmt(value: float) -> str:
-    return f"{value:.1f}"
-
-
-def report(summaries: dict[str, dict[str, dict[str, float]]], ks: Sequence[int]) -> str:
-    """Markdown tables: the variants side by side, then each variant's full metrics."""
-    head = 10 if 10 in ks else max(ks)
-    groups = [*CATEGORIES.values(), "overall"]
-    lines = [f"Fractional recall@{head} (%) by category, n questions in brackets", ""]
-    first = next(iter(summaries.values()))
-    header = ["variant", *[f"{g} ({int(first[g]['n'])})" for g in groups if g in first], "p50 ms", "p95 ms"]
-    lines += ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    for name, table in summaries.items():
-        cells = [name, *[_fmt(table[g][f"recall@{head}"]) for g in groups if g in table]]
-        cells += [_fmt(table["overall"]["latency_p50_ms"]), _fmt(table["overall"]["latency_p95_ms"])]
-        lines.append("| " + " | ".join(cells) + " |")
-    columns = [
-        *[f"recall@{k}" for k in ks],
-        f"all@{head}",
-        f"any@{head}",
-        f"session_any@{head}",
-        "mrr",
-        f"context_tokens@{head}",
-        "latency_p50_ms",
-        "latency_p95_ms",
-    ]
-    for name, table in summaries.items():
-        lines += ["", f"Variant {name}", "", "| category | n | " + " | ".join(columns) + " |"]
-        lines.append("|" + "---|" * (len(columns) + 2))
-        for group in groups:
-            if group in table:
-                row = table[group]
-                lines.append(
-                    f"| {group} | {int(row['n'])} | " + " | ".join(_fmt(row[c]) for c in columns) + " |"
-                )
-    return "\n".join(lines)
-
-
-def plot(summaries: dict[str, dict[str, dict[str, float]]], ks: Sequence[int], path: Path) -> None:
-    """A grouped bar chart of fractional recall@10 per category, one bar per variant."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    head = 10 if 10 in ks else max(ks)
-    groups = [g for g in [*CATEGORIES.values(), "overall"] if g in next(iter(summaries.values()))]
-    width = 0.8 / len(summaries)
-    figure, axes = plt.subplots(figsize=(9, 4.5))
-    for offset, (name, table) in enumerate(summaries.items()):
-        values = [table[g][f"recall@{head}"] for g in groups]
-        positions = [i + (offset - (len(summaries) - 1) / 2) * width for i in range(len(groups))]
-        bars = axes.bar(positions, values, width, label=name)
-        axes.bar_label(bars, fmt="%.0f", fontsize=7)
-    axes.set_xticks(range(len(groups)), [f"{g}\n(n={int(summaries[name][g]['n'])})" for g in groups])
-    axes.set_ylabel(f"fractional recall@{head} (%)")
-    axes.set_ylim(0, 118)  # room above the bars for the legend
-    axes.set_yticks(range(0, 101, 20))
-    axes.legend(ncols=min(6, len(summaries)), fontsize=8, loc="upper center")
-    axes.set_title("Recall of the evidence turns, per question category")
-    figure.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    figure.savefig(path, dpi=110)
-    plt.close(figure)
-
-
 def evaluate(
     url: str,
     *,
@@ -328,8 +318,12 @@ def evaluate(
     variants: Sequence[Variant],
     ks: Sequence[int],
     keep: bool = False,
-) -> dict[str, dict[str, dict[str, float]]]:
-    """Ingest once, run every variant's questions; the summaries by variant name."""
+    sessions: bool = True,
+    seed: int = 0,
+    ingest_settings: dict[str, Any] | None = None,
+) -> tuple[dict[str, dict[str, dict[str, float]]], dict[str, Any]]:
+    """Ingest once, run every variant's questions (untracked ones first); the summaries by variant
+    name in the order given, and the ingestion's timing."""
     tenant: str | None = None
     if api_key is None:
         if operator_token is None:
@@ -338,24 +332,40 @@ def evaluate(
         tenant = f"eval-{uuid.uuid4().hex[:12]}"
         admin.call("POST", "/v1/admin/tenants", {"tenant_id": tenant, "name": "evaluation"})
         api_key = admin.call("POST", f"/v1/admin/tenants/{tenant}/keys", {})["api_key"]
-    elif any(v.settings for v in variants):
+    elif any(v.settings for v in variants) or ingest_settings:  # "untracked" needs no settings
         raise EvalError("variants other than 'default' change tenant settings: they need --operator-token")
     client = Client(url, key=str(api_key))
     try:
-        memory_dia = ingest(client, samples)
+        if tenant is not None and ingest_settings:  # what is embedded or indexed at retain
+            admin.call("PUT", f"/v1/admin/tenants/{tenant}/settings", {"settings": ingest_settings})
+        started = time.perf_counter()
+        memory_dia = ingest(client, samples, sessions=sessions)
+        timing = settle(client, samples, started, time.perf_counter())
         summaries = {}
-        for variant in variants:
+        for variant in sorted(variants, key=lambda v: v.track_access):  # stable: untracked first
             if tenant is not None:
                 admin.call("PUT", f"/v1/admin/tenants/{tenant}/settings", {"settings": variant.settings})
-            results = ask(client, samples, memory_dia, ks, variant.name)
+            results = ask(client, samples, memory_dia, ks, variant, seed)
             summaries[variant.name] = summarise(results, ks)
-        return summaries
+        return {v.name: summaries[v.name] for v in variants}, timing
     finally:
         client.close()
         if tenant is not None and not keep:
             admin.call("DELETE", f"/v1/admin/tenants/{tenant}")
         if tenant is not None:
             admin.close()
+
+
+def _json_option(text: str | None, name: str) -> dict[str, Any] | None:
+    if not text:
+        return None
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise EvalError(f"{name}: not JSON ({exc})") from None
+    if not isinstance(value, dict):
+        raise EvalError(f'{name}: expected {{"retain": {{...}}, ...}}')
+    return value
 
 
 def run(args: argparse.Namespace) -> int:
@@ -371,18 +381,26 @@ def run(args: argparse.Namespace) -> int:
             samples = [Sample(s.sample_id, s.turns, s.questions[: args.questions]) for s in samples]
         if not samples:
             raise EvalError(f"{args.data}: no samples")
-        options = {"samples": samples, "variants": variants, "ks": ks, "keep": args.keep}
+        options = {
+            "samples": samples,
+            "variants": variants,
+            "ks": ks,
+            "keep": args.keep,
+            "sessions": args.sessions == "on",
+            "seed": args.seed,
+            "ingest_settings": _json_option(args.ingest_settings, "--ingest-settings"),
+        }
         if args.local or not args.url:
             with local_server() as (url, token):
-                summaries = evaluate(url, operator_token=token, api_key=None, **options)
+                summaries, timing = evaluate(url, operator_token=token, api_key=None, **options)
         else:
-            summaries = evaluate(
+            summaries, timing = evaluate(
                 args.url, operator_token=args.operator_token, api_key=args.api_key, **options
             )
     except (EvalError, FormatError, OSError) as exc:
         print(f"engram eval: {exc}", file=sys.stderr)
         return 2
-    text = report(summaries, ks)
+    text = report(summaries, ks, timing)
     print(text)
     if args.out:
         out = Path(args.out)
@@ -392,7 +410,11 @@ def run(args: argparse.Namespace) -> int:
             "samples": len(samples),
             "turns": sum(len(s.turns) for s in samples),
             "k": ks,
-            "variants": {v.name: v.settings for v in variants},
+            "sessions": args.sessions,
+            "seed": args.seed,
+            "ingest_settings": args.ingest_settings,
+            "variants": {v.name: {**v.settings, "track_access": v.track_access} for v in variants},
+            "timing": timing,
         }
         (out / "locomo.json").write_text(json.dumps({**meta, "results": summaries}, indent=2) + "\n")
         (out / "locomo.md").write_text(text + "\n")

@@ -1,0 +1,235 @@
+"""``AsyncEngram``: the asyncio client (the same calls as ``Engram``, awaited)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+from types import TracebackType
+from typing import Any, TypeVar, Unpack
+
+import httpx
+
+from engram.admin_models import KeyCreated, KeyRevoked, TenantConfigured, TenantCreated, TenantErased
+from engram.client import _calls as calls
+from engram.client._calls import (
+    Call,
+    ForgetOptions,
+    ListOptions,
+    PatchOptions,
+    RecallOptions,
+    RetainOptions,
+    RetryPolicy,
+    Signal,
+)
+from engram.client._sync import _inputs, client_options, env_options
+from engram.client.errors import ConnectionFailed
+from engram.models import (
+    FeedbackResponse,
+    ForgetResponse,
+    HealthResponse,
+    ImportResponse,
+    Job,
+    JobAccepted,
+    ListResponse,
+    MemoryView,
+    RecallResponse,
+    RetainResponse,
+    StatsResponse,
+)
+
+T = TypeVar("T")
+
+
+class AsyncEngram:
+    """Engram's HTTP API from Python, for asyncio.
+
+    >>> async with AsyncEngram("http://127.0.0.1:8080", api_key) as memory:  # doctest: +SKIP
+    ...     await memory.retain("user:alice", "I prefer dark mode")
+    ...     (await memory.recall("what theme do I like?", context=True)).context
+
+    Every call is typed with the API's models; 429 and 5xx answers (and lost connections) are
+    retried with exponential backoff and jitter, honouring ``Retry-After``, up to ``max_retries``
+    times (a 4xx never is; feedback, import and creations only when the answer says nothing was
+    done); each retain carries its own ``Idempotency-Key`` across its retries. Errors are
+    ``engram.client.errors`` exceptions carrying the envelope's code and details.
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str | None = None,
+        *,
+        timeout: float = 30.0,
+        max_retries: int = 3,
+        http_client: httpx.AsyncClient | None = None,
+    ) -> None:
+        self._http = http_client or httpx.AsyncClient(**client_options(base_url, api_key, timeout))
+        self._owns_http = http_client is None
+        self.retry = RetryPolicy(max_retries=max_retries)
+
+    @classmethod
+    def from_env(cls, **options: Any) -> AsyncEngram:
+        """A client for ``ENGRAM_URL`` with ``ENGRAM_API_KEY``."""
+        url, key = env_options()
+        return cls(url, key, **options)
+
+    async def __aenter__(self) -> AsyncEngram:
+        return self
+
+    async def __aexit__(self, *_: type[BaseException] | BaseException | TracebackType | None) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        if self._owns_http:
+            await self._http.aclose()
+
+    async def send(self, call: Call[T]) -> T:
+        """Send one call, retrying as the policy allows; its answer, read."""
+        attempt = 0
+        while True:
+            try:
+                response = await self._http.request(
+                    call.method,
+                    call.path,
+                    json=call.json,
+                    content=call.content,
+                    params=call.params,
+                    headers=call.headers,
+                )
+            except httpx.TransportError as exc:
+                wait = self.retry.delay(attempt, None, {}, retry_unsafe=call.retry_unsafe)
+                if wait is None:
+                    raise ConnectionFailed(f"{call.method} {call.path}: {exc}") from exc
+            else:
+                wait = self.retry.delay(
+                    attempt, response.status_code, response.headers, retry_unsafe=call.retry_unsafe
+                )
+                if wait is None:
+                    return call.read(response.status_code, response.headers, response.content)
+            await asyncio.sleep(wait)
+            attempt += 1
+
+    # -- memories -----------------------------------------------------------------------------
+
+    async def retain(
+        self,
+        scope: str,
+        text: str | None = None,
+        *,
+        messages: list[dict[str, Any]] | None = None,
+        items: list[dict[str, Any]] | None = None,
+        idempotency_key: str | None = None,
+        **options: Unpack[RetainOptions],
+    ) -> RetainResponse:
+        """Retain ``text``, ``messages`` or ``items`` in ``scope`` and wait for the outcome."""
+        return await self.send(calls.retain(scope, _inputs(text, messages, items), idempotency_key, options))
+
+    async def submit_retain(
+        self,
+        scope: str,
+        text: str | None = None,
+        *,
+        messages: list[dict[str, Any]] | None = None,
+        items: list[dict[str, Any]] | None = None,
+        idempotency_key: str | None = None,
+        **options: Unpack[RetainOptions],
+    ) -> JobAccepted:
+        """Retain as a job (202); follow it with ``job`` or ``wait_for_job``."""
+        call = calls.submit_retain(scope, _inputs(text, messages, items), idempotency_key, options)
+        return await self.send(call)
+
+    async def recall(self, query: str, **options: Unpack[RecallOptions]) -> RecallResponse:
+        """The best memories for ``query`` (``context=True``: with a prompt-ready block)."""
+        return await self.send(calls.recall(query, options))
+
+    async def forget(self, **options: Unpack[ForgetOptions]) -> ForgetResponse:
+        """Hard-delete by ``ids``, ``query`` or ``filter`` (``dry_run=True``: only say what)."""
+        return await self.send(calls.forget(options))
+
+    async def feedback(self, memory_id: str, signal: Signal) -> FeedbackResponse:
+        return await self.send(calls.feedback(memory_id, signal))
+
+    async def get(self, memory_id: str, *, history: bool = False) -> MemoryView:
+        return await self.send(calls.get(memory_id, history))
+
+    async def list_memories(
+        self, *, cursor: str | None = None, **options: Unpack[ListOptions]
+    ) -> ListResponse:
+        return await self.send(calls.list_memories(cursor, options))
+
+    async def iter_memories(self, **options: Unpack[ListOptions]) -> AsyncIterator[MemoryView]:
+        """Every memory the filters select, page after page."""
+        cursor: str | None = None
+        while True:
+            page = await self.list_memories(cursor=cursor, **options)
+            for memory in page.memories:
+                yield memory
+            if not page.next_cursor:
+                return
+            cursor = page.next_cursor
+
+    async def update(self, memory_id: str, **changes: Unpack[PatchOptions]) -> MemoryView:
+        """``PATCH``: content, tags, metadata, pinned, tier or expires_at."""
+        return await self.send(calls.patch(memory_id, changes))
+
+    async def delete(self, memory_id: str) -> ForgetResponse:
+        return await self.send(calls.delete(memory_id))
+
+    async def restore(self, memory_id: str, tier: str = "peripheral") -> MemoryView:
+        return await self.send(calls.restore(memory_id, tier))
+
+    async def release(self, memory_id: str) -> MemoryView:
+        return await self.send(calls.release(memory_id))
+
+    async def stats(self) -> StatsResponse:
+        return await self.send(calls.stats())
+
+    async def job(self, job_id: str) -> Job:
+        return await self.send(calls.job(job_id))
+
+    async def wait_for_job(self, job_id: str, *, timeout: float = 60.0, interval: float = 0.25) -> Job:
+        """Poll a job until it has succeeded or failed (``TimeoutError`` after ``timeout`` s)."""
+        deadline = time.monotonic() + timeout
+        while (current := await self.job(job_id)).status in ("queued", "running"):
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"job {job_id} is still {current.status}")
+            await asyncio.sleep(interval)
+        return current
+
+    async def export(self) -> str:
+        """Every memory as JSONL (with history and vectors), as ``import_jsonl`` takes it."""
+        return await self.send(calls.export())
+
+    async def import_jsonl(self, jsonl: str) -> ImportResponse:
+        return await self.send(calls.import_jsonl(jsonl))
+
+    async def health(self) -> HealthResponse:
+        return await self.send(calls.health())
+
+    async def openapi(self) -> dict[str, Any]:
+        return await self.send(calls.openapi())
+
+    # -- operator routes (the client's key is the operator token) ------------------------------
+
+    async def create_tenant(self, tenant_id: str, name: str | None = None) -> TenantCreated:
+        return await self.send(calls.create_tenant(tenant_id, name))
+
+    async def create_key(
+        self,
+        tenant_id: str,
+        *,
+        scopes: list[str] | None = None,
+        read_only: bool = False,
+        expires_in_days: float | None = None,
+    ) -> KeyCreated:
+        return await self.send(calls.create_key(tenant_id, scopes, read_only, expires_in_days))
+
+    async def configure_tenant(self, tenant_id: str, settings: dict[str, Any]) -> TenantConfigured:
+        return await self.send(calls.configure_tenant(tenant_id, settings))
+
+    async def revoke_key(self, key_id: str) -> KeyRevoked:
+        return await self.send(calls.revoke_key(key_id))
+
+    async def erase_tenant(self, tenant_id: str) -> TenantErased:
+        return await self.send(calls.erase_tenant(tenant_id))

@@ -1,0 +1,102 @@
+"""What the SDK raises: the error envelope ``{"error": {"code", "message", "details"?}}`` of
+every non-2xx answer as a typed exception carrying its status, code and details.
+
+Each is also the matching ``engram.errors`` class (``NotFound`` is an ``engram.errors.NotFoundError``),
+so code that handles Engram's errors in-process handles them over HTTP the same way.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engram import errors
+
+
+class ApiError(errors.EngramError):
+    """A non-2xx answer from the API."""
+
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        message: str,
+        details: list[dict[str, Any]] | None = None,
+        *,
+        retry_after: float | None = None,
+    ) -> None:
+        super().__init__(message, details=details)
+        self.status = status
+        self.code = code
+        self.retry_after = retry_after
+
+    def __str__(self) -> str:
+        return f"{self.status} {self.code}: {self.message}"
+
+
+class BadRequest(ApiError, errors.ValidationFailedError):
+    """400: a field is missing, of the wrong type or out of range (``details`` names each)."""
+
+
+class Unauthorized(ApiError, errors.UnauthorizedError):
+    """401: the key is missing, malformed, unknown, revoked or expired."""
+
+
+class Forbidden(ApiError, errors.ForbiddenError):
+    """403: the key may not use this scope, or may not write."""
+
+
+class NotFound(ApiError, errors.NotFoundError):
+    """404: no such memory, job or route — or it is another tenant's."""
+
+
+class Conflict(ApiError, errors.ConflictError):
+    """409: an ``Idempotency-Key`` reused for another body, or a concurrent change won."""
+
+
+class PayloadTooLarge(ApiError, errors.PayloadTooLargeError):
+    """413: the body is over 6 MiB."""
+
+
+class Unprocessable(ApiError, errors.UnprocessableError):
+    """422: unknown fields (named in ``details``) or a request that cannot be carried out."""
+
+
+class RateLimited(ApiError):
+    """429: over quota; ``retry_after`` seconds is when to try again (retried automatically)."""
+
+
+class ServerError(ApiError):
+    """5xx: the server failed (retried automatically when retrying is safe)."""
+
+
+class ConnectionFailed(errors.EngramError):
+    """The server could not be reached or did not answer in time (after the retries)."""
+
+    code = "connection_failed"
+
+
+_BY_STATUS: dict[int, type[ApiError]] = {
+    400: BadRequest,
+    401: Unauthorized,
+    403: Forbidden,
+    404: NotFound,
+    409: Conflict,
+    413: PayloadTooLarge,
+    422: Unprocessable,
+    429: RateLimited,
+}
+
+
+def from_answer(status: int, body: Any, retry_after: float | None) -> ApiError:
+    """The exception for a non-2xx answer, from its envelope (or its status alone)."""
+    error = body.get("error") if isinstance(body, dict) else None
+    if not isinstance(error, dict):
+        error = {"code": "http_" + str(status), "message": str(body)[:500] or f"HTTP {status}"}
+    cls = _BY_STATUS.get(status, ServerError if status >= 500 else ApiError)
+    return cls(
+        status,
+        str(error.get("code", "")),
+        str(error.get("message", "")),
+        error.get("details") or None,
+        retry_after=retry_after,
+    )
