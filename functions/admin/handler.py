@@ -1,4 +1,5 @@
-"""Operator routes: tenants, keys (the secret is shown once), revocation and tenant erasure."""
+"""Operator routes: tenants (list, look at one: usage and keys), keys (the secret is shown once),
+revocation and tenant erasure."""
 
 # No `from __future__ import annotations`: Powertools reads these annotations at run time.
 
@@ -13,9 +14,13 @@ from engram.admin_models import (
     CreateTenant,
     KeyCreated,
     KeyRevoked,
+    KeySummary,
     TenantConfigured,
     TenantCreated,
+    TenantDetail,
     TenantErased,
+    TenantList,
+    TenantSummary,
 )
 from engram.auth import KEY_ID_PATTERN
 from engram.errors import ForbiddenError, NotFoundError
@@ -45,6 +50,47 @@ def create_tenant(request: Annotated[CreateTenant, Body()]) -> Response[str]:
     _operator()
     tenant = engine().create_tenant(request.tenant_id, request.name)
     return json_response(TenantCreated(tenant_id=tenant.tenant_id, name=tenant.name), status=201)
+
+
+@app.get("/v1/admin/tenants", responses=documented(TenantList, "every tenant", errors=(401, 403)))
+@tracer.capture_method
+def list_tenants() -> Response[str]:
+    _operator()
+    tenants = engine().store.list_tenants()
+    return json_response(
+        TenantList(
+            tenants=[
+                TenantSummary.model_validate(t, from_attributes=True)
+                for t in sorted(tenants, key=lambda t: t.tenant_id)
+            ]
+        )
+    )
+
+
+@app.get(
+    "/v1/admin/tenants/<tenant>",
+    responses=documented(TenantDetail, "the tenant: counts, usage and keys", errors=(400, 401, 403, 404)),
+)
+@tracer.capture_method
+def get_tenant(tenant: TenantPath) -> Response[str]:
+    _operator()
+    current = engine()
+    found = current.store.get_tenant(tenant)
+    if found is None or found.erasing:
+        raise NotFoundError(f"tenant '{tenant}' not found")
+    stats = current.store.stats(tenant)
+    keys = current.keys.list(tenant) if current.keys is not None else []
+    return json_response(
+        TenantDetail(
+            **TenantSummary.model_validate(found, from_attributes=True).model_dump(),
+            **stats.model_dump(include={"total", "by_tier", "by_status", "storage_bytes", "usage"}),
+            overrides=found.settings_overrides,
+            keys=[
+                KeySummary.model_validate(k, from_attributes=True)
+                for k in sorted(keys, key=lambda k: k.created_at)
+            ],
+        )
+    )
 
 
 @app.post(

@@ -1,4 +1,4 @@
-"""GET /v1/openapi.json, /v1/docs (Swagger UI, offline) and /v1/health."""
+"""GET /v1/openapi.json, /v1/docs (Swagger UI, offline), /v1/health and the memory inspector (/ui/)."""
 
 # No `from __future__ import annotations`: Powertools reads these annotations at run time.
 
@@ -11,7 +11,8 @@ from aws_lambda_powertools.event_handler import Response
 
 import engram
 from engram.models import HealthResponse
-from engram_http.runtime import JSON, entry_point, json_response, resolver
+from engram_http import assets
+from engram_http.runtime import JSON, entry_point, error_body, json_response, resolver
 
 app = resolver()
 TITLE = "Engram"
@@ -93,6 +94,22 @@ def docs() -> Response[str]:
 )
 def health() -> Response[str]:
     return json_response(HealthResponse(status="ok", version=engram.__version__))
+
+
+@app.get("/ui", include_in_schema=False)  # Powertools matches "/ui/" here too
+def inspector() -> Response[str]:
+    """The inspector's page; relative links keep it working under a stage prefix (``/prod/ui/``)."""
+    location = assets.INDEX if app.current_event.path.endswith("/") else f"ui/{assets.INDEX}"
+    return Response(302, "text/plain", "", headers={"Location": location, **assets.HEADERS})
+
+
+@app.get("/ui/<name>", include_in_schema=False)
+def inspector_file(name: str) -> Response[str]:
+    found = assets.asset(name)
+    if found is None:
+        return Response(404, JSON, error_body("not_found", f"no inspector file '{name}'"))
+    content_type, text = found
+    return Response(200, content_type, text, headers=dict(assets.HEADERS))
 
 
 lambda_handler = entry_point(app)

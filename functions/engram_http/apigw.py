@@ -241,6 +241,9 @@ def dispatch(
     access log) gets the matched route template and the caller's tenant, when known."""
     split = urlsplit(target)
     route, params, allowed = match(method, split.path)
+    if route is None and split.path.endswith("/") and len(split.path) > 1:
+        # API Gateway matches "/ui/" to the resource "/ui" (the event keeps the path as sent).
+        route, params, allowed = match(method, split.path.rstrip("/"))
     if seen is not None and route is not None:
         seen["route"] = route.path
     if route is None:

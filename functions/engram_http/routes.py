@@ -46,6 +46,10 @@ ROUTES: tuple[Route, ...] = (
     Route("POST", "/v1/export", "memories", "key", "tenant", "Export every memory as JSONL"),
     Route("POST", "/v1/import", "memories", "key", "tenant", "Import an export's JSONL"),
     Route("POST", "/v1/admin/tenants", "admin", "operator", "admin", "Create a tenant"),
+    Route("GET", "/v1/admin/tenants", "admin", "operator", "admin", "List the tenants"),
+    Route(
+        "GET", "/v1/admin/tenants/{tenant}", "admin", "operator", "admin", "A tenant's counts, usage and keys"
+    ),
     Route("POST", "/v1/admin/tenants/{tenant}/keys", "admin", "operator", "admin", "Create an API key"),
     Route(
         "PUT", "/v1/admin/tenants/{tenant}/settings", "admin", "operator", "admin", "Set a tenant's settings"
@@ -65,6 +69,8 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/v1/openapi.json", "docs", "none", "docs", "This OpenAPI document"),
     Route("GET", "/v1/docs", "docs", "none", "docs", "Swagger UI"),
     Route("GET", "/v1/health", "docs", "none", "docs", "Liveness (no key needed)"),
+    Route("GET", "/ui", "docs", "none", "docs", "The memory inspector (a web page)"),
+    Route("GET", "/ui/{name}", "docs", "none", "docs", "The memory inspector's files"),
 )
 
 TAGS: tuple[tuple[str, str], ...] = (

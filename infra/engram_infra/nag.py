@@ -14,6 +14,8 @@ from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_lambda as lambda_
 from constructs import IConstruct
 
+from engram_http.routes import ROUTES
+
 if TYPE_CHECKING:
     from engram_infra.stack import EngramStack
 
@@ -205,12 +207,14 @@ def _api(stack: EngramStack) -> None:
         "AwsSolutions-COG4",
         "tenants authenticate with API keys checked by the Lambda REQUEST authorizer (DESIGN §9), not Cognito users",
     )
+    public = {route.path for route in ROUTES if route.auth == "none"}
     for method in api.methods:
-        if method.http_method and method.resource.path in ("/v1/openapi.json", "/v1/docs", "/v1/health"):
+        if method.http_method and method.resource.path in public:
             _ack(
                 method,
                 "AwsSolutions-APIG4",
-                "public by design: the OpenAPI document, Swagger UI and liveness",
+                "public by design: the OpenAPI document, Swagger UI, liveness and the inspector's static "
+                "files (they hold no data: every call the page makes needs a key)",
             )
     if api.web_acl is None:
         _ack(

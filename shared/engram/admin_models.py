@@ -3,6 +3,7 @@ and the Python SDK, so ``engram key create --json`` prints exactly what the HTTP
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -72,6 +73,40 @@ class TenantConfigured(BaseModel):
 class KeyRevoked(BaseModel):
     key_id: str
     revoked: bool
+
+
+class TenantSummary(BaseModel):
+    tenant_id: str
+    name: str
+    created_at: datetime
+    erasing: bool
+
+
+class TenantList(BaseModel):
+    tenants: list[TenantSummary]
+
+
+class KeySummary(BaseModel):
+    """A key as the operator sees it later: never its secret."""
+
+    key_id: str
+    display_prefix: str
+    scopes: list[str]
+    read_only: bool
+    created_at: datetime
+    expires_at: datetime | None
+    revoked_at: datetime | None
+    last_used_at: datetime | None
+
+
+class TenantDetail(TenantSummary):
+    overrides: dict[str, Any]
+    total: int
+    by_tier: dict[str, int]
+    by_status: dict[str, int]
+    storage_bytes: int
+    usage: dict[str, int]
+    keys: list[KeySummary]
 
 
 class TenantErased(BaseModel):

@@ -16,7 +16,7 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from engram.identity import receipt_id
@@ -275,4 +275,51 @@ def describe(
     else:
         moves = _settle(record, now, settings, ALLOWED["all"])
         out["next"] = "; ".join(f"{m.source} → {m.target}: {m.reason}" for m in moves) if moves else "stays"
+        out["outlook"] = outlook(record, now=now, settings=settings)
     return out
+
+
+OUTLOOK_DAYS = 365
+OUTLOOK_STEP_DAYS = 5
+
+
+def outlook(
+    record: MemoryRecord,
+    *,
+    now: datetime,
+    settings: Settings,
+    horizon_days: int = OUTLOOK_DAYS,
+    step_days: int = OUTLOOK_STEP_DAYS,
+) -> dict[str, Any]:
+    """Retention and composite over the next ``horizon_days`` if the memory is not accessed again,
+    and the first day (after today) the job would move it, with the move.
+
+    The values come from the same formulas the job and recall use, so a chart of them cannot drift
+    from what the engine does. Every ``step_days``-th day is a point. Without access R and C only
+    fall and age only grows, so a rule that fires on some day fires on every later one (a promotion,
+    which needs C to be high enough, can only happen today, which ``next`` reports): the first
+    point where the job would move the memory is found step by step, then its exact day.
+    """
+
+    def at(day: int) -> datetime:
+        return now + timedelta(days=day)
+
+    def moves(day: int) -> list[Any]:
+        return _settle(record, at(day), settings, ALLOWED["all"])
+
+    points: list[dict[str, float]] = []
+    move: dict[str, Any] | None = None
+    for day in range(0, horizon_days + 1, step_days):
+        values = rules_math.explain(**rules_math.state_of(record), now=at(day), settings=settings.lifecycle)
+        points.append(
+            {
+                "day": day,
+                "retention": round(values["retention"], 4),
+                "composite": round(values["composite"], 4),
+            }
+        )
+        if move is None and day > 0 and moves(day):
+            first_day = next(d for d in range(max(1, day - step_days + 1), day + 1) if moves(d))
+            first = moves(first_day)[0]
+            move = {"in_days": first_day, "to_tier": first.target, "reason": first.reason}
+    return {"points": points, "next_move": move, "assumes": "no further access or feedback"}

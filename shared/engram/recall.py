@@ -146,6 +146,7 @@ def _fuse(
             "bm25_score": round(b, 6),
             "bm25_rank": bm25_ranks.get(memory_id),
             "fusion": method,
+            "fusion_score": round(score, 6),  # before the context bonuses ("fused" is after them)
             "fused": round(score, 6),
         }
     return fused, trace

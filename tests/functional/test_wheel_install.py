@@ -10,7 +10,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from serve_support import call, new_key, new_tenant, running_server
+from serve_support import ROOT, call, new_key, new_tenant, running_server
 
 WHEEL_MUST_HOLD = [
     "engram/adapters/int8_scan.onnx",
@@ -19,6 +19,8 @@ WHEEL_MUST_HOLD = [
     "engram_http/handlers/retain/handler.py",
     "engram_http/handlers/docs/handler.py",
     "engram_cli/main.py",
+    # the inspector's page, every file of it
+    *sorted(f"engram_http/inspector/{p.name}" for p in (ROOT / "functions/engram_http/inspector").iterdir()),
 ]
 # Tests, the stack, sample events, the developer tools (benchmarks, evaluator, simulation) and data.
 WHEEL_MUST_NOT_HOLD = ("tests/", "infra/", "events/", "engram_dev/", "tools/", "engram/bench")
@@ -70,7 +72,9 @@ def test_doctor_names_the_missing_step_then_the_installed_wheel_serves_retain_an
         )
         found = call(server, "POST", "/v1/recall", {"query": "what theme do I like?"}, key=key)
         docs = call(server, "GET", "/v1/openapi.json")
+        page = call(server, "GET", "/ui/")  # redirected to index.html
     assert kept.status == 200 and found.status == 200, (kept.body, found.body)
+    assert page.status == 200 and "Engram memory inspector" in page.body
     assert [m["content"] for m in found.body["memories"]] == ["I prefer dark mode"]
     assert docs.status == 200 and "/v1/recall" in docs.body["paths"]
 

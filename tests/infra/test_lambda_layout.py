@@ -472,12 +472,18 @@ def test_an_export_is_a_presigned_link_to_the_whole_file(stack: Deployment, tena
     assert json.loads(lines[0])["tenant_id"] == "acme" and len(lines) == body["memories"] + 1
 
 
-def test_the_docs_routes_answer_from_the_docs_asset(stack: Deployment) -> None:
+def test_the_docs_routes_and_the_inspector_answer_from_the_docs_asset(stack: Deployment) -> None:
     status, document, _ = stack.api("GET", "/v1/openapi.json")
     assert status == 200 and "/v1/recall" in document["paths"] and "/v1/admin/tenants" in document["paths"]
     status, html, _ = stack.api("GET", "/v1/docs")
     assert status == 200 and "swagger" in html.lower()
     assert stack.api("GET", "/v1/health")[0] == 200
+    # the inspector's page and modules, with their policy, from the same asset and layer
+    status, page, headers = stack.api("GET", "/ui/index.html")
+    assert status == 200 and "Engram memory inspector" in page
+    assert "script-src 'self'" in headers["Content-Security-Policy"]
+    status, script, headers = stack.api("GET", "/ui/app.js")
+    assert status == 200 and headers["Content-Type"].startswith("text/javascript") and "import" in script
 
 
 def test_feedback_and_the_memory_routes_answer(stack: Deployment, tenant: dict[str, str]) -> None:

@@ -23,6 +23,7 @@ def test_layer_holds_engram_engram_http_and_the_runtime_dependencies(layer: Laye
     assert (site / "engram" / "__init__.py").is_file()
     assert (site / "engram" / "recall.py").is_file()
     assert (site / "engram_http" / "routes.py").is_file()
+    assert (site / "engram_http" / "inspector" / "index.html").is_file()  # served by the docs function
     assert (site / "pydantic" / "__init__.py").is_file()
     assert (site / "aws_lambda_powertools" / "__init__.py").is_file()
     assert (site / "opensearchpy" / "__init__.py").is_file()
