@@ -28,7 +28,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** List the tenants */
+        get: operations["list_tenants_v1_admin_tenants_get"];
         put?: never;
         /** Create a tenant */
         post: operations["create_tenant_v1_admin_tenants_post"];
@@ -45,7 +46,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** A tenant's counts, usage and keys */
+        get: operations["get_tenant_v1_admin_tenants__tenant__get"];
         put?: never;
         post?: never;
         /** Erase a tenant and all it holds */
@@ -82,6 +84,23 @@ export interface paths {
         get?: never;
         /** Set a tenant's settings */
         put: operations["configure_tenant_v1_admin_tenants__tenant__settings_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/tenants/{tenant}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A tenant's usage per day */
+        get: operations["tenant_usage_v1_admin_tenants__tenant__usage_get"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -313,7 +332,7 @@ export interface components {
          *     }
          */
         ConfigureTenant: {
-            /** @description overrides of the "recall", "lifecycle" and "retain" settings; {} restores the defaults */
+            /** @description overrides of the "recall", "lifecycle", "retain" and "limits" settings; {} restores the defaults */
             settings: components["schemas"]["TenantOverrides"];
         };
         /** CreateKey */
@@ -523,6 +542,8 @@ export interface components {
             created_at: string;
             /** Error */
             error?: string | null;
+            /** Fallback */
+            fallback?: string | null;
             /** Job Id */
             job_id: string;
             /** Results */
@@ -574,6 +595,31 @@ export interface components {
             key_id: string;
             /** Revoked */
             revoked: boolean;
+        };
+        /**
+         * KeySummary
+         * @description A key as the operator sees it later: never its secret.
+         */
+        KeySummary: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Display Prefix */
+            display_prefix: string;
+            /** Expires At */
+            expires_at: string | null;
+            /** Key Id */
+            key_id: string;
+            /** Last Used At */
+            last_used_at: string | null;
+            /** Read Only */
+            read_only: boolean;
+            /** Revoked At */
+            revoked_at: string | null;
+            /** Scopes */
+            scopes: string[];
         };
         /** LifecycleOverrides */
         LifecycleOverrides: {
@@ -725,6 +771,17 @@ export interface components {
             tenant_id: string;
             /** Top Movers */
             top_movers?: components["schemas"]["TierMove"][];
+        };
+        /** LimitsOverrides */
+        LimitsOverrides: {
+            /** Burst */
+            burst?: number | null;
+            /** Embedding Tokens Per Month */
+            embedding_tokens_per_month?: number | null;
+            /** Llm Tokens Per Month */
+            llm_tokens_per_month?: number | null;
+            /** Requests Per Second */
+            requests_per_second?: number | null;
         };
         /** ListResponse */
         ListResponse: {
@@ -972,8 +1029,12 @@ export interface components {
             neighbour_span?: number | null;
             /** Neighbour Weight */
             neighbour_weight?: number | null;
+            /** Rerank */
+            rerank?: boolean | null;
             /** Rerank Budget Ms */
             rerank_budget_ms?: number | null;
+            /** Rerank Top */
+            rerank_top?: number | null;
             /** Rerank Weight */
             rerank_weight?: number | null;
             /** Rrf K */
@@ -1043,10 +1104,35 @@ export interface components {
             context?: string | null;
             /** Memories */
             memories: components["schemas"]["RecalledMemory"][];
+            rerank?: components["schemas"]["RerankTrace"] | null;
             /** Timings Ms */
             timings_ms?: {
                 [key: string]: number;
             } | null;
+        };
+        /**
+         * RerankTrace
+         * @description What the rerank stage did (``debug``): ``ok``, or why the fused order was kept.
+         */
+        RerankTrace: {
+            /** Model */
+            model: string;
+            /**
+             * Ms
+             * @default 0
+             */
+            ms?: number;
+            /** Provider */
+            provider: string;
+            /** Reason */
+            reason?: string | null;
+            /** Reranked */
+            reranked: number;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "ok" | "timeout" | "error";
         };
         /** ResponseValidationError */
         ResponseValidationError: {
@@ -1149,6 +1235,8 @@ export interface components {
         } & (unknown | unknown | unknown);
         /** RetainResponse */
         RetainResponse: {
+            /** Fallback */
+            fallback?: string | null;
             /**
              * Replayed
              * @default false
@@ -1217,6 +1305,12 @@ export interface components {
             usage: {
                 [key: string]: number;
             };
+            /** Usage By Day */
+            usage_by_day?: {
+                [key: string]: {
+                    [key: string]: number;
+                };
+            };
         };
         /** TenantConfigured */
         TenantConfigured: {
@@ -1242,6 +1336,42 @@ export interface components {
             /** Tenant Id */
             tenant_id: string;
         };
+        /** TenantDetail */
+        TenantDetail: {
+            /** By Status */
+            by_status: {
+                [key: string]: number;
+            };
+            /** By Tier */
+            by_tier: {
+                [key: string]: number;
+            };
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Erasing */
+            erasing: boolean;
+            /** Keys */
+            keys: components["schemas"]["KeySummary"][];
+            /** Name */
+            name: string;
+            /** Overrides */
+            overrides: {
+                [key: string]: unknown;
+            };
+            /** Storage Bytes */
+            storage_bytes: number;
+            /** Tenant Id */
+            tenant_id: string;
+            /** Total */
+            total: number;
+            /** Usage */
+            usage: {
+                [key: string]: number;
+            };
+        };
         /** TenantErased */
         TenantErased: {
             /** Erased Memories */
@@ -1254,11 +1384,31 @@ export interface components {
             /** Tenant Id */
             tenant_id: string;
         };
+        /** TenantList */
+        TenantList: {
+            /** Tenants */
+            tenants: components["schemas"]["TenantSummary"][];
+        };
         /** TenantOverrides */
         TenantOverrides: {
             lifecycle?: components["schemas"]["LifecycleOverrides"] | null;
+            limits?: components["schemas"]["LimitsOverrides"] | null;
             recall?: components["schemas"]["RecallOverrides"] | null;
             retain?: components["schemas"]["RetainOverrides"] | null;
+        };
+        /** TenantSummary */
+        TenantSummary: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Erasing */
+            erasing: boolean;
+            /** Name */
+            name: string;
+            /** Tenant Id */
+            tenant_id: string;
         };
         /**
          * TierMove
@@ -1292,6 +1442,32 @@ export interface components {
             lt?: string | null;
             /** Lte */
             lte?: string | null;
+        };
+        /**
+         * UsageReport
+         * @description A tenant's metered usage per UTC day, with what it stores now.
+         */
+        UsageReport: {
+            /** Days */
+            days: {
+                [key: string]: {
+                    [key: string]: number;
+                };
+            };
+            /** Since */
+            since: string;
+            /** Stored Bytes */
+            stored_bytes: number;
+            /** Stored Memories */
+            stored_memories: number;
+            /** Tenant Id */
+            tenant_id: string;
+            /** Totals */
+            totals: {
+                [key: string]: number;
+            };
+            /** Until */
+            until: string;
         };
         /** ValidationError */
         ValidationError: {
@@ -1376,6 +1552,53 @@ export interface operations {
             };
         };
     };
+    list_tenants_v1_admin_tenants_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description every tenant */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantList"];
+                };
+            };
+            /** @description missing, unknown, revoked or expired API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description scope or permission not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     create_tenant_v1_admin_tenants_post: {
         parameters: {
             query?: never;
@@ -1441,6 +1664,73 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_tenant_v1_admin_tenants__tenant__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the tenant: counts, usage and keys */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantDetail"];
+                };
+            };
+            /** @description invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing, unknown, revoked or expired API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description scope or permission not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -1614,6 +1904,76 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TenantConfigured"];
+                };
+            };
+            /** @description invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing, unknown, revoked or expired API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description scope or permission not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unknown fields or unprocessable */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    tenant_usage_v1_admin_tenants__tenant__usage_get: {
+        parameters: {
+            query?: {
+                since?: string | null;
+                until?: string | null;
+            };
+            header?: never;
+            path: {
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the tenant's usage per UTC day */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageReport"];
                 };
             };
             /** @description invalid request */
