@@ -78,7 +78,7 @@ def get_tenant(tenant: TenantPath) -> Response[str]:
     found = current.store.get_tenant(tenant)
     if found is None or found.erasing:
         raise NotFoundError(f"tenant '{tenant}' not found")
-    stats = current.store.stats(tenant)
+    stats = current.stats(tenant)  # the engine's view: usage from the metering ledger
     keys = current.keys.list(tenant) if current.keys is not None else []
     return json_response(
         TenantDetail(
