@@ -88,7 +88,8 @@ STATS_USAGE_DAYS = 31
 
 def build_search_index(settings: Settings, *, client: Any = None) -> SearchIndex:
     """The OpenSearch index ``settings.aws`` names (the stream indexer and ``Engine.aws`` use it)."""
-    from engram.adapters.opensearch_index import OpenSearchIndex, opensearch_client
+    from engram.adapters.opensearch_client import opensearch_client
+    from engram.adapters.opensearch_index import OpenSearchIndex
     from engram.adapters.providers import embedding_spec
 
     aws = settings.aws
@@ -122,7 +123,7 @@ def check_configuration(settings: Settings) -> None:
     if aws.index == "opensearch":
         if not aws.opensearch_endpoint:
             raise ConfigurationError("ENGRAM_OPENSEARCH_ENDPOINT is required for the aws backend")
-        from engram.adapters.opensearch_index import endpoint_url
+        from engram.adapters.opensearch_client import endpoint_url
 
         endpoint_url(aws.opensearch_endpoint)
     if settings.llm.provider != "none" and not settings.llm.model:

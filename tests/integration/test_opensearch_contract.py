@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engram.adapters import opensearch_index
+from engram.adapters import opensearch_client, opensearch_index
 from engram.adapters.opensearch_index import OpenSearchIndex, StreamBackedIndex, external_version
 from engram.errors import ConfigurationError, ProviderError, ValidationFailedError
 from engram.models import MemoryRecord
@@ -254,8 +254,8 @@ def test_a_tenant_erase_repeats_until_no_document_was_skipped_as_a_conflict(fake
 
 def test_an_endpoint_without_its_scheme_is_a_configuration_error() -> None:
     with pytest.raises(ConfigurationError, match="scheme"):
-        opensearch_index.opensearch_client("search-engram-dev.eu-west-1.es.amazonaws.com", "eu-west-1")
-    assert opensearch_index.endpoint_url("https://search-x.es.amazonaws.com") == (
+        opensearch_client.opensearch_client("search-engram-dev.eu-west-1.es.amazonaws.com", "eu-west-1")
+    assert opensearch_client.endpoint_url("https://search-x.es.amazonaws.com") == (
         "search-x.es.amazonaws.com",
         443,
         True,
@@ -265,7 +265,7 @@ def test_an_endpoint_without_its_scheme_is_a_configuration_error() -> None:
 def test_a_client_for_an_https_endpoint_speaks_tls_on_443(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("AWS_ACCESS_KEY_ID", "test")
     monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "test")
-    client = opensearch_index.opensearch_client("https://search-x.es.amazonaws.com", "eu-west-1")
+    client = opensearch_client.opensearch_client("https://search-x.es.amazonaws.com", "eu-west-1")
     [connection] = client.transport.connection_pool.connections
     assert connection.host == "https://search-x.es.amazonaws.com:443"
 

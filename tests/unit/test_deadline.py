@@ -53,8 +53,8 @@ def test_retries_stop_when_the_invocation_would_time_out_not_at_the_configured_d
     started = time.monotonic()
     with deadline.within(0.5), pytest.raises(ProviderError, match="still failing"):
         retrier.run(failing, lambda _exc: 0.0, "embeddings")
-    # Then it gives up within that half second, long before 20 s
-    assert time.monotonic() - started < 0.6 and len(calls) >= 2
+    # Then it gives up around that half second, long before 20 s (slack for a loaded machine)
+    assert time.monotonic() - started < 3.0 and len(calls) >= 2
 
 
 def test_a_handler_budget_keeps_a_margin_to_answer_before_the_lambda_timeout() -> None:

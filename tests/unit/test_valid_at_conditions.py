@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from engram.adapters.matching import matches
-from engram.adapters.opensearch_index import tenant_filter
+from engram.adapters.opensearch_queries import tenant_filter
 from engram.models import MemoryRecord
 from engram.ports import Conditions
 

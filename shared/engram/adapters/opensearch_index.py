@@ -9,189 +9,36 @@ tenant term first in a ``bool`` filter; the k-NN query carries it inside the k-N
 come back from one ``_msearch``; with ``hybrid_pipeline`` set, from one server-side ``hybrid``
 query through a search pipeline with a normalization processor (OpenSearch >= 2.19).
 
-The client is injected (``opensearch_client`` builds one with SigV4 for ``es`` or ``aoss``). No
+The client is injected (``opensearch_client.opensearch_client`` builds one with SigV4 for ``es`` or ``aoss``). No
 request is sent at import; opensearch-py is imported only by ``opensearch_client``.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import random
 import time
-import urllib.parse
 from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
 
 from engram import deadline
-from engram.errors import ConfigurationError, ProviderError, ValidationFailedError
+from engram.adapters.matching import iso
+from engram.adapters.opensearch_queries import external_version, metadata_terms, tenant_filter, tenant_only
+from engram.adapters.opensearch_setup import IndexSetup
+from engram.errors import ProviderError, ValidationFailedError
 from engram.models import MemoryRecord
-from engram.ports import ALL_SCOPES, Conditions, Vector
+from engram.ports import Conditions, Vector
 
 logger = logging.getLogger(__name__)
 
 BULK_RETRIES = 4
-READER_ROLE = "engram_reader"
-WRITER_ROLE = "engram_writer"
-REQUEST_RETRIES = 2
-"""opensearch-py's own retries of one request (502/503/504, timeouts): 1 + 2 attempts."""
 CONFLICT = 409
 TOO_MANY = 429
 
 
-def endpoint_url(endpoint: str) -> tuple[str, int, bool]:
-    """(host, port, TLS) of an endpoint URL; one without ``https://`` (or ``http://``) is refused.
-
-    A managed domain or a collection listens on 443 over TLS only; a bare host name would make the
-    client speak plain HTTP to port 9200, so it is a configuration error rather than a guess.
-
-    >>> endpoint_url("https://search-engram-dev-abc.eu-west-1.es.amazonaws.com")
-    ('search-engram-dev-abc.eu-west-1.es.amazonaws.com', 443, True)
-    >>> endpoint_url("http://localhost:9200")
-    ('localhost', 9200, False)
-    """
-    parts = urllib.parse.urlsplit(endpoint)
-    if parts.scheme not in ("https", "http") or not parts.hostname:
-        raise ConfigurationError(
-            f"ENGRAM_OPENSEARCH_ENDPOINT must be a URL with its scheme (https://host), not {endpoint!r}"
-        )
-    if parts.path not in ("", "/") or parts.query:
-        raise ConfigurationError(f"ENGRAM_OPENSEARCH_ENDPOINT must be scheme://host[:port], not {endpoint!r}")
-    tls = parts.scheme == "https"
-    return parts.hostname, parts.port or (443 if tls else 80), tls
-
-
-def opensearch_client(
-    endpoint: str, region: str | None, service: str = "es", *, timeout: float = 5.0, session: Any = None
-) -> Any:
-    """An opensearch-py client signing with SigV4 for ``es`` (managed) or ``aoss`` (Serverless).
-
-    ``endpoint`` is a URL (``https://host``); ``session`` a boto3 session (default: a new one).
-    """
-    host, port, tls = endpoint_url(endpoint)
-    import boto3
-    from opensearchpy import AWSV4SignerAuth, OpenSearch, RequestsHttpConnection
-
-    session = session or boto3.Session()
-    credentials = session.get_credentials()
-    auth = AWSV4SignerAuth(credentials, region or session.region_name, service)
-    return OpenSearch(
-        hosts=[{"host": host, "port": port, "scheme": "https" if tls else "http"}],
-        http_auth=auth,
-        use_ssl=tls,
-        verify_certs=True,
-        connection_class=RequestsHttpConnection,
-        timeout=timeout,
-        max_retries=REQUEST_RETRIES,
-        retry_on_status=(502, 503, 504),
-        retry_on_timeout=True,
-        pool_maxsize=16,
-    )
-
-
-VERSION_BITS = 20
-
-
-def external_version(record: MemoryRecord) -> int:
-    """The document version of a record's state: its creation time (ms) above its version.
-
-    A memory's id is derived from its content, so a text forgotten and retained again gets the same
-    id back with a record starting at version 1. Versions alone would then lose to the tombstone
-    the delete left (OpenSearch keeps one for ``index.gc_deletes``, 60 s), and the new memory would
-    never become searchable. With the creation time in the upper bits every later life of an id
-    outranks every state of an earlier one, and within one life the store's version orders the
-    states (2^20 of them per millisecond between two lives; good until the year 2248).
-
-    >>> from datetime import datetime, UTC
-    >>> r = MemoryRecord(tenant_id="t", id="m", scope="global", category="raw", content="x",
-    ...     content_hash="h", created_at=datetime(2026, 1, 1, tzinfo=UTC),
-    ...     updated_at=datetime(2026, 1, 1, tzinfo=UTC), version=3)
-    >>> external_version(r) == (1767225600000 << 20) + 3
-    True
-    """
-    created_ms = int(record.created_at.timestamp() * 1000)
-    return (created_ms << VERSION_BITS) + record.version
-
-
-def metadata_terms(metadata: dict[str, Any]) -> list[str]:
-    """Metadata as ``key=<JSON value>`` keywords (one per list element), filterable everywhere.
-
-    >>> metadata_terms({"source": "email", "n": [1, 2]})
-    ['source="email"', 'n=1', 'n=2']
-    """
-    out: list[str] = []
-    for key, value in metadata.items():
-        for item in value if isinstance(value, list) else [value]:
-            out.append(f"{key}={json.dumps(item)}")
-    return out
-
-
-def _iso(value: Any) -> str | None:
-    from engram.adapters.matching import iso
-
-    return iso(value)
-
-
-def tenant_filter(tenant_id: str, conditions: Conditions) -> dict[str, Any]:
-    """The one ``bool`` filter every query uses: the tenant first, then the conditions."""
-    if not tenant_id:
-        raise ValidationFailedError("every index query needs a tenant")
-    if not conditions.scopes:
-        raise ValidationFailedError("a search must name at least one scope")
-    clauses: list[dict[str, Any]] = [{"term": {"tenant_id": tenant_id}}]
-    must_not: list[dict[str, Any]] = []
-    if conditions.scopes != ALL_SCOPES:
-        clauses.append({"terms": {"scope": list(conditions.scopes)}})
-    for name, values in (
-        ("status", conditions.statuses),
-        ("category", conditions.categories),
-        ("tier", conditions.tiers),
-    ):
-        if values:
-            clauses.append({"terms": {name: list(values)}})
-    if conditions.exclude_tiers:
-        must_not.append({"terms": {"tier": list(conditions.exclude_tiers)}})
-    if conditions.session_id is not None:
-        clauses.append({"term": {"session_id": conditions.session_id}})
-    if conditions.tags_any:
-        clauses.append({"terms": {"tags": list(conditions.tags_any)}})
-    for tag in conditions.tags_all:
-        clauses.append({"term": {"tags": tag}})
-    for key, values in conditions.metadata:
-        clauses.append({"terms": {"metadata_kv": [f"{key}={json.dumps(v)}" for v in values]}})
-    for name, (low, high) in (("occurred_at", conditions.occurred_at), ("created_at", conditions.created_at)):
-        bounds = {op: _iso(v) for op, v in (("gte", low), ("lte", high)) if v is not None}
-        if bounds:
-            clauses.append({"range": {name: bounds}})
-    if conditions.valid_at is not None:  # what was true then: valid_from <= t < valid_until (or open)
-        moment = _iso(conditions.valid_at)
-        clauses.append({"range": {"valid_from": {"lte": moment}}})
-        clauses.append(
-            {
-                "bool": {
-                    "should": [
-                        {"bool": {"must_not": [{"exists": {"field": "valid_until"}}]}},
-                        {"range": {"valid_until": {"gt": moment}}},
-                    ],
-                    "minimum_should_match": 1,
-                }
-            }
-        )
-    query: dict[str, Any] = {"filter": clauses}
-    if must_not:
-        query["must_not"] = must_not
-    return {"bool": query}
-
-
-def _tenant_only(tenant_id: str, *extra: dict[str, Any]) -> dict[str, Any]:
-    if not tenant_id:
-        raise ValidationFailedError("every index query needs a tenant")
-    return {"bool": {"filter": [{"term": {"tenant_id": tenant_id}}, *extra]}}
-
-
-class OpenSearchIndex:
+class OpenSearchIndex(IndexSetup):
     """The port on one OpenSearch index; ``serverless`` adapts to a VECTORSEARCH collection."""
 
     def __init__(
@@ -241,121 +88,6 @@ class OpenSearchIndex:
 
     # -- setup -----------------------------------------------------------------------------------
 
-    def template_body(self) -> dict[str, Any]:
-        """``PUT _index_template/<index>``: settings and mappings of the memory index."""
-        settings: dict[str, Any] = {"index.knn": True}
-        if not self.serverless:  # Serverless manages shards and replicas itself
-            settings |= {"number_of_shards": self.shards, "number_of_replicas": self.replicas}
-        keyword = {"type": "keyword"}
-        return {
-            "index_patterns": [self.index],
-            "template": {
-                "settings": settings,
-                "mappings": {
-                    "dynamic": "strict",
-                    "_routing": {"required": not self.serverless},
-                    "properties": {
-                        "tenant_id": keyword,
-                        "memory_id": keyword,
-                        "scope": keyword,
-                        "category": keyword,
-                        "status": keyword,
-                        "tier": keyword,
-                        "tags": keyword,
-                        "session_id": keyword,
-                        "metadata_kv": keyword,
-                        "embedding_model": keyword,
-                        "version": {"type": "long"},
-                        "created_at": {"type": "date"},
-                        "occurred_at": {"type": "date"},
-                        "valid_from": {"type": "date"},
-                        "valid_until": {"type": "date"},
-                        "content": {"type": "text", "analyzer": "standard"},
-                        "embedding": {
-                            "type": "knn_vector",
-                            "dimension": self.dimension,
-                            "method": {
-                                "name": "hnsw",
-                                "space_type": "cosinesimil",
-                                "engine": self.engine,
-                                "parameters": {"m": 16, "ef_construction": 128},
-                            },
-                        },
-                    },
-                },
-            },
-        }
-
-    def pipeline_body(self) -> dict[str, Any]:
-        """``PUT _search/pipeline/<name>``: min-max normalisation, weighted arithmetic mean (0.3 BM25, 0.7 k-NN)."""
-        return {
-            "description": "Engram hybrid recall: BM25 and k-NN scores normalised and combined",
-            "phase_results_processors": [
-                {
-                    "normalization-processor": {
-                        "normalization": {"technique": "min_max"},
-                        "combination": {
-                            "technique": "arithmetic_mean",
-                            "parameters": {"weights": [0.3, 0.7]},
-                        },
-                    }
-                }
-            ],
-        }
-
-    def ensure(self) -> None:
-        """Put the index template, create the index if missing (or set its replica count if it
-        exists) and put the search pipeline. Idempotent: the stack's custom resource runs it on
-        every deploy, and ``engram reindex`` before a rebuild."""
-        self._send("indices.put_index_template", name=self.index, body=self.template_body())
-        if not self._send("indices.exists", index=self.index):
-            created = self._send("indices.create", index=self.index, ignore=400)
-            error = created.get("error") if isinstance(created, dict) else None
-            kind = error.get("type") if isinstance(error, dict) else error
-            if kind is not None and kind != "resource_already_exists_exception":  # a racing create is fine
-                raise ProviderError(f"the search index could not be created ({kind})")
-        elif not self.serverless:  # shards are fixed at creation; replicas follow the cluster's size
-            self._send(
-                "indices.put_settings",
-                index=self.index,
-                body={"index": {"number_of_replicas": self.replicas}},
-            )
-        if self.hybrid_pipeline:
-            self._send("search_pipeline.put", id=self.hybrid_pipeline, body=self.pipeline_body())
-
-    def access_roles(self) -> dict[str, dict[str, Any]]:
-        """Fine-grained access control roles (managed domains): reading, or also writing, this index."""
-        patterns = [self.index, f"{self.index}-*"]
-        return {
-            READER_ROLE: {
-                "description": "Engram functions that search the memory index",
-                "cluster_permissions": ["cluster_composite_ops_ro"],
-                "index_permissions": [{"index_patterns": patterns, "allowed_actions": ["read"]}],
-            },
-            WRITER_ROLE: {
-                "description": "Engram functions that index and delete memories",
-                "cluster_permissions": ["cluster_composite_ops", "indices:data/read/scroll*"],
-                "index_permissions": [
-                    {"index_patterns": patterns, "allowed_actions": ["crud", "indices:admin/refresh*"]}
-                ],
-            },
-        }
-
-    def map_roles(self, *, readers: Sequence[str], writers: Sequence[str], admins: Sequence[str]) -> None:
-        """Put the reader and writer roles and map IAM role ARNs to them; ``admins`` get
-        ``all_access`` and ``security_manager`` (the master user must be among them). Idempotent:
-        every mapping is replaced by what is given."""
-        for name, body in self.access_roles().items():
-            self._send("security.create_role", role=name, body=body)
-        mappings = {
-            READER_ROLE: readers,
-            WRITER_ROLE: writers,
-            "all_access": admins,
-            "security_manager": admins,
-        }
-        for name, arns in mappings.items():
-            self._send("security.create_role_mapping", role=name, body={"backend_roles": sorted(set(arns))})
-
     # -- documents -------------------------------------------------------------------------------
 
     @staticmethod
@@ -384,10 +116,10 @@ class OpenSearchIndex:
             "metadata_kv": metadata_terms(record.metadata),
             "embedding_model": self.model_id,
             "version": record.version,
-            "created_at": _iso(record.created_at),
-            "occurred_at": _iso(record.occurred_at),
-            "valid_from": _iso(record.valid_from or record.created_at),
-            "valid_until": _iso(record.valid_until),
+            "created_at": iso(record.created_at),
+            "occurred_at": iso(record.occurred_at),
+            "valid_from": iso(record.valid_from or record.created_at),
+            "valid_until": iso(record.valid_until),
             "content": record.content,
             "embedding": [float(x) for x in array],
         }
@@ -487,7 +219,7 @@ class OpenSearchIndex:
 
     def delete_by_query_body(self, tenant_id: str, scope: str | None = None) -> dict[str, Any]:
         extra = [{"term": {"scope": scope}}] if scope is not None else []
-        return {"query": _tenant_only(tenant_id, *extra)}
+        return {"query": tenant_only(tenant_id, *extra)}
 
     def _delete_by_query(self, tenant_id: str, scope: str | None) -> int:
         """Delete every matching document. A document written while the query ran is a version
@@ -520,7 +252,7 @@ class OpenSearchIndex:
             body: dict[str, Any] = {
                 "size": page,
                 "_source": False,
-                "query": _tenant_only(tenant_id),
+                "query": tenant_only(tenant_id),
                 "sort": [{"memory_id": "asc"}],
             }
             if after is not None:
@@ -685,7 +417,7 @@ class OpenSearchIndex:
         return {
             "size": len(memory_ids),
             "_source": {"includes": ["embedding"]},
-            "query": _tenant_only(tenant_id, {"terms": {"memory_id": list(memory_ids)}}),
+            "query": tenant_only(tenant_id, {"terms": {"memory_id": list(memory_ids)}}),
         }
 
     def vectors(self, tenant_id: str, memory_ids: Sequence[str]) -> dict[str, Vector]:
