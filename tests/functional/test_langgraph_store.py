@@ -588,6 +588,20 @@ def test_a_quarantined_value_is_readable_by_key_but_never_searched(
     assert [i.key for i in store.search(("notes",), query="system prompt instructions")] == ["fine"]
 
 
+def test_a_put_brings_an_archived_item_back_into_search(engram: tuple[EngramStore, Engram]) -> None:
+    store, client = engram
+    # Given an item the lifecycle archived (moved by hand here), out of semantic search
+    store.put(("old",), "k", {"text": "The user once lived in Oslo"})
+    [memory] = client.iter_memories(scope="project:langgraph.old")
+    client.update(memory.id, tier="archived")
+    assert store.search(("old",), query="Oslo") == []
+    assert store.get(("old",), "k") is not None and len(store.search(("old",))) == 1
+    # When it is put again, then it is active and found again
+    store.put(("old",), "k", {"text": "The user once lived in Oslo"})
+    assert client.get(memory.id).tier == "peripheral"
+    assert [i.key for i in store.search(("old",), query="Oslo")] == ["k"]
+
+
 def test_a_store_root_keeps_namespaces_apart_from_other_scopes(server: Server, tenant_key: str) -> None:
     # Given two stores of one tenant under different roots, and a memory outside both
     with Engram(server.url, tenant_key) as client:
