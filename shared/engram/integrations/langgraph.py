@@ -83,6 +83,7 @@ MAX_KEY_CHARS = 1024  # a metadata string's limit
 RECALL_LIMIT = 100  # recall's largest limit
 RECALL_SCOPES = 50  # recall's most scopes per request
 PAGE = 500  # the listing's largest page
+LISTED_PER_GET = 100  # memories a listing reads in the time of one GET
 SEARCHED = frozenset({"active", "archived"})  # quarantined and superseded memories are never returned
 
 
@@ -166,6 +167,18 @@ class EngramStore(BaseStore):
     async def aclose(self) -> None:
         if self._owned and self._async is not None:
             await self._async.close()
+
+    def __enter__(self) -> EngramStore:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    async def __aenter__(self) -> EngramStore:
+        return self
+
+    async def __aexit__(self, *_: object) -> None:
+        await self.aclose()
 
     # -- batches ----------------------------------------------------------------------------
 
@@ -266,18 +279,18 @@ class EngramStore(BaseStore):
     def _search(self, op: SearchOp) -> Plan[Result]:
         stats = yield _ask("stats")
         prefix = tuple(op.namespace_prefix)
-        scopes = sorted(
-            scope
-            for scope in stats.by_scope
+        counts = {
+            scope: count
+            for scope, count in sorted(stats.by_scope.items())
             if (namespace := to_namespace(self.root, scope)) is not None
             and namespace[: len(prefix)] == prefix
-        )
-        if not scopes or op.limit <= 0:
+        }
+        if not counts or op.limit <= 0:
             return []
         if not op.query:
-            listed = yield from self._listing(scopes, STORE_TAG, op.filter)
+            listed = yield from self._listing(list(counts), STORE_TAG, op.filter)
             return listed[op.offset : op.offset + op.limit]
-        return (yield from self._semantic(op, op.query, scopes))
+        return (yield from self._semantic(op, op.query, counts))
 
     def _listing(
         self, scopes: Sequence[str], tag: str, conditions: dict[str, Any] | None
@@ -285,13 +298,7 @@ class EngramStore(BaseStore):
         """Every item of ``scopes`` with ``tag`` that passes the filter, newest first."""
         views: list[MemoryView] = []
         for scope in scopes:
-            cursor: str | None = None
-            while True:
-                page = yield _ask("list_memories", scope=scope, tag=tag, cursor=cursor, limit=PAGE)
-                views.extend(page.memories)
-                if not page.next_cursor:
-                    break
-                cursor = page.next_cursor
+            views += yield from _pages(scope, tag)
         newest: dict[tuple[tuple[str, ...], str], SearchItem] = {}
         for view in sorted(views, key=lambda m: m.updated_at):
             item = self._item(view) if view.status in SEARCHED else None
@@ -299,17 +306,18 @@ class EngramStore(BaseStore):
                 newest[(item.namespace, item.key)] = item
         return sorted(newest.values(), key=lambda i: i.updated_at, reverse=True)
 
-    def _semantic(self, op: SearchOp, query: str, scopes: Sequence[str]) -> Plan[list[SearchItem]]:
+    def _semantic(self, op: SearchOp, query: str, counts: dict[str, int]) -> Plan[list[SearchItem]]:
         # Always the most recall gives: pages of one query then rank alike, and memories left out
         # here (kept out of the index, not the store's) do not crowd items out of the page.
+        scopes = list(counts)
         hits: list[RecalledMemory] = []
         for start in range(0, len(scopes), RECALL_SCOPES):
-            group = list(scopes[start : start + RECALL_SCOPES])
+            group = scopes[start : start + RECALL_SCOPES]
             found = yield _ask("recall", query, scopes=group, limit=RECALL_LIMIT, min_score=0.0)
             hits.extend(found.memories)
         if len(scopes) > RECALL_SCOPES:
             hits.sort(key=lambda m: -m.score)
-        ranked: list[tuple[RecalledMemory, dict[str, Any]]] = []
+        ranked: list[RecalledMemory] = []
         seen: set[tuple[str, str]] = set()
         for hit in hits:
             value, key = _value(hit.content), hit.metadata.get(LG_KEY)
@@ -317,16 +325,14 @@ class EngramStore(BaseStore):
                 continue
             if (hit.scope, key) not in seen and value_matches(value, op.filter):
                 seen.add((hit.scope, key))
-                ranked.append((hit, value))
-        page: list[SearchItem] = []
-        for hit, _ in ranked[op.offset : op.offset + op.limit]:
-            try:  # a recalled memory has no updated_at: the item's comes from GET
-                view = yield _ask("get", hit.id)
-            except NotFound:
-                continue  # deleted since the recall
-            item = self._item(view, hit.score)
-            if item is not None:
-                page.append(item)
+                ranked.append(hit)
+        chosen = ranked[op.offset : op.offset + op.limit]
+        views = yield from _views(chosen, counts)
+        page = [
+            item
+            for hit in chosen
+            if hit.id in views and (item := self._item(views[hit.id], hit.score)) is not None
+        ]
         if len(page) < op.limit:  # as InMemoryStore: items kept out of the index fill up, unscored
             unindexed = yield from self._listing(scopes, UNINDEXED_TAG, op.filter)
             page.extend(unindexed[: op.limit - len(page)])
@@ -360,6 +366,39 @@ def _find(scope: str, key: str) -> Plan[list[MemoryView]]:
     """The memories of ``key`` in ``scope``: one, or more after two first puts at once."""
     page = yield _ask("list_memories", scope=scope, tag=key_tag(key), limit=PAGE)
     return [m for m in page.memories if m.metadata.get(LG_KEY) == key and m.status != "superseded"]
+
+
+def _pages(scope: str, tag: str) -> Plan[list[MemoryView]]:
+    """Every memory of ``scope`` with ``tag``, page after page."""
+    views: list[MemoryView] = []
+    cursor: str | None = None
+    while True:
+        page = yield _ask("list_memories", scope=scope, tag=tag, cursor=cursor, limit=PAGE)
+        views.extend(page.memories)
+        if not page.next_cursor:
+            return views
+        cursor = page.next_cursor
+
+
+def _views(hits: Sequence[RecalledMemory], counts: dict[str, int]) -> Plan[dict[str, MemoryView]]:
+    """The memories of recalled ``hits`` by id, for their ``updated_at`` (a recall answers none):
+    a listing of their scopes when that costs less than a ``GET`` each (measured on ``engram
+    serve``: a GET costs about what listing 100 memories does); a hit deleted since is left out."""
+    scopes = sorted({hit.scope for hit in hits})
+    wanted = {hit.id for hit in hits}
+    if 1 + sum(counts.get(scope, 0) for scope in scopes) / LISTED_PER_GET < len(hits):
+        views: dict[str, MemoryView] = {}
+        for scope in scopes:
+            listed = yield from _pages(scope, STORE_TAG)
+            views.update((view.id, view) for view in listed if view.id in wanted)
+        return views
+    got: dict[str, MemoryView] = {}
+    for hit in hits:
+        try:
+            got[hit.id] = yield _ask("get", hit.id)
+        except NotFound:
+            continue
+    return got
 
 
 def _drive(client: Engram, plan: Plan[T]) -> T:
