@@ -14,6 +14,8 @@ from serve_support import Server, new_key, new_tenant, running_server
 
 pytest.importorskip("langgraph.store.base", reason="the langgraph extra is part of make test's install")
 
+from langgraph.store.base import PutOp
+
 from engram.client import AsyncEngram, Engram
 from engram.integrations.langgraph import EngramStore, key_tag
 
@@ -104,6 +106,19 @@ def test_a_put_brings_an_archived_item_back_into_search(engram: tuple[EngramStor
     store.put(("old",), "k", {"text": "The user once lived in Oslo"})
     assert client.get(memory.id).tier == "peripheral"
     assert [i.key for i in store.search(("old",), query="Oslo")] == ["k"]
+
+
+def test_a_batch_with_a_value_engram_cannot_hold_stores_nothing(engram: tuple[EngramStore, Engram]) -> None:
+    store, client = engram
+    # Given a batch whose second put is too large for one memory, and one whose key is too long
+    too_large = [PutOp(("big",), "ok", {"v": 1}), PutOp(("big",), "huge", {"text": "x" * 40_000})]
+    too_long = [PutOp(("big",), "ok", {"v": 1}), PutOp(("big",), "k" * 2000, {"v": 2})]
+    # Then each is refused, naming the limit, before anything is written
+    with pytest.raises(ValueError, match="at most 32000"):
+        store.batch(too_large)
+    with pytest.raises(ValueError, match="at most 1024"):
+        store.batch(too_long)
+    assert list(client.iter_memories()) == []
 
 
 def test_a_store_root_keeps_namespaces_apart_from_other_scopes(server: Server, tenant_key: str) -> None:

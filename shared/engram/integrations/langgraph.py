@@ -206,7 +206,8 @@ class EngramStore(BaseStore):
     def _plan(
         self, ops: Iterable[Op]
     ) -> tuple[list[Result], list[tuple[int, Plan[Result]]], list[Plan[None]]]:
-        """Each op's plan, checked before anything is sent: reads in order, then one put per key."""
+        """Each op's plan, checked before anything is sent (namespaces, keys, values): reads in
+        order, then one put per key."""
         ops = list(ops)
         reads: list[tuple[int, Plan[Result]]] = []
         puts: dict[tuple[tuple[str, ...], str], PutOp] = {}
@@ -221,7 +222,15 @@ class EngramStore(BaseStore):
                 puts[(tuple(op.namespace), op.key)] = op
             else:
                 raise ValueError(f"Unknown operation type: {type(op)}")
-        writes = [self._put(to_scope(self.root, op.namespace), op) for op in puts.values()]
+        writes = [
+            self._put(
+                to_scope(self.root, op.namespace),
+                _check_key(op.key),
+                None if op.value is None else _content(op.value),
+                unindexed=op.index is False,
+            )
+            for op in puts.values()
+        ]
         return [None] * len(ops), reads, writes
 
     # -- operations, as plans ---------------------------------------------------------------
@@ -239,15 +248,14 @@ class EngramStore(BaseStore):
             updated_at=item.updated_at,
         )
 
-    def _put(self, scope: str, op: PutOp) -> Plan[None]:
-        key = _check_key(op.key)
+    def _put(self, scope: str, key: str, content: str | None, *, unindexed: bool) -> Plan[None]:
+        """Store ``content`` (the value's JSON) under ``key``, or forget the key (None)."""
         found = yield from _find(scope, key)
-        if op.value is None:
+        if content is None:
             if found:
                 yield _ask("forget", ids=[m.id for m in found])
             return
-        content = _content(op.value)
-        tags = [STORE_TAG, key_tag(key), *([UNINDEXED_TAG] if op.index is False else [])]
+        tags = [STORE_TAG, key_tag(key), *([UNINDEXED_TAG] if unindexed else [])]
         metadata = {LG_KEY: key}
         if found:
             newest, *twins = sorted(found, key=lambda m: m.updated_at, reverse=True)
