@@ -24,9 +24,10 @@ from typing import Any
 
 import numpy as np
 
-from engram.app import Engine
+from engram.engine import Engine
 from engram.models import RecallRequest, RetainItem, RetainRequest
-from engram.ports import ALL_SCOPES, Conditions
+from engram.ports import Conditions
+from engram.scopes import ScopeSet
 from engram.settings import ScanSettings, Settings
 
 SEED = 20240601
@@ -242,7 +243,7 @@ def _floor(engine: Engine, queries: list[tuple[str, str, str]]) -> dict[str, dic
     found = []
     for vector in query_vectors:
         exact = np.argpartition(-(matrix @ vector), KNN_CHECK - 1)[:KNN_CHECK]
-        got = {i for i, _ in engine.index.knn(TENANT, vector, KNN_CHECK, Conditions(scopes=ALL_SCOPES))}
+        got = {i for i, _ in engine.index.knn(TENANT, vector, KNN_CHECK, Conditions(scopes=ScopeSet.every()))}
         found.append(len(got & {ids[int(row)] for row in exact}) / KNN_CHECK)
     return {
         "query_embed": _pct(embed_ms),

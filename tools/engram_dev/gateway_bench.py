@@ -67,6 +67,7 @@ def local_gateway(engine: Any) -> Iterator[tuple[str, int]]:
     from engram_http import gateway, runtime
 
     runtime.use_engine(engine)
+    engine.resume_jobs()  # the background work engram serve starts beside its gateway
     servers: list[Any] = []
     ready = threading.Event()
     thread = threading.Thread(
@@ -134,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
     os.environ.setdefault("POWERTOOLS_TRACE_DISABLED", "true")
     os.environ.setdefault("POWERTOOLS_METRICS_DISABLED", "true")
     os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "WARNING")
-    from engram.app import Engine
+    from engram.engine import Engine
     from engram.models import RetainItem, RetainRequest
     from engram.settings import Settings
 

@@ -28,7 +28,7 @@ import numpy as np
 from engram import deadline
 from engram.errors import ConfigurationError, ProviderError, ValidationFailedError
 from engram.models import MemoryRecord
-from engram.ports import ALL_SCOPES, Conditions, Vector
+from engram.ports import Conditions, Vector
 
 logger = logging.getLogger(__name__)
 
@@ -142,8 +142,8 @@ def tenant_filter(tenant_id: str, conditions: Conditions) -> dict[str, Any]:
         raise ValidationFailedError("a search must name at least one scope")
     clauses: list[dict[str, Any]] = [{"term": {"tenant_id": tenant_id}}]
     must_not: list[dict[str, Any]] = []
-    if conditions.scopes != ALL_SCOPES:
-        clauses.append({"terms": {"scope": list(conditions.scopes)}})
+    if not conditions.scopes.is_every:
+        clauses.append({"terms": {"scope": list(conditions.scopes.names)}})
     for name, values in (
         ("status", conditions.statuses),
         ("category", conditions.categories),

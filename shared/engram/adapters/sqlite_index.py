@@ -34,7 +34,7 @@ from engram.adapters.int8_scan import ZERO, Int8Codes, Int8Scan
 from engram.adapters.sqlite_store import SqliteDatabase, conditions_sql, fts_table
 from engram.adapters.text_index import Bm25Index, Context, Fts5Tokenizer, query_terms
 from engram.models import MemoryRecord
-from engram.ports import ALL_SCOPES, Conditions, Vector
+from engram.ports import Conditions, Vector
 from engram.settings import ScanSettings
 
 logger = logging.getLogger(__name__)
@@ -210,8 +210,8 @@ class _TenantVectors:
     def mask(self, conditions: Conditions) -> npt.NDArray[np.bool_]:
         n = self.n
         keep = self.alive[:n].copy()
-        if conditions.scopes != ALL_SCOPES:
-            keep &= self.codes["scope"].mask(self.scope[:n], conditions.scopes)
+        if not conditions.scopes.is_every:
+            keep &= self.codes["scope"].mask(self.scope[:n], conditions.scopes.names)
         if conditions.statuses:
             keep &= self.codes["status"].mask(self.status[:n], conditions.statuses)
         if conditions.categories:
