@@ -69,12 +69,14 @@ def build_aws(
     index: SearchIndex | None = None,
     opensearch: Any = None,
     embedder: Embedder | None = None,
+    bedrock: Any = None,
     clock: Clock | None = None,
 ) -> Deps:
     """DynamoDB system of record, OpenSearch (or the in-process index), configured embedder.
 
-    Clients may be injected (tests, the Lambda handlers' shared clients); otherwise they are
-    built from ``settings.aws`` with botocore's standard retry mode. Nothing secret is read
+    Clients may be injected (tests, the Lambda handlers' shared clients; ``bedrock``: the
+    ``bedrock-runtime`` client of a Bedrock LLM and reranker); otherwise they are built from
+    ``settings.aws`` with botocore's standard retry mode. Nothing secret is read
     here: only the functions that use a secret read it, on first use.
     """
     from engram.adapters.clock import SystemClock
@@ -109,6 +111,7 @@ def build_aws(
     return _compose(
         settings,
         clock,
+        bedrock=bedrock,
         keys=keys,
         operator_token=LazySecret(token, name="the operator token") if token else None,
         store=store,
@@ -121,7 +124,7 @@ def build_aws(
     )
 
 
-def _compose(settings: Settings, clock: Clock, **ports: Any) -> Deps:
+def _compose(settings: Settings, clock: Clock, *, bedrock: Any = None, **ports: Any) -> Deps:
     """``Deps`` of both backends: the backend's ports, and what both build alike from the settings
     (the rule extractor, the LLM and reranker they name, the job queue or this process's runner)."""
     from engram.background.jobs import LocalJobRunner
@@ -133,8 +136,8 @@ def _compose(settings: Settings, clock: Clock, **ports: Any) -> Deps:
         settings=settings,
         clock=clock,
         extractor=RuleExtractor(),
-        llm=build_llm(settings.llm),
-        reranker=build_reranker(settings.rerank),
+        llm=build_llm(settings.llm, bedrock=bedrock),
+        reranker=build_reranker(settings.rerank, bedrock=bedrock),
         queue=queue,
         runner=runner,
         **ports,
@@ -220,7 +223,7 @@ def check_configuration(settings: Settings) -> None:
     build_reranker(settings.rerank)
 
 
-def build_reranker(settings: RerankSettings) -> Reranker | None:
+def build_reranker(settings: RerankSettings, *, bedrock: Any = None) -> Reranker | None:
     """The configured cross-encoder, or None (``provider: none``): recall never reranks."""
     if settings.provider == "none":
         return None
@@ -229,7 +232,9 @@ def build_reranker(settings: RerankSettings) -> Reranker | None:
             raise ConfigurationError("ENGRAM_RERANK_MODEL is required for the bedrock rerank provider")
         from engram.adapters.rerank import BedrockReranker
 
-        return BedrockReranker(settings.model, region=settings.region, timeout_s=settings.timeout_s)
+        return BedrockReranker(
+            settings.model, region=settings.region, timeout_s=settings.timeout_s, client=bedrock
+        )
     if not settings.url:
         raise ConfigurationError("ENGRAM_RERANK_URL is required for the tei rerank provider")
     from engram.adapters.rerank import TeiReranker
@@ -244,7 +249,7 @@ def build_reranker(settings: RerankSettings) -> Reranker | None:
     )
 
 
-def build_llm(settings: LlmSettings) -> LLM | None:
+def build_llm(settings: LlmSettings, *, bedrock: Any = None) -> LLM | None:
     """The configured extraction model, or None (``provider: none``): the rules alone."""
     if settings.provider == "none":
         return None
@@ -255,6 +260,7 @@ def build_llm(settings: LlmSettings) -> LLM | None:
 
         return BedrockLLM(
             settings.model,
+            client=bedrock,
             region=settings.region,
             timeout_s=settings.timeout_s,
             deadline_s=settings.deadline_s,

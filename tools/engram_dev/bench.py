@@ -188,10 +188,10 @@ def _recall_http(
     for name in ("POWERTOOLS_TRACE_DISABLED", "POWERTOOLS_METRICS_DISABLED"):
         os.environ.setdefault(name, "true")
     os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "WARNING")
+    from engram import tenants
     from engram_dev.gateway_bench import GatewayClient, local_gateway
 
-    assert engine.keys is not None
-    key, _ = engine.keys.create(TENANT)
+    key, _ = tenants.create_key(engine.deps, TENANT)
     samples: dict[str, list[float]] = {"one_scope": [], "all_scopes": []}
     with local_gateway(engine) as (host, port):
         client = GatewayClient(host, port, key)
