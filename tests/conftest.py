@@ -14,7 +14,8 @@ import pytest
 from scripted_llm import ScriptedLLM, corpus_exchanges, load_exchanges
 from serve_support import ROOT
 
-from engram.app import Engine
+from engram.engine import Engine
+from engram.ports import Clock
 from engram.settings import Settings
 from engram_cli.main import main
 
@@ -58,12 +59,14 @@ BACKENDS = ["embedded", "dynamodb"]
 Local over real HTTP) paired with the in-process index (no OpenSearch server runs here)."""
 
 
-def build_engine(backend: str, data_dir: Path, request: pytest.FixtureRequest) -> Engine:
+def build_engine(
+    backend: str, data_dir: Path, request: pytest.FixtureRequest, *, clock: Clock | None = None
+) -> Engine:
     """An engine whose reads embed the backlog first (``background_embedding`` off), so that what a
     test retains is searchable by vector at once; the default, where a background thread embeds
     and recall never waits, has its own tests (``test_deferred_embedding``)."""
     if backend == "embedded":
-        return Engine.local(Settings(data_dir=data_dir, background_embedding=False))
+        return Engine.local(Settings(data_dir=data_dir, background_embedding=False), clock=clock)
     from engram.settings import AwsSettings
 
     server = request.getfixturevalue("dynamodb_local")
@@ -76,7 +79,7 @@ def build_engine(backend: str, data_dir: Path, request: pytest.FixtureRequest) -
         operator_token="op-" + table,
         aws=AwsSettings(table=table, index="memory", key_pepper="pepper-for-tests-" + table),
     )
-    return Engine.aws(settings, dynamodb=client)
+    return Engine.aws(settings, dynamodb=client, clock=clock)
 
 
 @pytest.fixture(params=BACKENDS)

@@ -8,13 +8,13 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 
+from engram import tenants
 from engram.admin_models import (
     ConfigureTenant,
     CreateKey,
     CreateTenant,
     KeyCreated,
     KeyRevoked,
-    KeySummary,
     TenantConfigured,
     TenantCreated,
     TenantDetail,
@@ -23,10 +23,10 @@ from engram.admin_models import (
     TenantSummary,
 )
 from engram.auth import KEY_ID_PATTERN
-from engram.errors import ForbiddenError, NotFoundError
+from engram.errors import ForbiddenError
 from engram.models import TENANT_ID, UsageReport
 from engram.settings import TENANT_SECTIONS
-from engram_http.runtime import documented, engine, entry_point, json_response, resolver, tracer
+from engram_http.runtime import deps, documented, entry_point, json_response, resolver, tracer
 
 app = resolver()
 TenantPath = Annotated[str, Path(pattern=TENANT_ID)]
@@ -48,7 +48,7 @@ def _operator() -> None:
 @tracer.capture_method
 def create_tenant(request: Annotated[CreateTenant, Body()]) -> Response[str]:
     _operator()
-    tenant = engine().create_tenant(request.tenant_id, request.name)
+    tenant = tenants.create_tenant(deps(), request.tenant_id, request.name)
     return json_response(TenantCreated(tenant_id=tenant.tenant_id, name=tenant.name), status=201)
 
 
@@ -56,14 +56,9 @@ def create_tenant(request: Annotated[CreateTenant, Body()]) -> Response[str]:
 @tracer.capture_method
 def list_tenants() -> Response[str]:
     _operator()
-    tenants = engine().store.list_tenants()
+    every = tenants.list_tenants(deps())
     return json_response(
-        TenantList(
-            tenants=[
-                TenantSummary.model_validate(t, from_attributes=True)
-                for t in sorted(tenants, key=lambda t: t.tenant_id)
-            ]
-        )
+        TenantList(tenants=[TenantSummary.model_validate(t, from_attributes=True) for t in every])
     )
 
 
@@ -74,23 +69,7 @@ def list_tenants() -> Response[str]:
 @tracer.capture_method
 def get_tenant(tenant: TenantPath) -> Response[str]:
     _operator()
-    current = engine()
-    found = current.store.get_tenant(tenant)
-    if found is None or found.erasing:
-        raise NotFoundError(f"tenant '{tenant}' not found")
-    stats = current.stats(tenant)  # the engine's view: usage from the metering ledger
-    keys = current.keys.list(tenant) if current.keys is not None else []
-    return json_response(
-        TenantDetail(
-            **TenantSummary.model_validate(found, from_attributes=True).model_dump(),
-            **stats.model_dump(include={"total", "by_tier", "by_status", "storage_bytes", "usage"}),
-            overrides=found.settings_overrides,
-            keys=[
-                KeySummary.model_validate(k, from_attributes=True)
-                for k in sorted(keys, key=lambda k: k.created_at)
-            ],
-        )
-    )
+    return json_response(tenants.detail(deps(), tenant))
 
 
 @app.post(
@@ -102,16 +81,14 @@ def get_tenant(tenant: TenantPath) -> Response[str]:
 @tracer.capture_method
 def create_key(tenant: TenantPath, request: Annotated[CreateKey, Body()]) -> Response[str]:
     _operator()
-    current = engine()
-    if current.store.get_tenant(tenant) is None or current.keys is None:
-        raise NotFoundError(f"tenant '{tenant}' not found")
-    plaintext, record = current.keys.create(
-        tenant, scopes=request.scopes, read_only=request.read_only, expires_in_days=request.expires_in_days
+    plaintext, record = tenants.create_key(
+        deps(),
+        tenant,
+        scopes=request.scopes,
+        read_only=request.read_only,
+        expires_in_days=request.expires_in_days,
     )
-    return json_response(
-        KeyCreated.of(plaintext, record),
-        status=201,
-    )
+    return json_response(KeyCreated.of(plaintext, record), status=201)
 
 
 @app.put(
@@ -126,7 +103,7 @@ def create_key(tenant: TenantPath, request: Annotated[CreateKey, Body()]) -> Res
 def configure_tenant(tenant: TenantPath, request: Annotated[ConfigureTenant, Body()]) -> Response[str]:
     _operator()
     overrides = request.settings.model_dump(exclude_unset=True, exclude_none=True)  # null: no override
-    effective = engine().configure_tenant(tenant, overrides)
+    effective = tenants.configure_tenant(deps(), tenant, overrides)
     return json_response(
         TenantConfigured(
             tenant_id=tenant,
@@ -147,7 +124,7 @@ def tenant_usage(
     until: Annotated[str | None, Query(pattern=DAY)] = None,
 ) -> Response[str]:
     _operator()
-    return json_response(engine().usage(tenant, since=since, until=until))
+    return json_response(tenants.usage(deps(), tenant, since=since, until=until))
 
 
 @app.delete(
@@ -157,10 +134,7 @@ def tenant_usage(
 @tracer.capture_method
 def revoke_key(key_id: KeyIdPath) -> Response[str]:
     _operator()
-    current = engine()
-    if current.keys is None:
-        raise NotFoundError(f"API key '{key_id}' not found")
-    current.keys.revoke(key_id)
+    tenants.revoke_key(deps(), key_id)
     return json_response(KeyRevoked(key_id=key_id, revoked=True))
 
 
@@ -177,7 +151,7 @@ def revoke_key(key_id: KeyIdPath) -> Response[str]:
 @tracer.capture_method
 def erase_tenant(tenant: TenantPath) -> Response[str]:
     _operator()
-    removed = engine().erase_tenant(tenant)
+    removed = tenants.erase_tenant(deps(), tenant)
     if removed is None:
         return json_response(TenantErased(tenant_id=tenant, status="erasing"), status=202)
     return json_response(TenantErased(tenant_id=tenant, status="erased", erased_memories=removed))

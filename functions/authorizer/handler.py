@@ -8,14 +8,14 @@ one fixed 401 body, whatever was wrong with the key.
 
 # No `from __future__ import annotations`: Powertools reads these annotations at run time.
 
-import json
 from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from engram.auth import extract_key, usage_key, verify_operator
+from engram import tenants
+from engram.auth import extract_key, usage_key
 from engram.errors import UnauthorizedError
-from engram_http.runtime import engine, logger
+from engram_http.runtime import deps, logger
 
 
 def _policy(principal: str, method_arn: str, context: dict[str, str]) -> dict[str, Any]:
@@ -39,16 +39,14 @@ def _policy(principal: str, method_arn: str, context: dict[str, str]) -> dict[st
 @logger.inject_lambda_context(clear_state=True)
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     presented = extract_key(event.get("headers") or {})
-    current = engine()
-    if verify_operator(presented, current.operator_credential()):
-        return _policy("operator", event["methodArn"], {"role": "operator"})
-    if current.keys is None:
-        raise Exception("Unauthorized")
+    current = deps()
     try:
-        who = current.keys.verify(presented)
+        who = tenants.authenticate(current, presented)
     except UnauthorizedError:
         logger.info("unauthorized request")
         raise Exception("Unauthorized") from None
+    if who == "operator":
+        return _policy("operator", event["methodArn"], {"role": "operator"})
     policy = _policy(
         who.key_id,
         event["methodArn"],
@@ -56,7 +54,7 @@ def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, A
             "role": "tenant",
             "tenant_id": who.tenant_id,
             "key_id": who.key_id,
-            "scopes": "*" if who.scopes is None else json.dumps(list(who.scopes)),
+            "scopes": who.scopes.encode(),
             "permission": "read-write" if who.can_write else "read",
         },
     )

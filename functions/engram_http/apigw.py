@@ -11,8 +11,8 @@ every resolver in a process) and its Logger and Metrics keep per-invocation keys
 Two invocations running at once in one process would read each other's event, hence each
 other's tenant. So every invocation here (authorizer and handler) holds one process-wide lock:
 this process is one warm container. HTTP parsing and I/O stay concurrent, and so does the
-engine's background work (embedding backlog, jobs, lifecycle), which never goes through a
-handler.
+server's background work (``engram.background``: embedding backlog, jobs, lifecycle), which
+never goes through a handler.
 """
 
 from __future__ import annotations
@@ -197,11 +197,12 @@ _LIMITER_LOCK = threading.Lock()
 
 
 def _tenant_limits(tenant_id: str) -> Limits:
+    from engram import tenancy
     from engram.errors import NotFoundError
-    from engram_http.runtime import engine
+    from engram_http.runtime import deps
 
     try:
-        limits = engine().settings_for(tenant_id).limits
+        limits = tenancy.settings_for(deps(), tenant_id).limits
     except NotFoundError:
         return None, None  # the handler answers 404
     return limits.requests_per_second, limits.burst

@@ -1,9 +1,10 @@
-"""What every handler shares: observability, the engine, the caller's identity, error responses.
+"""What every handler shares: observability, the dependencies, the caller's identity, error responses.
 
-Nothing here builds an engine at import time: ``engine()`` builds it on first use from the
-environment (once per Lambda container), or returns the one the local gateway installed with
-``use_engine``. The tenant comes only from the authorizer context of the event, never from the
-body, query or headers.
+Nothing here builds anything at import time: ``deps()`` builds the process's ``Deps`` on first
+use from the environment (once per Lambda container, ``engram.app.build``), or returns the ones
+the local gateway installed with ``use_deps``. The tenant comes only from the authorizer context
+of the event, never from the body, query or headers: ``tenant()`` is the caller's
+``TenantContext`` (``engram.tenancy.resolve``) that a handler hands its one service function.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValida
 from aws_lambda_powertools.event_handler.openapi.params import Path
 from pydantic import BaseModel
 
-from engram import deadline, strict_json
+from engram import deadline, metering, strict_json, tenancy
 from engram.errors import (
     ConfigurationError,
     EngramError,
@@ -37,10 +38,13 @@ from engram.errors import (
     http_status,
 )
 from engram.models import JOB_ID, MEMORY_ID, dump
+from engram.scopes import ScopeSet
 from engram.strict_json import StrictJsonError
+from engram.tenancy import TenantContext
 
 if TYPE_CHECKING:
-    from engram.app import Engine
+    from engram.deps import Deps
+    from engram.engine import Engine
 
 # A handler that records no metric on a request is normal here, not worth a warning per request.
 warnings.filterwarnings("ignore", message="No application metrics to publish")
@@ -105,6 +109,7 @@ JobIdPath = Annotated[str, Path(pattern=JOB_ID)]
 JSON = "application/json"
 
 F = TypeVar("F", bound=Callable[..., Any])
+_deps: Deps | None = None
 _engine: Engine | None = None
 _lock = threading.Lock()
 
@@ -142,23 +147,32 @@ def check_at_init(environ: Mapping[str, str] = os.environ) -> None:
         raise
 
 
+def use_deps(deps: Deps | None) -> None:
+    """Install the dependencies every handler of this process uses (the local gateway does this)."""
+    global _deps
+    _deps = deps
+
+
 def use_engine(engine: Engine | None) -> None:
-    """Install the engine every handler of this process uses (the local gateway does this)."""
+    """Install an ``Engine`` (scripts and tests that hold one): the handlers read its ``deps``,
+    also after it swaps one of them."""
     global _engine
     _engine = engine
 
 
-def engine() -> Engine:
-    """The process's engine, built on first use from ``ENGRAM_*`` settings."""
-    global _engine
-    if _engine is None:
+def deps() -> Deps:
+    """The process's dependencies, built on first use from ``ENGRAM_*`` settings."""
+    global _deps
+    if _engine is not None:
+        return _engine.deps
+    if _deps is None:
         with _lock:
-            if _engine is None:
-                from engram.app import Engine
+            if _deps is None:
+                from engram.app import build
                 from engram.settings import Settings
 
-                _engine = Engine.from_settings(Settings.from_env(os.environ))
-    return _engine
+                _deps = build(Settings.from_env(os.environ))
+    return _deps
 
 
 @dataclass(frozen=True)
@@ -167,12 +181,8 @@ class Caller:
 
     tenant_id: str
     key_id: str
-    scopes: tuple[str, ...] | None  # None: every scope of the tenant
+    scopes: ScopeSet
     can_write: bool
-
-    @property
-    def allowed_scopes(self) -> list[str] | None:
-        return None if self.scopes is None else list(self.scopes)
 
 
 def caller(app: APIGatewayRestResolver, *, write: bool = False) -> Caller:
@@ -181,18 +191,22 @@ def caller(app: APIGatewayRestResolver, *, write: bool = False) -> Caller:
     tenant_id = context.get("tenant_id")
     if not tenant_id:
         raise UnauthorizedError("invalid or missing API key")
-    raw_scopes = context.get("scopes") or "*"
-    scopes = None if raw_scopes == "*" else tuple(json.loads(raw_scopes))
     who = Caller(
         tenant_id=str(tenant_id),
         key_id=str(context.get("key_id", "")),
-        scopes=scopes,
+        scopes=ScopeSet.decode(context.get("scopes")),
         can_write=str(context.get("permission", "read")) == "read-write",
     )
     logger.append_keys(tenant_id=who.tenant_id, key_id=who.key_id)
     if write and not who.can_write:
         raise ForbiddenError("this API key is read-only")
     return who
+
+
+def tenant(app: APIGatewayRestResolver, *, write: bool = False) -> TenantContext:
+    """The caller's tenant context (``caller``, then ``engram.tenancy.resolve``: an unknown or
+    erasing tenant is a 404 before any work)."""
+    return tenancy.resolve(deps(), caller(app, write=write))
 
 
 def error_body(code: str, message: str, details: list[dict[str, Any]] | None = None) -> str:
@@ -316,7 +330,7 @@ def _meter_request(event: Mapping[str, Any]) -> None:
     tenant_id = context.get("tenant_id")
     if tenant_id:
         route = f"requests:{event.get('httpMethod', '')} {event.get('resource', '')}"
-        engine().meter(str(tenant_id), {"requests": 1, route: 1})
+        metering.meter(deps(), str(tenant_id), {"requests": 1, route: 1})
 
 
 def json_response(payload: Any, status: int = 200) -> Response[str]:

@@ -16,8 +16,8 @@ from pydantic import BaseModel, ConfigDict
 
 from engram.errors import EngramError
 from engram.models import TenantId
-from engram_http.runtime import engine as current_engine
-from engram_http.runtime import logger, metrics, tracer
+from engram.services.jobs import run_job
+from engram_http.runtime import deps, logger, metrics, tracer
 
 # A batch that fails whole is reported item by item too (same response shape, same SQS retries).
 processor = BatchProcessor(event_type=EventType.SQS, raise_on_entire_batch_failure=False)
@@ -40,7 +40,7 @@ class JobFailedError(EngramError):
 def run(record: SQSRecord) -> None:
     message = JobMessage.model_validate(json.loads(record.body))
     logger.append_keys(tenant_id=message.tenant_id, job_id=message.job_id)
-    job = current_engine().run_job(message.tenant_id, message.job_id)
+    job = run_job(deps(), message.tenant_id, message.job_id)
     if job is None:
         logger.warning("job not found; dropping the message")
     elif job.status != "succeeded":

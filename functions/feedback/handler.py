@@ -8,14 +8,15 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from engram.models import FeedbackRequest, FeedbackResponse
+from engram.services.memories import feedback as feedback_service
 from engram_http.runtime import (
     MemoryIdPath,
-    caller,
+    deps,
     documented,
-    engine,
     entry_point,
     json_response,
     resolver,
+    tenant,
     tracer,
 )
 
@@ -25,8 +26,7 @@ app = resolver()
 @app.post("/v1/memories/<id>/feedback", responses=documented(FeedbackResponse, "the new feedback weight"))
 @tracer.capture_method
 def feedback(id: MemoryIdPath, request: Annotated[FeedbackRequest, Body()]) -> Response[str]:
-    who = caller(app, write=True)
-    return json_response(engine().feedback(who.tenant_id, id, request, allowed_scopes=who.allowed_scopes))
+    return json_response(feedback_service(deps(), tenant(app, write=True), id, request))
 
 
 lambda_handler = entry_point(app)

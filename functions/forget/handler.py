@@ -8,16 +8,8 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from engram.models import ForgetRequest, ForgetResponse
-from engram_http.runtime import (
-    caller,
-    count,
-    documented,
-    engine,
-    entry_point,
-    json_response,
-    resolver,
-    tracer,
-)
+from engram.services.forget import forget as forget_service
+from engram_http.runtime import count, deps, documented, entry_point, json_response, resolver, tenant, tracer
 
 app = resolver()
 
@@ -25,8 +17,7 @@ app = resolver()
 @app.post("/v1/forget", responses=documented(ForgetResponse, "what was (or, with dry_run, would be) deleted"))
 @tracer.capture_method
 def forget(request: Annotated[ForgetRequest, Body()]) -> Response[str]:
-    who = caller(app, write=True)
-    result = engine().forget(who.tenant_id, request, allowed_scopes=who.allowed_scopes)
+    result = forget_service(deps(), tenant(app, write=True), request)
     count("MemoriesForgotten", 0 if result.dry_run else len(result.deleted))
     return json_response(result)
 

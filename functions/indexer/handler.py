@@ -7,42 +7,40 @@ which ``engram reindex`` recovers. No HTTP and no Powertools resolver: only the 
 
 from __future__ import annotations
 
+import functools
 import os
-import threading
 from typing import Any
 
-_index: Any = None
-_lock = threading.Lock()
+_installed: list[Any] = []
 MARGIN_S = 2.0  # what the last bulk request keeps back before the function's timeout
 
 
-def index() -> Any:
-    """The search index, built once per container from ``ENGRAM_*`` settings."""
-    global _index
-    if _index is None:
-        with _lock:
-            if _index is None:
-                from engram.app import build_search_index
-                from engram.settings import Settings
+@functools.cache
+def _built() -> Any:
+    from engram.app import build_search_index
+    from engram.settings import Settings
 
-                _index = build_search_index(Settings.from_env(os.environ))
-    return _index
+    return build_search_index(Settings.from_env(os.environ))
+
+
+def index() -> Any:
+    """The search index: the one installed (tests), else built once per container from ``ENGRAM_*``."""
+    return _installed[0] if _installed else _built()
 
 
 def use_index(value: Any) -> None:
-    """Install the index this process uses (tests)."""
-    global _index
-    _index = value
+    """Install the index this process uses (tests; None: build it from the settings)."""
+    _installed[:] = [] if value is None else [value]
 
 
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     from engram import deadline
-    from engram.adapters.dynamodb_stream import memory_changes
+    from engram.app import stream_changes
     from engram.indexer import apply_stream
 
     remaining = getattr(context, "get_remaining_time_in_millis", None)
     with deadline.within(remaining() / 1000 - MARGIN_S if callable(remaining) else None):
-        result = apply_stream(memory_changes(event.get("Records", [])), index())
+        result = apply_stream(stream_changes(event.get("Records", [])), index())
     return result.response()
 
 

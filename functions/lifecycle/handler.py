@@ -1,5 +1,6 @@
 """Scheduled lifecycle functions (EventBridge): ``decay_handler`` deletes expired memories and
-archives faded ones, ``tiering_handler`` promotes and demotes; both call ``Engine.run_lifecycle``.
+archives faded ones, ``tiering_handler`` promotes and demotes; both call
+``engram.services.maintenance``.
 
 The event's ``time`` is the run's ``now``, so a retried invocation resumes the same run (and a run
 finished already changes nothing). ``detail.tenant_id`` limits a run to one tenant (an operator's
@@ -17,8 +18,9 @@ from typing import Any, Literal
 from engram import steps
 from engram.errors import ValidationFailedError
 from engram.models import NewTenant, dump, parse
+from engram.services import maintenance
 from engram.steps import Step
-from engram_http.runtime import count, engine, logger, metrics, tracer
+from engram_http.runtime import count, deps, logger, metrics, tracer
 
 Rules = Literal["decay", "tiering"]
 STOP_MARGIN_MS = 60_000  # leave a page's worth of time before the Lambda timeout
@@ -44,17 +46,17 @@ def _run(rules: Rules, event: dict[str, Any], context: Any) -> dict[str, Any]:
 
     if tenant_id is not None:
         tenant = parse(NewTenant, {"tenant_id": tenant_id, "name": tenant_id}).tenant_id
-        reports = [engine().run_lifecycle(tenant, now=now, rules=rules, should_stop=should_stop)]
-    elif (queue := engine().steps) is not None:  # every tenant gets a step of its own, resumed until done
+        reports = [maintenance.run_lifecycle(deps(), tenant, now=now, rules=rules, should_stop=should_stop)]
+    elif (queue := deps().steps) is not None:  # every tenant gets a step of its own, resumed until done
         left = steps.fan_out(
-            Step(kind="lifecycle_all", rules=rules, time=now), engine=engine(), should_stop=should_stop
+            Step(kind="lifecycle_all", rules=rules, time=now), deps=deps(), should_stop=should_stop
         )
         for step in left:
             queue.send(step.message())
         logger.info("lifecycle steps queued", rules=rules, unfinished=len(left))
         return {"rules": rules, "queued": True, "reports": []}
     else:
-        reports = engine().run_lifecycle_all(now=now, rules=rules, should_stop=should_stop)
+        reports = maintenance.run_lifecycle_all(deps(), now=now, rules=rules, should_stop=should_stop)
     for report in reports:
         logger.info(
             "lifecycle run",

@@ -28,17 +28,20 @@ from engram.models import (
     dump,
     parse,
 )
+from engram.services import forget, jobs, memories, transfer
+from engram.tenancy import resolve
 from engram_http.runtime import (
     JSON,
     JobIdPath,
     MemoryIdPath,
     caller,
+    deps,
     documented,
-    engine,
     entry_point,
     error_responses,
     json_response,
     resolver,
+    tenant,
     tracer,
 )
 
@@ -68,16 +71,13 @@ def list_memories(
         "limit": limit,
     }
     request = parse(ListRequest, {k: v for k, v in given.items() if v is not None})
-    return json_response(engine().list_memories(who.tenant_id, request, allowed_scopes=who.allowed_scopes))
+    return json_response(memories.list_memories(deps(), resolve(deps(), who), request))
 
 
 @app.get("/v1/memories/<id>", responses=documented(MemoryView, "the memory (with history on request)"))
 @tracer.capture_method
 def get_memory(id: MemoryIdPath, history: Annotated[bool, Query()] = False) -> Response[str]:
-    who = caller(app)
-    return json_response(
-        engine().get(who.tenant_id, id, allowed_scopes=who.allowed_scopes, with_history=history)
-    )
+    return json_response(memories.get(deps(), tenant(app), id, with_history=history))
 
 
 @app.patch(
@@ -86,8 +86,7 @@ def get_memory(id: MemoryIdPath, history: Annotated[bool, Query()] = False) -> R
 )
 @tracer.capture_method
 def patch_memory(id: MemoryIdPath, request: Annotated[PatchRequest, Body()]) -> Response[str]:
-    who = caller(app, write=True)
-    return json_response(engine().patch(who.tenant_id, id, request, allowed_scopes=who.allowed_scopes))
+    return json_response(memories.patch(deps(), tenant(app, write=True), id, request))
 
 
 @app.post(
@@ -100,8 +99,7 @@ def patch_memory(id: MemoryIdPath, request: Annotated[PatchRequest, Body()]) -> 
 def restore_memory(
     id: MemoryIdPath, request: Annotated[RestoreRequest | None, Body()] = None
 ) -> Response[str]:
-    who = caller(app, write=True)
-    return json_response(engine().restore(who.tenant_id, id, request, allowed_scopes=who.allowed_scopes))
+    return json_response(memories.restore(deps(), tenant(app, write=True), id, request))
 
 
 @app.post(
@@ -112,30 +110,25 @@ def restore_memory(
 )
 @tracer.capture_method
 def release_memory(id: MemoryIdPath) -> Response[str]:
-    who = caller(app, write=True)
-    view = engine().release(who.tenant_id, id, allowed_scopes=who.allowed_scopes, released_by=who.key_id)
-    return json_response(view)
+    return json_response(memories.release(deps(), tenant(app, write=True), id))
 
 
 @app.delete("/v1/memories/<id>", responses=documented(ForgetResponse, "the deletion receipt"))
 @tracer.capture_method
 def delete_memory(id: MemoryIdPath) -> Response[str]:
-    who = caller(app, write=True)
-    return json_response(engine().delete(who.tenant_id, id, allowed_scopes=who.allowed_scopes))
+    return json_response(forget.delete(deps(), tenant(app, write=True), id))
 
 
 @app.get("/v1/stats", responses=documented(StatsResponse, "counts by scope, category, tier; storage; usage"))
 @tracer.capture_method
 def stats() -> Response[str]:
-    who = caller(app)
-    return json_response(engine().stats(who.tenant_id, allowed_scopes=who.allowed_scopes))
+    return json_response(memories.stats(deps(), tenant(app)))
 
 
 @app.get("/v1/jobs/<id>", responses=documented(Job, "an asynchronous retain's status and results"))
 @tracer.capture_method
 def get_job(id: JobIdPath) -> Response[str]:
-    who = caller(app)
-    return json_response(engine().get_job(who.tenant_id, id, allowed_scopes=who.allowed_scopes))
+    return json_response(jobs.get_job(deps(), tenant(app), id))
 
 
 @app.post(
@@ -154,12 +147,11 @@ def get_job(id: JobIdPath) -> Response[str]:
 )
 @tracer.capture_method
 def export() -> Response[str]:
-    who = caller(app)
-    link = engine().export_link(who.tenant_id, allowed_scopes=who.allowed_scopes)
+    context = tenant(app)
+    link = transfer.export_link(deps(), context)
     if link is not None:  # written to object storage: no response limit on the tenant's size
         return Response(303, JSON, json.dumps(dump(link)), headers={"Location": link.url})
-    lines = engine().export_lines(who.tenant_id, allowed_scopes=who.allowed_scopes)
-    body = "".join(line + "\n" for line in lines)
+    body = "".join(line + "\n" for line in transfer.export_lines(deps(), context))
     return Response(200, NDJSON, body)
 
 
@@ -171,9 +163,9 @@ def export() -> Response[str]:
 )
 @tracer.capture_method
 def import_() -> Response[str]:
-    who = caller(app, write=True)
+    context = tenant(app, write=True)
     lines = (app.current_event.body or "").splitlines()
-    counts = engine().import_lines(who.tenant_id, lines, allowed_scopes=who.allowed_scopes)
+    counts = transfer.import_lines(deps(), context, lines)
     return json_response(ImportResponse(**counts))
 
 

@@ -8,16 +8,8 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from engram.models import RecallRequest, RecallResponse
-from engram_http.runtime import (
-    caller,
-    count,
-    documented,
-    engine,
-    entry_point,
-    json_response,
-    resolver,
-    tracer,
-)
+from engram.services.recall import recall as recall_service
+from engram_http.runtime import count, deps, documented, entry_point, json_response, resolver, tenant, tracer
 
 app = resolver()
 
@@ -25,10 +17,10 @@ app = resolver()
 @app.post("/v1/recall", responses=documented(RecallResponse, "the best memories, best first"))
 @tracer.capture_method
 def recall(request: Annotated[RecallRequest, Body()]) -> Response[str]:
-    who = caller(app)
-    if not who.can_write:  # a read-only key's recall writes nothing, not even access counts
+    context = tenant(app)
+    if not context.can_write:  # a read-only key's recall writes nothing, not even access counts
         request = request.model_copy(update={"track_access": False})
-    result = engine().recall(who.tenant_id, request, allowed_scopes=who.allowed_scopes)
+    result = recall_service(deps(), context, request)
     count("Recalls", 1)
     return json_response(result)
 

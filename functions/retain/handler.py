@@ -8,16 +8,9 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Header
 
 from engram.models import JobAccepted, RetainRequest, RetainResponse
-from engram_http.runtime import (
-    caller,
-    count,
-    documented,
-    engine,
-    entry_point,
-    json_response,
-    resolver,
-    tracer,
-)
+from engram.services.jobs import submit_retain
+from engram.services.retain import retain as retain_service
+from engram_http.runtime import count, deps, documented, entry_point, json_response, resolver, tenant, tracer
 
 app = resolver()
 
@@ -39,13 +32,12 @@ def retain(
     request: Annotated[RetainRequest, Body()],
     idempotency_key: Annotated[str | None, Header(alias="Idempotency-Key")] = None,
 ) -> Response[str]:
-    who = caller(app, write=True)
+    context = tenant(app, write=True)
     if idempotency_key:
         request = request.model_copy(update={"idempotency_key": idempotency_key})
     if request.runs_async:
-        accepted = engine().submit_retain(who.tenant_id, request, allowed_scopes=who.allowed_scopes)
-        return json_response(accepted, status=202)
-    result = engine().retain(who.tenant_id, request, allowed_scopes=who.allowed_scopes)
+        return json_response(submit_retain(deps(), context, request), status=202)
+    result = retain_service(deps(), context, request)
     count("MemoriesRetained", sum(r.action == "created" for r in result.results))
     return json_response(result)
 

@@ -14,7 +14,7 @@ from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, pro
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 
 from engram import steps
-from engram_http.runtime import engine, invocation_budget, logger, metrics, tracer
+from engram_http.runtime import deps, invocation_budget, logger, metrics, tracer
 
 STOP_MARGIN_MS = 60_000  # a step stops starting new batches a minute before the timeout
 processor = BatchProcessor(event_type=EventType.SQS, raise_on_entire_batch_failure=False)
@@ -30,8 +30,8 @@ def _should_stop() -> bool:
 def run(record: SQSRecord) -> None:
     step = steps.Step.model_validate_json(record.body)
     logger.append_keys(step=step.kind, tenant_id=step.tenant_id)
-    current = engine()
-    following = steps.run(step, engine=current, should_stop=_should_stop)
+    current = deps()
+    following = steps.run(step, deps=current, should_stop=_should_stop)
     for nxt in following:
         assert current.steps is not None
         current.steps.send(nxt.message())

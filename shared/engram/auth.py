@@ -26,6 +26,7 @@ from pydantic import TypeAdapter, ValidationError
 from engram.errors import NotFoundError, UnauthorizedError, ValidationFailedError
 from engram.models import Scope, TenantId
 from engram.private_files import private_dir
+from engram.scopes import ScopeSet
 
 if TYPE_CHECKING:  # the authorizer's cold start must not pay for numpy via engram.ports
     from engram.ports import Clock, KeyStore
@@ -69,20 +70,20 @@ class ApiKeyRecord:
 
 @dataclass(frozen=True)
 class Principal:
-    """Who a verified key speaks for. ``scopes`` None = every scope.
+    """Who a verified key speaks for, and the scopes it may touch.
 
-    >>> p = Principal(tenant_id="acme", key_id="k", scopes=("user:ann",), can_write=False)
+    >>> p = Principal(tenant_id="acme", key_id="k", scopes=ScopeSet.of(["user:ann"]), can_write=False)
     >>> p.allows("user:ann"), p.allows("user:bob")
     (True, False)
     """
 
     tenant_id: str
     key_id: str
-    scopes: tuple[str, ...] | None
+    scopes: ScopeSet
     can_write: bool
 
     def allows(self, scope: str) -> bool:
-        return self.scopes is None or scope in self.scopes
+        return self.scopes.allows(scope)
 
 
 def _base62(value: int, width: int) -> str:
@@ -269,7 +270,7 @@ class KeyService:
         return Principal(
             tenant_id=record.tenant_id,
             key_id=record.key_id,
-            scopes=record.scopes or None,
+            scopes=ScopeSet.of_key(record.scopes),
             can_write=not record.read_only,
         )
 

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from engram.models import MemoryRecord
 from engram.ports import Conditions, MemoryStore
+from engram.scopes import ScopeSet
 from engram.settings import RetainSettings
 
 PREVIOUS_CHARS = 300  # enough of the turn before to say what is answered; the model reads 256 tokens
@@ -49,7 +50,7 @@ def _previous_turns(tenant_id: str, turns: dict[str, MemoryRecord], store: Memor
     if not turns:
         return {}
     scopes = tuple(sorted({r.scope for r in turns.values()}))
-    around = store.neighbours(tenant_id, list(turns), Conditions(scopes=scopes), 1)
+    around = store.neighbours(tenant_id, list(turns), Conditions(scopes=ScopeSet.of(scopes)), 1)
     near = store.get_many(tenant_id, list({i for ids in around.values() for i in ids}))
     out = {}
     for memory_id, ids in around.items():

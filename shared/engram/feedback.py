@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
 from typing import Any
 
 from engram.errors import ConflictError, NotFoundError
 from engram.models import FeedbackRequest, FeedbackResponse, HistoryEntry
 from engram.ports import Clock, MemoryStore, SearchIndex
+from engram.scopes import EVERY_SCOPE, ScopeSet
 from engram.scoring.lifecycle import POSITIVE_SIGNALS, demotion_on_feedback, feedback_ema
 from engram.settings import Settings
 
@@ -25,7 +25,7 @@ def feedback(
     store: MemoryStore,
     clock: Clock,
     settings: Settings,
-    scopes: Sequence[str] | None = None,
+    scopes: ScopeSet = EVERY_SCOPE,
     index: SearchIndex | None = None,
 ) -> FeedbackResponse:
     """Apply one signal: read, compute, write only if nobody wrote in between; else retry with jitter.
@@ -38,7 +38,7 @@ def feedback(
     """
     for attempt in range(MAX_ATTEMPTS):
         record = store.get(tenant_id, memory_id)
-        if record is None or (scopes is not None and record.scope not in scopes):
+        if record is None or not scopes.allows(record.scope):
             raise NotFoundError(f"memory '{memory_id}' not found")
         # Stored as answered: the weight a GET shows is the one this call returned.
         weight = round(

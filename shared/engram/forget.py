@@ -8,14 +8,13 @@ memory, while a fresh retain of the same text (no key, or a new key) stores it a
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from engram.errors import NotFoundError
 from engram.identity import receipt_id
 from engram.models import DeletionLogEntry, ForgetRequest, ForgetResponse, MemoryRecord, RecallRequest
-from engram.ports import Clock, Embedder, MemoryStore, SearchIndex, removed_state, scope_allowed
+from engram.ports import Clock, Embedder, MemoryStore, SearchIndex, removed_state
 from engram.query import forget_conditions
 from engram.recall import recall
+from engram.scopes import ScopeSet
 from engram.settings import Settings
 
 
@@ -23,7 +22,7 @@ def forget(
     tenant_id: str,
     request: ForgetRequest,
     *,
-    scopes: Sequence[str],
+    scopes: ScopeSet,
     store: MemoryStore,
     index: SearchIndex,
     embedder: Embedder,
@@ -38,7 +37,7 @@ def forget(
     found: dict[str, MemoryRecord] = {}
     if request.ids is not None:
         found = store.get_many(tenant_id, request.ids)
-        ids = [i for i in dict.fromkeys(request.ids) if i in found and scope_allowed(found[i].scope, scopes)]
+        ids = [i for i in dict.fromkeys(request.ids) if i in found and scopes.allows(found[i].scope)]
         if not ids:
             raise NotFoundError("no memory with these ids")
         reason = "ids"

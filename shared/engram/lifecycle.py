@@ -27,7 +27,8 @@ from engram.models import (
     MemoryRecord,
     TierMove,
 )
-from engram.ports import ALL_SCOPES, Clock, ConditionalUpdate, Conditions, MemoryStore, SearchIndex
+from engram.ports import Clock, ConditionalUpdate, Conditions, MemoryStore, SearchIndex
+from engram.scopes import ScopeSet
 from engram.scoring import lifecycle as rules_math
 from engram.settings import Settings
 
@@ -37,7 +38,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     "decay": frozenset({"expire", "archive"}),
     "tiering": frozenset({"promote", "demote"}),
 }
-EVERYTHING = Conditions(scopes=ALL_SCOPES, statuses=(), exclude_tiers=())
+EVERYTHING = Conditions(scopes=ScopeSet.every(), statuses=(), exclude_tiers=())
 EXPIRE_BATCH = 5_000
 
 

@@ -31,6 +31,7 @@ from engram.models import (
     check_expiry,
 )
 from engram.ports import Clock, Conditions, Embedder, MemoryStore, SearchIndex, Vector, WriteBatch
+from engram.scopes import EVERY_SCOPE, ScopeSet
 from engram.settings import Settings
 
 EXPORT_FORMAT = "engram.export.v1"
@@ -41,14 +42,14 @@ def get(
     memory_id: str,
     *,
     store: MemoryStore,
-    scopes: Sequence[str] | None = None,
+    scopes: ScopeSet = EVERY_SCOPE,
     with_history: bool = False,
     clock: Clock | None = None,
     settings: Settings | None = None,
 ) -> MemoryView:
     """One memory; with a clock and settings, its lifecycle now (R, C, tier and why)."""
     record = store.get(tenant_id, memory_id)
-    if record is None or (scopes is not None and record.scope not in scopes):
+    if record is None or not scopes.allows(record.scope):
         raise NotFoundError(f"memory '{memory_id}' not found")
     history = store.history(tenant_id, memory_id) if clock is not None else []
     view = MemoryView.of(record, _chain_history(tenant_id, record, store) if with_history else None)
@@ -82,10 +83,10 @@ def _chain_history(tenant_id: str, record: MemoryRecord, store: MemoryStore) -> 
 
 
 def list_memories(
-    tenant_id: str, request: ListRequest, *, scopes: Sequence[str], store: MemoryStore
+    tenant_id: str, request: ListRequest, *, scopes: ScopeSet, store: MemoryStore
 ) -> ListResponse:
     conditions = Conditions(
-        scopes=tuple(scopes),
+        scopes=scopes,
         statuses=(request.status,) if request.status else (),
         categories=(request.category,) if request.category else (),
         tiers=(request.tier,) if request.tier else (),
@@ -104,7 +105,7 @@ def patch(
     index: SearchIndex,
     embedder: Embedder,
     clock: Clock,
-    scopes: Sequence[str] | None = None,
+    scopes: ScopeSet = EVERY_SCOPE,
     reason: str = "set by PATCH",
 ) -> MemoryView:
     """Change content (re-embedded), tags, metadata, pin, tier or expiry; one version and history
@@ -112,7 +113,7 @@ def patch(
     restarts its decay clock (``last_accessed_at`` = now), so the next job run does not archive
     it again at once; moving it into ``archived`` takes it out of the index."""
     record = store.get(tenant_id, memory_id)
-    if record is None or (scopes is not None and record.scope not in scopes):
+    if record is None or not scopes.allows(record.scope):
         raise NotFoundError(f"memory '{memory_id}' not found")
     now = clock.now()
     changes: dict[str, Any] = {"version": record.version + 1, "updated_at": now}
@@ -174,12 +175,12 @@ def restore(
     index: SearchIndex,
     embedder: Embedder,
     clock: Clock,
-    scopes: Sequence[str] | None = None,
+    scopes: ScopeSet = EVERY_SCOPE,
 ) -> MemoryView:
     """Bring an archived memory back into ``request.tier`` (a memory that is not archived is
     returned unchanged, so a retried restore is harmless)."""
     record = store.get(tenant_id, memory_id)
-    if record is None or (scopes is not None and record.scope not in scopes):
+    if record is None or not scopes.allows(record.scope):
         raise NotFoundError(f"memory '{memory_id}' not found")
     if record.tier != "archived":
         return MemoryView.of(record)
@@ -213,14 +214,14 @@ def release(
     store: MemoryStore,
     index: SearchIndex,
     clock: Clock,
-    scopes: Sequence[str] | None = None,
+    scopes: ScopeSet = EVERY_SCOPE,
     released_by: str = "",
 ) -> MemoryView:
     """Return a quarantined memory to recall after review: ``active`` again (``superseded`` if a
     newer version replaced it meanwhile), without the ``quarantined`` tag, with a history entry
     naming who released it. A memory that is not quarantined is a conflict."""
     record = store.get(tenant_id, memory_id)
-    if record is None or (scopes is not None and record.scope not in scopes):
+    if record is None or not scopes.allows(record.scope):
         raise NotFoundError(f"memory '{memory_id}' not found")
     if record.status != "quarantined":
         raise ConflictError(f"memory '{memory_id}' is not quarantined (status: {record.status})")
@@ -287,12 +288,12 @@ def _as_retained(record: MemoryRecord) -> MemoryRecord:
     )
 
 
-def export_lines(tenant_id: str, *, store: MemoryStore, scopes: Sequence[str] | None = None) -> Iterator[str]:
+def export_lines(tenant_id: str, *, store: MemoryStore, scopes: ScopeSet = EVERY_SCOPE) -> Iterator[str]:
     """JSONL: one header line, then one line per memory (of ``scopes``, if given) with its
     history and embedding."""
     yield json.dumps({"format": EXPORT_FORMAT, "tenant_id": tenant_id})
     for record, vector in store.iter_records(tenant_id):
-        if scopes is not None and record.scope not in scopes:
+        if not scopes.allows(record.scope):
             continue
         line = {
             "memory": record.model_dump(mode="json", exclude={"tenant_id"}),
@@ -315,7 +316,7 @@ def import_lines(
     embedder: Embedder,
     batch_size: int = 200,
     progress: Callable[[int, int], None] | None = None,
-    scopes: Sequence[str] | None = None,
+    scopes: ScopeSet = EVERY_SCOPE,
     clock: Clock | None = None,
 ) -> dict[str, int]:
     """Import an export into ``tenant_id``: validated line by line, written in batches.
@@ -337,8 +338,8 @@ def import_lines(
                     raise ValidationFailedError(f"line {number}: unknown export format {data['format']!r}")
                 continue
             record = MemoryRecord.model_validate({**data["memory"], "tenant_id": tenant_id})
-            if scopes is not None:
-                if record.scope not in scopes:
+            if not scopes.is_every:
+                if not scopes.allows(record.scope):
                     raise ForbiddenError(f"line {number}: scope not allowed for this key: {record.scope}")
                 record = _as_retained(record)
             history = [HistoryEntry.model_validate(h) for h in data.get("history", [])]

@@ -1,8 +1,9 @@
 """Per-tenant, per-day usage counters: what each operation consumed, added up by the store.
 
-An operation counts into a ``Counter`` it is handed (``usage``); the engine adds it to the
-tenant's day in one atomic write (``MemoryStore.add_usage``: one SQLite transaction, one DynamoDB
-``UpdateItem`` with ``ADD``). Counter names:
+An operation counts into a ``Counter`` it is handed (``usage``, from ``metered``); the service
+adds it to the tenant's day in one atomic write (``UsageLedger.add``: one SQLite transaction, one
+DynamoDB ``UpdateItem`` with ``ADD``). The monthly budgets (``limits.llm_tokens_per_month``,
+``limits.embedding_tokens_per_month``) are checked here too, before the work. Counter names:
 
 - ``requests`` and ``requests:<METHOD> <route>`` (``requests:POST /v1/recall``), counted by the
   HTTP layer; ``requests_limited`` for those refused with 429;
@@ -17,11 +18,21 @@ tenant's day in one atomic write (``MemoryStore.add_usage``: one SQLite transact
 
 from __future__ import annotations
 
+import contextlib
+import logging
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from datetime import date, datetime, timedelta
+from typing import TYPE_CHECKING
 
+from engram.errors import QuotaExceededError
 from engram.ports import Embedder, Vector
+
+if TYPE_CHECKING:
+    from engram.deps import Deps
+    from engram.settings import LimitsSettings
+
+logger = logging.getLogger(__name__)
 
 
 def day_of(moment: datetime) -> str:
@@ -100,3 +111,62 @@ class MeteredEmbedder:
             self.usage["embedded_texts"] += len(texts)
             self.usage["embedding_tokens"] += estimated_tokens(texts)
         return vectors
+
+
+@contextlib.contextmanager
+def metered(deps: Deps, tenant_id: str, *counted: str) -> Iterator[Counter[str]]:
+    """A counter for what one operation of the tenant consumes, added to its day at the end
+    (also when the operation fails: what it spent was spent). ``counted`` names start at 1."""
+    usage: Counter[str] = Counter(dict.fromkeys(counted, 1))
+    try:
+        yield usage
+    finally:
+        meter(deps, tenant_id, usage)
+
+
+def meter(deps: Deps, tenant_id: str, counters: Mapping[str, int]) -> None:
+    """Add counters to the tenant's usage today; a failure is logged, never raised (the
+    operation it counts has already happened)."""
+    if deps.ledger is None or not any(counters.values()):
+        return
+    try:
+        deps.ledger.add(tenant_id, day_of(deps.clock.now()), counters)
+    except Exception:
+        logger.exception("usage counters could not be written")
+
+
+def month_so_far(deps: Deps, tenant_id: str) -> dict[str, int]:
+    """The tenant's counters summed over this UTC month so far."""
+    if deps.ledger is None:
+        return {}
+    today = day_of(deps.clock.now())
+    return totals(deps.ledger.days(tenant_id, since=month_start(today), until=today))
+
+
+def llm_budget_spent(deps: Deps, tenant_id: str, limits: LimitsSettings) -> str | None:
+    """Why a retain extracts by the rules (the tenant's LLM budget is spent), or None."""
+    budget = limits.llm_tokens_per_month
+    if budget is None:
+        return None
+    month = month_so_far(deps, tenant_id)
+    spent = month.get("llm_input_tokens", 0) + month.get("llm_output_tokens", 0)
+    if spent < budget:
+        return None
+    return f"llm budget spent: {spent} of {budget} tokens this month; extracted by the rules"
+
+
+def check_embedding_budget(deps: Deps, tenant_id: str, limits: LimitsSettings) -> None:
+    """``QuotaExceededError`` (429 until the month ends) once the embedding budget is spent."""
+    budget = limits.embedding_tokens_per_month
+    if budget is None:
+        return
+    spent = month_so_far(deps, tenant_id).get("embedding_tokens", 0)
+    if spent >= budget:
+        now = deps.clock.now()
+        first = (now.replace(day=1) + timedelta(days=32)).replace(
+            day=1, hour=0, minute=0, second=0, microsecond=0
+        )
+        raise QuotaExceededError(
+            f"embedding budget spent: {spent} of {budget} tokens this month",
+            retry_after=max(1, int((first - now).total_seconds())),
+        )

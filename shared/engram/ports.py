@@ -26,6 +26,7 @@ from engram.models import (
     StatsResponse,
     Tenant,
 )
+from engram.scopes import ScopeSet
 
 if TYPE_CHECKING:
     from engram.auth import ApiKeyRecord
@@ -34,23 +35,15 @@ Vector = npt.NDArray[np.float32]
 """A float32 array; one row per text, L2-normalised, so a dot product is the cosine."""
 
 
-ALL_SCOPES: tuple[str, ...] = ("*",)
-
-
-def scope_allowed(scope: str, scopes: Sequence[str]) -> bool:
-    """Whether ``scope`` is among ``scopes`` (``ALL_SCOPES`` allows every one)."""
-    return tuple(scopes) == ALL_SCOPES or scope in scopes
-
-
 @dataclass(frozen=True)
 class Conditions:
     """What a candidate must satisfy *before* ranking. Built only by ``engram.query``.
 
-    ``scopes`` is never empty: every search names the scopes it may see, or ``ALL_SCOPES`` for
-    every scope of the tenant (a caller whose credential is not limited to some scopes).
+    ``scopes`` names the scopes a search may see, or is ``ScopeSet.every()`` for every scope of
+    the tenant (a caller whose credential is not limited to some scopes).
     """
 
-    scopes: tuple[str, ...]
+    scopes: ScopeSet
     statuses: tuple[str, ...] = ("active",)
     categories: tuple[str, ...] = ()
     tiers: tuple[str, ...] = ()

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
 from engram.models import ForgetFilter, RecallFilters
 from engram.ports import Conditions
+from engram.scopes import ScopeSet
 
 
 def _many(value: Any) -> tuple[Any, ...]:
@@ -19,7 +19,7 @@ def _many(value: Any) -> tuple[Any, ...]:
 
 
 def recall_conditions(
-    scopes: Sequence[str], filters: RecallFilters | None, *, as_of: datetime | None = None
+    scopes: ScopeSet, filters: RecallFilters | None, *, as_of: datetime | None = None
 ) -> Conditions:
     """Active, non-archived memories in ``scopes`` that satisfy ``filters``; with ``as_of``, the
     active and superseded ones that were valid at that time instead."""
@@ -27,14 +27,14 @@ def recall_conditions(
         current = recall_conditions(scopes, filters)
         return replace(current, statuses=("active", "superseded"), valid_at=as_of)
     if filters is None:
-        return Conditions(scopes=tuple(scopes))
+        return Conditions(scopes=scopes)
     metadata: tuple[tuple[str, tuple[Any, ...]], ...] = tuple(
         (key, _many(value)) for key, value in sorted((filters.metadata or {}).items())
     )
     occurred = filters.occurred_at
     created = filters.created_at
     return Conditions(
-        scopes=tuple(scopes),
+        scopes=scopes,
         categories=_many(filters.category),
         tiers=_many(filters.tier),
         tags_any=tuple(filters.tags_any or ()),
@@ -46,13 +46,13 @@ def recall_conditions(
     )
 
 
-def forget_conditions(scopes: Sequence[str], selector: ForgetFilter) -> Conditions:
+def forget_conditions(scopes: ScopeSet, selector: ForgetFilter) -> Conditions:
     """Every memory (any status or tier) in ``scopes`` matching the forget filter.
 
     ``scopes`` must already be narrowed to ``selector.scope`` when the filter names one.
     """
     return Conditions(
-        scopes=tuple(scopes),
+        scopes=scopes,
         statuses=(),
         exclude_tiers=(),
         categories=_many(selector.category),

@@ -34,6 +34,7 @@ from engram.ports import (
     ThreadSearch,
 )
 from engram.query import recall_conditions
+from engram.scopes import ScopeSet
 from engram.scoring import channels, fusion, lifecycle, shaping, words
 from engram.settings import Settings
 
@@ -238,7 +239,7 @@ def recall(
     tenant_id: str,
     request: RecallRequest,
     *,
-    scopes: Sequence[str],
+    scopes: ScopeSet,
     store: MemoryStore,
     index: SearchIndex,
     embedder: Embedder,
@@ -250,13 +251,11 @@ def recall(
 ) -> RecallResponse:
     """The ``limit`` best memories for ``request.query`` among ``scopes`` of this tenant.
 
-    ``scopes`` is what the caller may read and asked for (already checked); empty means nothing.
+    ``scopes`` is what the caller may read and asked for (already checked).
     ``usage``, if given, counts the provider calls made (``rerank_calls``).
     """
     timer = _Timer()
     began = time.perf_counter()
-    if not scopes:
-        return RecallResponse(memories=[], context="" if request.context else None)
     conditions: Conditions = recall_conditions(scopes, request.filters, as_of=request.as_of)
     method = request.fusion or settings.recall.fusion
     now = clock.now()

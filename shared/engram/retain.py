@@ -61,6 +61,7 @@ from engram.ports import (
     Vector,
     WriteBatch,
 )
+from engram.scopes import ScopeSet
 from engram.screening import Hit
 from engram.settings import Settings
 
@@ -355,7 +356,9 @@ def retain(
     # One batched k-NN against what is stored in the scope, only for categories that can merge.
     k = settings.retain.dedup_candidates if llm is not None else 1
     found = (
-        index.knn_many(tenant_id, np.stack([vector_of[i] for i in merging]), k, Conditions(scopes=(scope,)))
+        index.knn_many(
+            tenant_id, np.stack([vector_of[i] for i in merging]), k, Conditions(scopes=ScopeSet.of([scope]))
+        )
         if merging
         else []
     )

@@ -23,7 +23,7 @@ from engram.lifecycle import RuleSet
 from engram.models import TenantId
 
 if TYPE_CHECKING:
-    from engram.app import Engine
+    from engram.deps import Deps
 
 
 class Step(BaseModel):
@@ -44,32 +44,40 @@ class Step(BaseModel):
         return self.model_dump(mode="json", exclude_defaults=True)
 
 
-def run(step: Step, *, engine: Engine, should_stop: Callable[[], bool]) -> list[Step]:
+def run(step: Step, *, deps: Deps, should_stop: Callable[[], bool]) -> list[Step]:
     """Do one step; returns the steps that carry on (empty when this work is done)."""
+    from engram import tenants
+    from engram.services import maintenance
+
     if step.kind == "erase":
         assert step.tenant_id is not None
-        done = engine.finish_erase(step.tenant_id, should_stop=should_stop)
+        done = tenants.finish_erase(deps, step.tenant_id, should_stop=should_stop)
         return [] if done else [step]
     if step.kind == "lifecycle":
         assert step.tenant_id is not None
-        report = engine.run_lifecycle(
-            step.tenant_id, now=step.time, dry_run=step.dry_run, rules=step.rules, should_stop=should_stop
+        report = maintenance.run_lifecycle(
+            deps,
+            step.tenant_id,
+            now=step.time,
+            dry_run=step.dry_run,
+            rules=step.rules,
+            should_stop=should_stop,
         )
         return [] if report.status == "completed" else [step]
-    return fan_out(step, engine=engine, should_stop=should_stop)
+    return fan_out(step, deps=deps, should_stop=should_stop)
 
 
-def fan_out(step: Step, *, engine: Engine, should_stop: Callable[[], bool]) -> list[Step]:
+def fan_out(step: Step, *, deps: Deps, should_stop: Callable[[], bool]) -> list[Step]:
     """Queue a lifecycle step per tenant (in id order, after ``step.after``); if time runs out
     first, the remaining tenants are a continuation of this step."""
-    assert engine.steps is not None
-    tenants = sorted(t.tenant_id for t in engine.store.list_tenants() if not t.erasing)
+    assert deps.steps is not None
+    tenants = sorted(t.tenant_id for t in deps.store.list_tenants() if not t.erasing)
     for tenant_id in tenants:
         if step.after is not None and tenant_id <= step.after:
             continue
         if should_stop():
             return [step.model_copy(update={"after": step.after})]
-        engine.steps.send(
+        deps.steps.send(
             Step(
                 kind="lifecycle", tenant_id=tenant_id, rules=step.rules, time=step.time, dry_run=step.dry_run
             ).message()

@@ -38,7 +38,7 @@ def _json_arg(text: str, name: str) -> Any:
 
 
 def _engine(args: argparse.Namespace) -> Any:
-    from engram.app import Engine
+    from engram.engine import Engine
     from engram.settings import Settings
 
     settings = Settings.from_env(
@@ -66,6 +66,8 @@ def _progress(total: int | None, desc: str, enabled: bool, *, leave: bool = Fals
 
 def cmd_tenant(args: argparse.Namespace) -> int:
     engine = _engine(args)
+    from engram import tenants as tenant_admin
+
     if args.action == "create":
         tenant = engine.create_tenant(args.name, args.display_name)
         _out(args, {"tenant_id": tenant.tenant_id, "name": tenant.name}, f"created tenant {tenant.tenant_id}")
@@ -81,7 +83,7 @@ def cmd_tenant(args: argparse.Namespace) -> int:
         }
         _out(args, data, f"{args.name}: overrides {json.dumps(overrides)}")
     elif args.action == "list":
-        tenants = [{"tenant_id": t.tenant_id, "name": t.name} for t in engine.store.list_tenants()]
+        tenants = [{"tenant_id": t.tenant_id, "name": t.name} for t in tenant_admin.list_tenants(engine.deps)]
         _out(args, {"tenants": tenants}, "\n".join(t["tenant_id"] for t in tenants) or "(no tenants)")
     else:
         removed = engine.erase_tenant(args.name)
@@ -326,7 +328,9 @@ def _import_peer(args: argparse.Namespace) -> int:
 
 def cmd_reindex(args: argparse.Namespace) -> int:
     engine = _engine(args)
-    tenants = [t.tenant_id for t in engine.store.list_tenants()] if args.all else [args.tenant]
+    from engram import tenants as tenant_admin
+
+    tenants = [t.tenant_id for t in tenant_admin.list_tenants(engine.deps)] if args.all else [args.tenant]
     total = sum(engine.stats(t).by_status.get("active", 0) for t in tenants)
     with _progress(total, "reindex", not args.json) as bar:
         counts = engine.reindex(tenants, clean=args.clean, progress=bar.update)
@@ -377,8 +381,9 @@ def cmd_lifecycle(args: argparse.Namespace) -> int:
     if args.action == "reports":
         if not args.tenant:
             raise ValidationFailedError("--tenant: required for reports")
-        engine.stats(args.tenant)  # 404 for an unknown tenant
-        reports = engine.store.lifecycle_reports(args.tenant, args.limit)
+        from engram.services import maintenance
+
+        reports = maintenance.lifecycle_reports(engine.deps, args.tenant, args.limit)
         _out(
             args,
             {"reports": [dump(r) for r in reports]},
@@ -448,23 +453,19 @@ def cmd_screen(args: argparse.Namespace) -> int:
 
 def cmd_key(args: argparse.Namespace) -> int:
     engine = _engine(args)
-    if engine.keys is None:  # pragma: no cover - the local engine always has keys
-        raise ValidationFailedError("this backend has no key store")
-    if args.action == "create":
-        if engine.store.get_tenant(args.target) is None:
-            from engram.errors import NotFoundError
+    from engram import tenants as tenant_admin
 
-            raise NotFoundError(f"tenant '{args.target}' not found")
+    if args.action == "create":
         scopes = [s for group in (args.scopes or []) for s in group.split(",") if s]
-        plaintext, record = engine.keys.create(
-            args.target, scopes=scopes, read_only=args.read_only, expires_in_days=args.expires_in
+        plaintext, record = tenant_admin.create_key(
+            engine.deps, args.target, scopes=scopes, read_only=args.read_only, expires_in_days=args.expires_in
         )
         from engram.admin_models import KeyCreated
 
         data = dump(KeyCreated.of(plaintext, record))  # the HTTP answer's fields
         _out(args, data, f"{plaintext}\n(key {record.key_id} for {record.tenant_id}; shown only now)")
     elif args.action == "revoke":
-        engine.keys.revoke(args.target)
+        tenant_admin.revoke_key(engine.deps, args.target)
         _out(args, {"key_id": args.target, "revoked": True}, f"revoked {args.target}")
     else:
         keys = [
@@ -478,7 +479,7 @@ def cmd_key(args: argparse.Namespace) -> int:
                 "revoked": k.revoked_at is not None,
                 "last_used_at": k.last_used_at.isoformat() if k.last_used_at else None,
             }
-            for k in engine.keys.list(args.target)
+            for k in tenant_admin.list_keys(engine.deps, args.target)
         ]
         _out(
             args,

@@ -17,6 +17,7 @@ from engram.errors import ValidationFailedError
 from engram.identity import content_hash
 from engram.models import Job, LifecycleReport, MemoryRecord, Tenant
 from engram.ports import Conditions, MemoryStore, WriteBatch
+from engram.scopes import ScopeSet
 
 T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 
@@ -77,7 +78,7 @@ def test_pages_travel_by_an_opaque_cursor_and_a_made_up_one_is_refused(
     seen: list[str] = []
     cursor: str | None = None
     while True:
-        page = memories.list_page("acme", Conditions(scopes=("user:a",)), cursor=cursor, limit=2)
+        page = memories.list_page("acme", Conditions(scopes=ScopeSet.of(["user:a"])), cursor=cursor, limit=2)
         seen += [r.id for r in page.records]
         cursor = page.next_cursor
         if cursor is None:
@@ -85,7 +86,7 @@ def test_pages_travel_by_an_opaque_cursor_and_a_made_up_one_is_refused(
     assert sorted(seen) == [f"mem_{i:08d}" for i in range(5)] and len(set(seen)) == 5
     for forged in ("not-a-cursor", "WyJ4Il0=", "bWVtXzE="):  # garbage, a one-element list, plain text
         with pytest.raises(ValidationFailedError, match="cursor"):
-            memories.list_page("acme", Conditions(scopes=("user:a",)), cursor=forged, limit=2)
+            memories.list_page("acme", Conditions(scopes=ScopeSet.of(["user:a"])), cursor=forged, limit=2)
 
 
 def test_a_completed_run_keeps_the_newest_reports_only(store: tuple[MemoryStore, FixedClock]) -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from engram.app import Engine
+from engram.engine import Engine
 from engram.models import RecallRequest, RetainItem, RetainRequest
 from engram.settings import Settings
 from engram_dev.evaluation.locomo import CATEGORIES, QuestionResult, Sample, load

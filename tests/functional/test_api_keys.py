@@ -14,6 +14,7 @@ from engram.adapters.sqlite_store import SqliteDatabase
 from engram.auth import ApiKeyRecord, KeyService, Principal, format_key, parse_key
 from engram.errors import NotFoundError, UnauthorizedError, ValidationFailedError
 from engram.ports import KeyStore
+from engram.scopes import ScopeSet
 
 PEPPER = b"test-pepper-0123456789abcdef"
 START = datetime(2026, 1, 1, 9, 0, tzinfo=UTC)
@@ -75,7 +76,9 @@ def test_a_created_key_verifies_as_its_tenant_with_full_access(keys: KeyService)
     principal = keys.verify(plaintext)
 
     # Then it speaks for acme, in every scope, and may write
-    assert principal == Principal(tenant_id="acme", key_id=record.key_id, scopes=None, can_write=True)
+    assert principal == Principal(
+        tenant_id="acme", key_id=record.key_id, scopes=ScopeSet.every(), can_write=True
+    )
 
 
 def test_the_stored_row_never_contains_the_plaintext_secret(keys: KeyService, db: SqliteDatabase) -> None:
@@ -201,7 +204,7 @@ def test_a_scoped_key_carries_exactly_its_scopes(keys: KeyService) -> None:
     principal = keys.verify(plaintext)
 
     # Then it allows those scopes and no other
-    assert principal.scopes == ("user:ann", "project:x")
+    assert principal.scopes == ScopeSet.of(["user:ann", "project:x"])
     assert principal.allows("project:x") and not principal.allows("user:bob")
 
 

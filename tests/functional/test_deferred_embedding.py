@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from engram.app import Engine
+from engram.engine import Engine
 from engram.identity import content_hash
 from engram.models import PatchRequest, RecallRequest, RetainItem, RetainRequest
 from engram.settings import Settings

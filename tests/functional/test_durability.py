@@ -10,7 +10,7 @@ import textwrap
 import threading
 from pathlib import Path
 
-from engram.app import Engine
+from engram.engine import Engine
 from engram.models import FeedbackRequest, RetainRequest
 from engram.scoring.lifecycle import feedback_ema
 from engram.settings import Settings
@@ -19,7 +19,7 @@ WRITER = textwrap.dedent(
     """
     import sys
     from pathlib import Path
-    from engram.app import Engine
+    from engram.engine import Engine
     from engram.models import RetainItem, RetainRequest
     from engram.settings import Settings
 

@@ -22,8 +22,8 @@ from typing import Any
 
 import pytest
 
-from engram.app import Engine
 from engram.auth import usage_key
+from engram.engine import Engine
 from engram.identity import memory_id
 from engram.models import PatchRequest, RetainRequest
 from engram_http.loader import load_handler

@@ -15,7 +15,7 @@ import pytest
 from botocore.stub import Stubber
 
 from engram.adapters.sqs_queue import SqsJobQueue, job_message
-from engram.app import Engine
+from engram.engine import Engine
 from engram.errors import ProviderError
 from engram.models import RetainRequest
 from engram_http.loader import load_handler

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from scripted_llm import INJECTION_CORPUS, ScriptedLLM
 
-from engram.app import Engine
+from engram.engine import Engine
 from engram.models import ListRequest, MemoryView, RecallRequest, RetainRequest
 from engram.settings import LlmSettings, Settings
 

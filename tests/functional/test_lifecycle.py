@@ -12,7 +12,7 @@ import pytest
 from conftest import BACKENDS, build_engine
 
 from engram.adapters.clock import FixedClock
-from engram.app import Engine
+from engram.engine import Engine
 from engram.identity import content_hash
 from engram.models import FeedbackRequest, LifecycleReport, PatchRequest, RecallRequest, RetainRequest
 from engram.ports import ConditionalUpdate
@@ -33,8 +33,7 @@ def clock() -> FixedClock:
 @pytest.fixture(params=BACKENDS)
 def timed(data_dir: Path, clock: FixedClock, request: pytest.FixtureRequest) -> Iterator[Engine]:
     """acme and globex on an engine whose clock the test moves, on each backend."""
-    engine = build_engine(request.param, data_dir, request)
-    engine.clock = clock
+    engine = build_engine(request.param, data_dir, request, clock=clock)
     engine.create_tenant("acme")
     engine.create_tenant("globex")
     yield engine

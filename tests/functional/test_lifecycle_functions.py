@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from engram.adapters.clock import FixedClock
-from engram.app import Engine
+from engram.engine import Engine
 from engram.models import PatchRequest, RetainRequest
 from engram.settings import Settings
 from engram_http.loader import load_handler
@@ -52,8 +52,7 @@ def installed(data_dir: Path) -> Iterator[tuple[Engine, dict[str, str]]]:
     an untouched one, a working one used often (promotable), and one that expired."""
     from engram_http.runtime import use_engine
 
-    engine = Engine.local(Settings(data_dir=data_dir, background_embedding=False))
-    engine.clock = FixedClock(T0)
+    engine = Engine.local(Settings(data_dir=data_dir, background_embedding=False), clock=FixedClock(T0))
     engine.create_tenant("acme")
 
     def retain(text: str, **extra: object) -> str:

@@ -10,7 +10,7 @@ from datetime import timedelta
 import pytest
 
 from engram.adapters.clock import FixedClock
-from engram.app import Engine
+from engram.engine import Engine
 from engram.models import LifecycleReport, RecallRequest
 from engram.settings import Settings
 from engram_dev.lifecycle_sim import CORRECTION_DAY, EXPIRY_DAY, START, Simulation, simulate, specs
@@ -23,9 +23,10 @@ def played(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[tuple[Engine, Simulation, dict[int, object]]]:
     """The whole scenario, played once for the module; what was seen on the days tests look at."""
-    engine = Engine.local(Settings(data_dir=tmp_path_factory.mktemp("sim"), background_embedding=False))
     clock = FixedClock(START)
-    engine.clock = clock
+    engine = Engine.local(
+        Settings(data_dir=tmp_path_factory.mktemp("sim"), background_embedding=False), clock=clock
+    )
     engine.create_tenant(TENANT)
     seen: dict[int, object] = {}
 

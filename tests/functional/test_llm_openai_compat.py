@@ -11,7 +11,7 @@ import pytest
 from scripted_llm import ScriptedLLM
 
 from engram.adapters.openai_compat import OpenAICompatLLM
-from engram.app import Engine
+from engram.engine import Engine
 from engram.errors import ProviderError
 from engram.extraction.dedup import DEDUP_SCHEMA_NAME
 from engram.extraction.llm import EXTRACTION_SCHEMA_NAME, extraction_schema

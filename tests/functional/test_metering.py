@@ -12,7 +12,7 @@ from typing import Any
 from scripted_llm import ScriptedLLM
 
 from engram.adapters.dynamodb_usage import DynamoUsage
-from engram.app import Engine
+from engram.engine import Engine
 from engram.errors import QuotaExceededError
 from engram.models import RecallRequest, RetainRequest
 from engram.settings import LlmSettings, Settings

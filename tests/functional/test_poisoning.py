@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from engram.app import Engine
+from engram.engine import Engine
 from engram.errors import ConflictError, NotFoundError
 from engram.models import ListRequest, MemoryView, PatchRequest, RecallRequest, RetainRequest, parse
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
-from engram.app import Engine
 from engram.embedding_keys import key_text
+from engram.engine import Engine
 from engram.models import PatchRequest, RecallRequest, RetainItem, RetainRequest, parse
 from engram.ports import Conditions, ThreadSearch
+from engram.scopes import ScopeSet
 from engram.settings import Settings
 
 SESSION = [
@@ -43,7 +44,9 @@ def test_neighbours_are_the_adjacent_turns_of_the_same_session_in_retained_order
     _seed(engine, tenant="globex")
 
     # When the neighbours of the second and fourth turns are asked for, one on each side
-    around = engine.store.neighbours("acme", [ids[1], ids[3]], Conditions(scopes=("user:maya",)), 1)
+    around = engine.store.neighbours(
+        "acme", [ids[1], ids[3]], Conditions(scopes=ScopeSet.of(["user:maya"])), 1
+    )
 
     # Then they are the turns around each, in order, from acme's session s1 alone
     assert around == {ids[1]: [ids[0], ids[2]], ids[3]: [ids[2]]}
@@ -62,7 +65,7 @@ def test_turns_retained_in_one_call_without_a_session_id_are_one_thread(engine: 
 
     # When the neighbours of its second turn and of the lone turn are asked for
     around = engine.store.neighbours(
-        "acme", [ids[1], alone.results[0].id], Conditions(scopes=("user:maya",)), 1
+        "acme", [ids[1], alone.results[0].id], Conditions(scopes=ScopeSet.of(["user:maya"])), 1
     )
 
     # Then the call's batch is the thread (the lone turn has none), and it is not a session id
@@ -78,7 +81,7 @@ def test_neighbours_meet_the_recall_conditions(engine: Engine) -> None:
     ids = [r.id for r in reply.results]
 
     # When neighbours are asked for under a tag condition
-    conditions = Conditions(scopes=("user:maya",), tags_any=("kept",))
+    conditions = Conditions(scopes=ScopeSet.of(["user:maya"]), tags_any=("kept",))
     around = engine.store.neighbours("acme", [ids[1]], conditions, 2)
 
     # Then only the tagged turn comes back
@@ -191,7 +194,7 @@ def test_bm25_in_context_finds_the_answer_turn_by_the_question_before_it(data_di
     engine.create_tenant("acme")
     ids = _seed(engine)
     engine.patch("acme", ids[2], PatchRequest(content="Maya: The teacher said it has real character."))
-    conditions = Conditions(scopes=("user:maya",))
+    conditions = Conditions(scopes=ScopeSet.of(["user:maya"]))
 
     # When BM25 ranks by the question's words ("pottery workshop"), alone and with its neighbours
     alone = [i for i, _ in engine.index.bm25("acme", "pottery workshop", 10, conditions)]
@@ -256,7 +259,7 @@ def test_thread_prior_favours_the_turns_of_the_thread_that_matches_as_a_whole(da
     # When the threads are scored for "pottery bowl", and recall runs with and without the prior
     assert isinstance(engine.index, ThreadSearch)
     shares = engine.index.thread_scores(
-        "acme", "pottery bowl", Conditions(scopes=("user:maya",)), [*ids, salad]
+        "acme", "pottery bowl", Conditions(scopes=ScopeSet.of(["user:maya"])), [*ids, salad]
     )
     off = _trace(engine, "pottery bowl", {"thread_weight": 0.0})
     on = _trace(engine, "pottery bowl", {"thread_weight": 0.1})

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from engram.app import Engine
+from engram.engine import Engine
 from engram.errors import ForbiddenError, UnprocessableError
 from engram.models import RecallRequest, RetainItem, RetainRequest, parse
 

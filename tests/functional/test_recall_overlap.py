@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from engram.app import Engine
+from engram.engine import Engine
 from engram.models import RecallRequest, RetainItem, RetainRequest, parse
 
 TEXTS = [

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from scripted_rerank import ScriptedReranker
 
-from engram.app import Engine
+from engram.engine import Engine
 from engram.models import RecallRequest, RetainRequest
 from engram.settings import RecallSettings, RerankSettings, Settings
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from engram.adapters.secrets import LazySecret
-from engram.app import Engine
+from engram.engine import Engine
 from engram.settings import AwsSettings, Settings
 
 ARN = "arn:aws:secretsmanager:eu-west-1:123456789012:secret:engram-dev/{}-AbCdEf"

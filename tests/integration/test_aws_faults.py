@@ -14,7 +14,7 @@ from engram.adapters import opensearch_index
 from engram.adapters.dynamodb_store import DynamoStore
 from engram.adapters.dynamodb_stream import memory_changes
 from engram.adapters.opensearch_index import OpenSearchIndex, external_version
-from engram.app import Engine
+from engram.engine import Engine
 from engram.errors import ProviderError
 from engram.indexer import apply_stream
 from engram.models import RecallRequest, RetainRequest

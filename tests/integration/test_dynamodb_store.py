@@ -19,7 +19,8 @@ from engram.errors import ConflictError, ValidationFailedError
 from engram.feedback import feedback
 from engram.identity import content_hash, memory_id, receipt_id
 from engram.models import DeletionLogEntry, FeedbackRequest, HistoryEntry, MemoryRecord, Tenant
-from engram.ports import ALL_SCOPES, Conditions, WriteBatch
+from engram.ports import Conditions, WriteBatch
+from engram.scopes import ScopeSet
 from engram.scoring.lifecycle import feedback_ema
 from engram.settings import Settings
 
@@ -190,9 +191,9 @@ def test_listing_pages_through_every_memory_in_order(store: DynamoStore) -> None
     ]
     put(store, *records)
     for scopes, expected in (
-        (ALL_SCOPES, records),
-        (("user:bob",), [r for r in records if r.scope == "user:bob"]),
-        (("user:alice", "user:bob"), records),
+        (ScopeSet.every(), records),
+        (ScopeSet.of(["user:bob"]), [r for r in records if r.scope == "user:bob"]),
+        (ScopeSet.of(["user:alice", "user:bob"]), records),
     ):
         seen: list[str] = []
         cursor = None
@@ -210,7 +211,7 @@ def test_listing_pages_through_every_memory_in_order(store: DynamoStore) -> None
 
 def test_a_tier_listing_uses_only_that_tier(store: DynamoStore) -> None:
     put(store, record("acme", "core fact", tier="core"), record("acme", "loose fact", minute=1))
-    ids = store.select_ids("acme", Conditions(scopes=ALL_SCOPES, tiers=("core",)))
+    ids = store.select_ids("acme", Conditions(scopes=ScopeSet.every(), tiers=("core",)))
     assert ids == [memory_id("acme", "user:alice", "core fact")]
 
 
@@ -225,7 +226,7 @@ def test_reading_more_than_one_megabyte_follows_last_evaluated_key(store: Dynamo
 
 def test_a_cursor_that_was_not_issued_is_a_validation_error(store: DynamoStore) -> None:
     with pytest.raises(ValidationFailedError):
-        store.list_page("acme", Conditions(scopes=ALL_SCOPES), cursor="bm90IGEgY3Vyc29y", limit=5)
+        store.list_page("acme", Conditions(scopes=ScopeSet.every()), cursor="bm90IGEgY3Vyc29y", limit=5)
 
 
 def test_find_by_hash_finds_an_active_memory_of_the_scope(store: DynamoStore) -> None:
@@ -345,7 +346,7 @@ def test_one_tenant_never_sees_changes_or_counts_anothers_memories(store: Dynamo
     # globex cannot read it by id, list it, find it, count it or access it
     assert store.get("globex", mine.id) is None
     assert store.get_many("globex", [mine.id]) == {}
-    assert store.select_ids("globex", Conditions(scopes=ALL_SCOPES)) == [
+    assert store.select_ids("globex", Conditions(scopes=ScopeSet.every())) == [
         memory_id("globex", "user:alice", "globex note")
     ]
     assert store.stats("globex").total == 1
@@ -537,18 +538,21 @@ def test_session_neighbours_come_in_retain_order_within_scope_session_and_condit
         turn(13, status="superseded"),
     )
     seed = turns[2]
-    found = store.neighbours("acme", [seed.id], Conditions(scopes=ALL_SCOPES), 2)
+    found = store.neighbours("acme", [seed.id], Conditions(scopes=ScopeSet.every()), 2)
     assert found == {seed.id: [turns[0].id, turns[1].id, turns[3].id, turns[4].id]}
     # a memory without a session has no neighbours; the superseded turn is filtered out
     assert (
         store.neighbours(
-            "acme", [memory_id("acme", "user:alice", "turn 12 of None")], Conditions(scopes=ALL_SCOPES), 2
+            "acme",
+            [memory_id("acme", "user:alice", "turn 12 of None")],
+            Conditions(scopes=ScopeSet.every()),
+            2,
         )
         == {}
     )
-    last = store.neighbours("acme", [turns[5].id], Conditions(scopes=ALL_SCOPES), 3)
+    last = store.neighbours("acme", [turns[5].id], Conditions(scopes=ScopeSet.every()), 3)
     assert last == {turns[5].id: [turns[2].id, turns[3].id, turns[4].id]}
-    assert store.neighbours("globex", [seed.id], Conditions(scopes=ALL_SCOPES), 2) == {}
+    assert store.neighbours("globex", [seed.id], Conditions(scopes=ScopeSet.every()), 2) == {}
 
 
 def test_stored_vectors_come_back_by_id_for_this_tenant_only(store: DynamoStore) -> None:

@@ -24,12 +24,13 @@ from engram.adapters import opensearch_client, opensearch_index
 from engram.adapters.opensearch_index import OpenSearchIndex, StreamBackedIndex, external_version
 from engram.errors import ConfigurationError, ProviderError, ValidationFailedError
 from engram.models import MemoryRecord
-from engram.ports import ALL_SCOPES, Conditions, removed_state
+from engram.ports import Conditions, removed_state
+from engram.scopes import ScopeSet
 
 FIXTURES = Path(__file__).resolve().parents[1] / "contract" / "opensearch"
 V = np.array([0.5, 0.5, 0.5], dtype=np.float32)
 T0 = datetime(2026, 3, 1, tzinfo=UTC)
-ALICE = Conditions(scopes=("user:alice",))
+ALICE = Conditions(scopes=ScopeSet.of(["user:alice"]))
 
 
 def fixture(name: str) -> dict[str, Any]:
@@ -386,7 +387,9 @@ def guarded(query: dict[str, Any]) -> bool:
 texts = st.text(alphabet="abcxyz:-_ ", min_size=1, max_size=12)
 conditions_strategy = st.builds(
     Conditions,
-    scopes=st.one_of(st.just(ALL_SCOPES), st.lists(texts, min_size=1, max_size=3).map(tuple)),
+    scopes=st.one_of(
+        st.just(ScopeSet.every()), st.lists(texts, min_size=1, max_size=3, unique=True).map(ScopeSet.of)
+    ),
     statuses=st.lists(st.sampled_from(["active", "superseded", "archived"]), max_size=2).map(tuple),
     categories=st.lists(st.sampled_from(["fact", "event", "raw"]), max_size=2).map(tuple),
     tiers=st.lists(st.sampled_from(["core", "working"]), max_size=2).map(tuple),
@@ -431,7 +434,7 @@ def test_every_request_the_adapter_sends_is_scoped_to_the_tenant(fake: Any) -> N
     fake.answer(
         (200, two), (200, two), (200, one), (200, one), (200, one), (200, {"deleted": 0, "failures": []})
     )
-    index.candidates("acme", V, "tea", 5, Conditions(scopes=ALL_SCOPES))
+    index.candidates("acme", V, "tea", 5, Conditions(scopes=ScopeSet.every()))
     index.knn_many("acme", np.stack([V, V]), 5, ALICE)
     index.bm25("acme", "tea", 5, ALICE)
     index.cosines("acme", V, ["mem_a"])

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from engram import steps
-from engram.app import Engine
+from engram.engine import Engine
 from engram.errors import NotFoundError, PayloadTooLargeError
 from engram.models import RetainRequest
 from engram.settings import AwsSettings, Settings
@@ -36,7 +36,7 @@ class Queue:
         done = 0
         while self.sent and done < budget:
             step = steps.Step.model_validate(self.sent.pop(0))
-            for following in steps.run(step, engine=engine, should_stop=lambda: False):
+            for following in steps.run(step, deps=engine.deps, should_stop=lambda: False):
                 self.send(following.message())
             done += 1
         return done
@@ -140,7 +140,7 @@ def test_an_erasure_answers_at_once_and_finishes_in_steps(cloud: tuple[Engine, Q
     # And a step that runs out of time leaves it erasing, to be carried on
     step = steps.Step.model_validate(queue.sent.pop())
     stops = iter([False, False, True])
-    assert steps.run(step, engine=engine, should_stop=lambda: next(stops, True)) == [step]
+    assert steps.run(step, deps=engine.deps, should_stop=lambda: next(stops, True)) == [step]
     assert engine.store.get_tenant("acme") is not None
     # And the next steps finish it: store, index and objects; the other tenant is untouched
     queue.send(step.message())
@@ -163,7 +163,7 @@ def test_the_lifecycle_of_every_tenant_is_one_step_per_tenant_resumed_until_comp
     budget = iter([False, True])
     left = steps.fan_out(
         steps.Step(kind="lifecycle_all", rules="decay", time=now),
-        engine=engine,
+        deps=engine.deps,
         should_stop=lambda: next(budget),
     )
     # Then acme is queued and the fan-out continues after it
@@ -175,7 +175,7 @@ def test_the_lifecycle_of_every_tenant_is_one_step_per_tenant_resumed_until_comp
     # And a tenant's run that stops early is queued again until its report is complete
     acme = steps.Step.model_validate(queue.sent.pop(0))
     engine.settings = engine.settings.for_tenant({"lifecycle": {"job_page_size": 2}})
-    assert steps.run(acme, engine=engine, should_stop=lambda: True) == [acme]
+    assert steps.run(acme, deps=engine.deps, should_stop=lambda: True) == [acme]
     queue.send(acme.message())
     queue.drain(engine)
     for tenant in ("acme", "globex"):

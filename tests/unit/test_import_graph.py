@@ -4,7 +4,11 @@
   (``engram_http``), not the command (``engram_cli``), not the developer tools (``engram_dev``),
   not a Lambda handler, not the stack.
 - A service (the modules that carry an operation's logic) imports ports, models and pure code,
-  never an adapter: which adapter serves a port is the composition root's choice (``engram.app``).
+  never an adapter: which adapter serves a port is the composition root's choice (``engram.app``),
+  and only the composition root picks one (no other module of the library imports an adapter
+  but the adapters themselves).
+- A handler imports services, never an adapter nor the composition root's builders of them; and
+  no handler reaches the ports of ``Deps`` behind the services' back (``deps().store``...).
 - Nothing deployed (the library, the HTTP glue, the handlers) imports the command or the tools.
 """
 
@@ -24,8 +28,10 @@ GLUE = ROOT / "functions" / "engram_http"
 OUTSIDE_THE_LIBRARY = ("engram_http", "engram_cli", "engram_dev", "engram_infra", "aws_cdk", "functions")
 # Composition roots choose adapters; the library's services do not.
 COMPOSITION = {"app"}
-SERVICE_PACKAGES = {"extraction", "scoring", "screening"}
+SERVICE_PACKAGES = {"extraction", "scoring", "screening", "services", "background"}
 NOT_SERVICES = {"adapters", "models", "ports", "settings", "errors", "auth", *COMPOSITION}
+FACADE = {"engine"}
+"""``engram.engine``: the scripts' façade over the services; it imports the composition root."""
 
 
 def imported(path: Path) -> Iterator[tuple[int, str]]:
@@ -92,6 +98,38 @@ def test_nothing_deployed_imports_the_command_or_the_tools(path: Path) -> None:
         if name.split(".")[0] in ("engram_cli", "engram_dev")
     ]
     assert leaks == []
+
+
+@pytest.mark.parametrize(
+    "path",
+    [p for p in library_modules() if p.relative_to(LIBRARY).parts[0] != "adapters"],
+    ids=lambda p: str(p.relative_to(LIBRARY)),
+)
+def test_only_the_composition_root_picks_an_adapter(path: Path) -> None:
+    parts = path.relative_to(LIBRARY).with_suffix("").parts
+    picks = [name for _, name in imported(path) if name.startswith("engram.adapters")]
+    if parts[0] in COMPOSITION:
+        assert picks  # the root does pick them
+        return
+    allowed = {"engram.adapters.clock"} if parts[0] in FACADE else set()
+    assert [p for p in picks if p not in allowed] == []
+
+
+@pytest.mark.parametrize("path", HANDLERS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_a_handler_calls_services_not_adapters_or_ports(path: Path) -> None:
+    names = [name for _, name in imported(path)]
+    assert [n for n in names if n.startswith("engram.adapters") or n.startswith("engram.engine")] == []
+    source = path.read_text()
+    reached = [
+        port for port in ("store", "keys", "index", "embedder", "ledger") if f"deps().{port}" in source
+    ]
+    assert reached == []
+
+
+def test_handlers_reach_the_services() -> None:
+    # The rule above would pass over handlers that import nothing: the API's handlers do call services.
+    serving = [p for p in HANDLERS if any(n.startswith("engram.services") for _, n in imported(p))]
+    assert len(serving) >= 5
 
 
 def test_an_import_of_an_adapter_by_a_service_is_caught(tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from engram.app import Engine
+from engram.engine import Engine
 from engram.models import RetainRequest
 from engram.settings import Settings
 

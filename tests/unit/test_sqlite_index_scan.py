@@ -14,7 +14,8 @@ from engram.adapters.sqlite_index import SqliteIndex
 from engram.adapters.sqlite_store import SqliteDatabase, SqliteStore
 from engram.identity import content_hash
 from engram.models import MemoryRecord, Tenant
-from engram.ports import ALL_SCOPES, Conditions, WriteBatch
+from engram.ports import Conditions, WriteBatch
+from engram.scopes import ScopeSet
 from engram.settings import ScanSettings
 
 DIM = 64
@@ -80,8 +81,8 @@ def test_two_pass_finds_what_the_exact_scan_finds(db: SqliteDatabase) -> None:
     )
     found = []
     for query in _queries(40):
-        want = exact.knn("acme", query, 20, Conditions(scopes=ALL_SCOPES))
-        got = two_pass.knn("acme", query, 20, Conditions(scopes=ALL_SCOPES))
+        want = exact.knn("acme", query, 20, Conditions(scopes=ScopeSet.every()))
+        got = two_pass.knn("acme", query, 20, Conditions(scopes=ScopeSet.every()))
         assert all(i.startswith("mem_") and int(i[4:]) < N for i, _ in got)  # never the other tenant
         cosines = dict(want)
         for memory_id, score in got:  # every cosine returned is the exact one
@@ -99,7 +100,7 @@ def test_small_scans_stay_exact(db: SqliteDatabase) -> None:
         SqliteIndex(db, dimension=DIM, scan=EXACT),
         SqliteIndex(db, dimension=DIM, scan=TWO_PASS),
     )
-    one_scope = Conditions(scopes=("user:1",))
+    one_scope = Conditions(scopes=ScopeSet.of(["user:1"]))
     for query in _queries(10):
         assert two_pass.knn("acme", query, 20, one_scope) == exact.knn("acme", query, 20, one_scope)
     assert two_pass._tenants["acme"].quantized is None
@@ -107,7 +108,7 @@ def test_small_scans_stay_exact(db: SqliteDatabase) -> None:
 
 def test_two_pass_applies_conditions_before_ranking(db: SqliteDatabase) -> None:
     index = SqliteIndex(db, dimension=DIM, scan=ScanSettings(exact_max_rows=500, rescore=50))
-    two_scopes = Conditions(scopes=("user:0", "user:2"))  # 2,000 rows: two passes
+    two_scopes = Conditions(scopes=ScopeSet.of(["user:0", "user:2"]))  # 2,000 rows: two passes
     for query in _queries(10):
         hits = index.knn("acme", query, 30, two_scopes)
         assert len(hits) == 30
@@ -117,7 +118,7 @@ def test_two_pass_applies_conditions_before_ranking(db: SqliteDatabase) -> None:
 
 def test_writes_after_the_fit_are_projected_and_removals_vanish(db: SqliteDatabase) -> None:
     index = SqliteIndex(db, dimension=DIM, scan=TWO_PASS)
-    everything = Conditions(scopes=ALL_SCOPES)
+    everything = Conditions(scopes=ScopeSet.every())
     query = _queries(1)[0]
     index.knn("acme", query, 10, everything)  # makes the codes
     fitted = index._tenants["acme"].quantized
@@ -134,7 +135,7 @@ def test_writes_after_the_fit_are_projected_and_removals_vanish(db: SqliteDataba
 
 def test_refits_when_the_tenant_has_doubled(db: SqliteDatabase) -> None:
     index = SqliteIndex(db, dimension=DIM, scan=TWO_PASS)
-    everything = Conditions(scopes=ALL_SCOPES)
+    everything = Conditions(scopes=ScopeSet.every())
     index.knn("acme", _queries(1)[0], 10, everything)
     first = index._tenants["acme"].quantized
     assert first is not None and first.fitted_rows == N
@@ -153,13 +154,13 @@ def test_knn_many_takes_the_union_of_each_querys_candidates(db: SqliteDatabase) 
         SqliteIndex(db, dimension=DIM, scan=TWO_PASS),
     )
     queries = _queries(5)
-    want = exact.knn_many("acme", queries, 10, Conditions(scopes=ALL_SCOPES))
-    got = two_pass.knn_many("acme", queries, 10, Conditions(scopes=ALL_SCOPES))
+    want = exact.knn_many("acme", queries, 10, Conditions(scopes=ScopeSet.every()))
+    got = two_pass.knn_many("acme", queries, 10, Conditions(scopes=ScopeSet.every()))
     assert len(got) == 5
     overlap = [len({i for i, _ in w} & {i for i, _ in g}) / 10 for w, g in zip(want, got, strict=True)]
     assert np.mean(overlap) >= 0.99, overlap
     for g, query in zip(got, queries, strict=True):
-        one = two_pass.knn("acme", query, 10, Conditions(scopes=ALL_SCOPES))
+        one = two_pass.knn("acme", query, 10, Conditions(scopes=ScopeSet.every()))
         assert [i for i, _ in g] == [i for i, _ in one]
         assert [s for _, s in g] == pytest.approx([s for _, s in one], abs=1e-5)
 
@@ -193,7 +194,7 @@ def test_the_shipped_graph_is_the_one_build_model_writes() -> None:
 def test_dead_rows_do_not_make_every_scan_refit(db: SqliteDatabase) -> None:
     """Edits leave dead rows behind; the codes are remade when the rows double, not each query."""
     index = SqliteIndex(db, dimension=DIM, scan=TWO_PASS)
-    everything = Conditions(scopes=ALL_SCOPES)
+    everything = Conditions(scopes=ScopeSet.every())
     index.knn("acme", _queries(1)[0], 10, everything)
     # Re-put every memory twice over: 3 × N rows, N of them alive
     records = [_record(i, f"user:{i % 3}") for i in range(N)]

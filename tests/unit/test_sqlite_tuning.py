@@ -6,7 +6,7 @@ from pathlib import Path
 
 from engram.adapters.sqlite_index import SqliteIndex
 from engram.adapters.sqlite_store import SqliteDatabase, SqliteStore
-from engram.app import Engine
+from engram.engine import Engine
 from engram.settings import Settings
 
 

@@ -11,8 +11,8 @@ import pytest
 from botocore.stub import Stubber
 
 from engram.adapters.usage_plans import UsagePlans
-from engram.app import Engine
 from engram.auth import usage_key
+from engram.engine import Engine
 from engram.errors import ProviderError
 from engram.settings import Settings
 

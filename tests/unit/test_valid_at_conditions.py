@@ -8,6 +8,7 @@ from engram.adapters.matching import matches
 from engram.adapters.opensearch_queries import tenant_filter
 from engram.models import MemoryRecord
 from engram.ports import Conditions
+from engram.scopes import ScopeSet
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 T1 = datetime(2026, 2, 1, tzinfo=UTC)
@@ -33,7 +34,7 @@ def _record(**fields: object) -> MemoryRecord:
 def test_a_superseded_record_matches_only_inside_its_validity() -> None:
     # Given a record valid from T0 until T2, as of before, inside and at the end of that span
     record = _record(valid_from=T0, valid_until=T2, status="superseded")
-    scopes = ("user:alice",)
+    scopes = ScopeSet.of(["user:alice"])
 
     def at(moment: datetime) -> bool:
         return matches(record, Conditions(scopes=scopes, statuses=("active", "superseded"), valid_at=moment))
@@ -44,13 +45,13 @@ def test_a_superseded_record_matches_only_inside_its_validity() -> None:
 
 def test_an_open_ended_record_matches_from_its_start_on() -> None:
     record = _record(valid_from=T1)
-    assert not matches(record, Conditions(scopes=("user:alice",), valid_at=T0))
-    assert matches(record, Conditions(scopes=("user:alice",), valid_at=T2))
+    assert not matches(record, Conditions(scopes=ScopeSet.of(["user:alice"]), valid_at=T0))
+    assert matches(record, Conditions(scopes=ScopeSet.of(["user:alice"]), valid_at=T2))
 
 
 def test_the_opensearch_filter_carries_the_validity_window_beside_the_tenant() -> None:
     # Given conditions as of T1
-    query = tenant_filter("acme", Conditions(scopes=("user:alice",), valid_at=T1))
+    query = tenant_filter("acme", Conditions(scopes=ScopeSet.of(["user:alice"]), valid_at=T1))
 
     # Then the tenant comes first, and validity is a start bound and an open-or-later end
     clauses = query["bool"]["filter"]

@@ -24,9 +24,10 @@ from typing import Any
 
 import numpy as np
 
-from engram.app import Engine
+from engram.engine import Engine
 from engram.models import RecallRequest, RetainItem, RetainRequest
-from engram.ports import ALL_SCOPES, Conditions
+from engram.ports import Conditions
+from engram.scopes import ScopeSet
 from engram.settings import ScanSettings, Settings
 
 SEED = 20240601
@@ -187,10 +188,10 @@ def _recall_http(
     for name in ("POWERTOOLS_TRACE_DISABLED", "POWERTOOLS_METRICS_DISABLED"):
         os.environ.setdefault(name, "true")
     os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "WARNING")
+    from engram import tenants
     from engram_dev.gateway_bench import GatewayClient, local_gateway
 
-    assert engine.keys is not None
-    key, _ = engine.keys.create(TENANT)
+    key, _ = tenants.create_key(engine.deps, TENANT)
     samples: dict[str, list[float]] = {"one_scope": [], "all_scopes": []}
     with local_gateway(engine) as (host, port):
         client = GatewayClient(host, port, key)
@@ -242,7 +243,7 @@ def _floor(engine: Engine, queries: list[tuple[str, str, str]]) -> dict[str, dic
     found = []
     for vector in query_vectors:
         exact = np.argpartition(-(matrix @ vector), KNN_CHECK - 1)[:KNN_CHECK]
-        got = {i for i, _ in engine.index.knn(TENANT, vector, KNN_CHECK, Conditions(scopes=ALL_SCOPES))}
+        got = {i for i, _ in engine.index.knn(TENANT, vector, KNN_CHECK, Conditions(scopes=ScopeSet.every()))}
         found.append(len(got & {ids[int(row)] for row in exact}) / KNN_CHECK)
     return {
         "query_embed": _pct(embed_ms),

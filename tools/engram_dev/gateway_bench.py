@@ -67,6 +67,7 @@ def local_gateway(engine: Any) -> Iterator[tuple[str, int]]:
     from engram_http import gateway, runtime
 
     runtime.use_engine(engine)
+    engine.resume_jobs()  # the background work engram serve starts beside its gateway
     servers: list[Any] = []
     ready = threading.Event()
     thread = threading.Thread(
@@ -134,7 +135,8 @@ def run(args: argparse.Namespace) -> int:
     os.environ.setdefault("POWERTOOLS_TRACE_DISABLED", "true")
     os.environ.setdefault("POWERTOOLS_METRICS_DISABLED", "true")
     os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "WARNING")
-    from engram.app import Engine
+    from engram import tenants
+    from engram.engine import Engine
     from engram.models import RetainItem, RetainRequest
     from engram.settings import Settings
 
@@ -148,8 +150,7 @@ def run(args: argparse.Namespace) -> int:
         for start in range(0, len(texts), 100):
             items = [RetainItem(text=t) for t in texts[start : start + 100]]
             engine.retain("bench", RetainRequest(scope="user:u1", items=items, mode="raw"))
-        assert engine.keys is not None
-        key, _ = engine.keys.create("bench")
+        key, _ = tenants.create_key(engine.deps, "bench")
         with local_gateway(engine) as (host, port):
             local, remote = _alternate(engine, host, port, key, rng, args.queries)
         engine.close()

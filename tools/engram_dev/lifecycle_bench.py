@@ -25,10 +25,11 @@ from typing import Any
 import numpy as np
 
 from engram.adapters.clock import FixedClock
-from engram.app import Engine
+from engram.engine import Engine
 from engram.identity import content_hash
 from engram.models import LifecycleReport, MemoryRecord, Tier
-from engram.ports import ALL_SCOPES, Conditions, WriteBatch
+from engram.ports import Conditions, WriteBatch
+from engram.scopes import ScopeSet
 from engram.scoring.lifecycle import retention
 from engram.settings import LifecycleSettings, Settings
 from engram_dev.lifecycle_sim import DAYS, TIERS_SHOWN, simulate
@@ -50,9 +51,7 @@ def _pyplot() -> Any:
 
 
 def _engine(data_dir: Path, clock: FixedClock) -> Engine:
-    engine = Engine.local(Settings(data_dir=data_dir, background_embedding=False))
-    engine.clock = clock
-    return engine
+    return Engine.local(Settings(data_dir=data_dir, background_embedding=False), clock=clock)
 
 
 # -- plot ------------------------------------------------------------------------------------------
@@ -193,7 +192,7 @@ def bench(args: argparse.Namespace) -> int:
         seed_s = time.perf_counter() - started
         started = time.perf_counter()
         engine.index.knn(
-            BENCH_TENANT, vectors[0], 10, Conditions(scopes=ALL_SCOPES)
+            BENCH_TENANT, vectors[0], 10, Conditions(scopes=ScopeSet.every())
         )  # a serving process's cache
         load_s = time.perf_counter() - started
         runs: list[tuple[str, float, LifecycleReport]] = []

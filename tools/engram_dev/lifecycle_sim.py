@@ -30,7 +30,7 @@ from engram.ports import WriteBatch
 
 if TYPE_CHECKING:
     from engram.adapters.clock import FixedClock
-    from engram.app import Engine
+    from engram.engine import Engine
 
 START = datetime(2026, 1, 1, 3, 0, tzinfo=UTC)
 DAYS = 180

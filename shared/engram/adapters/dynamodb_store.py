@@ -61,7 +61,8 @@ from engram.models import (
     StatsResponse,
     Tenant,
 )
-from engram.ports import ALL_SCOPES, BlobStore, Clock, ConditionalUpdate, Conditions, Page, Vector, WriteBatch
+from engram.ports import BlobStore, Clock, ConditionalUpdate, Conditions, Page, Vector, WriteBatch
+from engram.scopes import ScopeSet
 
 logger = logging.getLogger(__name__)
 
@@ -537,8 +538,8 @@ class DynamoStore:
         prefix = f"TENANT#{tenant_id}"
         if not conditions.scopes:
             raise ValidationFailedError("a search must name at least one scope")
-        if conditions.scopes != ALL_SCOPES and len(conditions.scopes) == 1:
-            index, value = "g2", f"{prefix}#SCOPE#{conditions.scopes[0]}"
+        if not conditions.scopes.is_every and len(conditions.scopes) == 1:
+            index, value = "g2", f"{prefix}#SCOPE#{conditions.scopes.names[0]}"
         elif len(conditions.tiers) == 1:
             index, value = "g3", f"{prefix}#TIER#{conditions.tiers[0]}"
         else:
@@ -621,7 +622,7 @@ class DynamoStore:
     def iter_records(self, tenant_id: str) -> Iterator[tuple[MemoryRecord, Vector | None]]:
         """Every memory with its vector, in (created_at, id) order, 100 full items per read."""
         ids: list[str] = []
-        for item in self._listing(tenant_id, Conditions(scopes=ALL_SCOPES)):
+        for item in self._listing(tenant_id, Conditions(scopes=ScopeSet.every())):
             ids.append(item["id"]["S"])
             if len(ids) == BATCH_GET_LIMIT:
                 yield from self._full(tenant_id, ids)
@@ -644,7 +645,7 @@ class DynamoStore:
         by_status: dict[str, int] = {}
         size = 0
         for item in self._listing(
-            tenant_id, Conditions(scopes=tuple(scopes) if scopes is not None else ALL_SCOPES)
+            tenant_id, Conditions(scopes=ScopeSet.every() if scopes is None else ScopeSet.of(scopes))
         ):
             for counts, name in (
                 (by_scope, "scope"),

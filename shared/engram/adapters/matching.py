@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from engram.models import MemoryRecord
-from engram.ports import ALL_SCOPES, Conditions
+from engram.ports import Conditions
 
 
 def iso(value: datetime | None) -> str | None:
@@ -34,7 +34,7 @@ def _in_range(value: datetime | None, bounds: tuple[datetime | None, datetime | 
 
 def matches(record: MemoryRecord, conditions: Conditions) -> bool:
     """Whether the record meets every condition (the tenant is checked by the caller's key)."""
-    if conditions.scopes != ALL_SCOPES and record.scope not in conditions.scopes:
+    if not conditions.scopes.allows(record.scope):
         return False
     if conditions.statuses and record.status not in conditions.statuses:
         return False

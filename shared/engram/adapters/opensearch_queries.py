@@ -12,7 +12,7 @@ from typing import Any
 from engram.adapters.matching import iso
 from engram.errors import ValidationFailedError
 from engram.models import MemoryRecord
-from engram.ports import ALL_SCOPES, Conditions
+from engram.ports import Conditions
 
 VERSION_BITS = 20
 
@@ -59,8 +59,8 @@ def tenant_filter(tenant_id: str, conditions: Conditions) -> dict[str, Any]:
         raise ValidationFailedError("a search must name at least one scope")
     clauses: list[dict[str, Any]] = [{"term": {"tenant_id": tenant_id}}]
     must_not: list[dict[str, Any]] = []
-    if conditions.scopes != ALL_SCOPES:
-        clauses.append({"terms": {"scope": list(conditions.scopes)}})
+    if not conditions.scopes.is_every:
+        clauses.append({"terms": {"scope": list(conditions.scopes.names)}})
     for name, values in (
         ("status", conditions.statuses),
         ("category", conditions.categories),

@@ -45,7 +45,7 @@ from engram.models import (
     StatsResponse,
     Tenant,
 )
-from engram.ports import ALL_SCOPES, Clock, ConditionalUpdate, Conditions, Page, Vector, WriteBatch
+from engram.ports import Clock, ConditionalUpdate, Conditions, Page, Vector, WriteBatch
 from engram.private_files import private_file
 
 logger = logging.getLogger(__name__)
@@ -174,8 +174,8 @@ def conditions_sql(conditions: Conditions, alias: str = "m") -> tuple[str, list[
 
     if not conditions.scopes:
         raise ValidationFailedError("a search must name at least one scope")
-    if conditions.scopes != ALL_SCOPES:
-        among("scope", conditions.scopes)
+    if not conditions.scopes.is_every:
+        among("scope", conditions.scopes.names)
     if conditions.statuses:
         among("status", conditions.statuses)
     if conditions.categories:

@@ -17,7 +17,7 @@ import numpy.typing as npt
 
 from engram.adapters.int8_scan import ZERO, Int8Codes
 from engram.adapters.text_index import Bm25Index
-from engram.ports import ALL_SCOPES, Conditions
+from engram.ports import Conditions
 
 
 def epoch(value: str | None) -> float:
@@ -188,8 +188,8 @@ class TenantVectors:
     def mask(self, conditions: Conditions) -> npt.NDArray[np.bool_]:
         n = self.n
         keep = self.alive[:n].copy()
-        if conditions.scopes != ALL_SCOPES:
-            keep &= self.codes["scope"].mask(self.scope[:n], conditions.scopes)
+        if not conditions.scopes.is_every:
+            keep &= self.codes["scope"].mask(self.scope[:n], conditions.scopes.names)
         if conditions.statuses:
             keep &= self.codes["status"].mask(self.status[:n], conditions.statuses)
         if conditions.categories:

@@ -1,0 +1,126 @@
+"""Asynchronous retains: accept a job (durable before the answer), run it, report its status.
+
+A job waits on the job queue (SQS in the cloud, ``deps.queue``) or, with none, runs on this
+process's job runner (``deps.runner``, ``engram.background.jobs``). Running a job is a retain
+under the job's own idempotency key, so a redelivered or retried job replays what a first attempt
+committed instead of writing twice.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from engram import retain as pipeline
+from engram import tenancy
+from engram.deps import Deps
+from engram.errors import ConflictError, NotFoundError, ProviderError
+from engram.identity import job_id
+from engram.models import Job, JobAccepted, RetainRequest, check_expiry
+from engram.services.retain import retain
+from engram.tenancy import TenantContext
+
+logger = logging.getLogger(__name__)
+
+
+def submit_retain(deps: Deps, context: TenantContext, request: RetainRequest) -> JobAccepted:
+    """Accept a retain to run in the background; the job (with its body) is durable before this returns."""
+    tenant_id = context.tenant_id
+    context.scopes.narrow([request.scope])
+    now = deps.clock.now()
+    check_expiry(request.expires_at, now)  # refused now, not when the job runs
+    if request.idempotency_key is not None:
+        earlier = _keyed_job(deps, tenant_id, request)
+        if earlier is not None:
+            return earlier
+    job = Job(
+        job_id=job_id(tenant_id, request.idempotency_key),
+        status="queued",
+        scope=request.scope,
+        created_at=now,
+        updated_at=now,
+        request=request.model_dump(mode="json", by_alias=True, exclude_none=True),
+    )
+    deps.store.put_job(tenant_id, job)
+    if deps.queue is None:
+        if deps.runner is not None:  # without one the job stays queued until a server resumes it
+            deps.runner.submit(tenant_id, job)
+        return JobAccepted(job_id=job.job_id)
+    try:
+        deps.queue.enqueue(tenant_id, job.job_id)
+    except Exception as exc:
+        failed = job.model_copy(update={"status": "failed", "error": "could not enqueue", "request": None})
+        deps.store.put_job(tenant_id, failed)
+        raise ProviderError("the job queue did not accept the retain; retry") from exc
+    return JobAccepted(job_id=job.job_id)
+
+
+def _keyed_job(deps: Deps, tenant_id: str, request: RetainRequest) -> JobAccepted | None:
+    """The job an earlier submit with this ``Idempotency-Key`` made (same body), or None to make
+    one; the key used for another body is a 409 now, not a failed job later."""
+    assert request.idempotency_key is not None
+    # The job runs the retain with async false: that is the body the key stands for.
+    wanted = pipeline.fingerprint(request.model_copy(update={"async_": False}))
+    previous = deps.store.idempotent_result(tenant_id, request.idempotency_key)
+    if previous is not None and previous[0] != wanted:
+        raise ConflictError("this Idempotency-Key was used for a different request")
+    job = deps.store.get_job(tenant_id, job_id(tenant_id, request.idempotency_key))
+    if job is None or (job.status == "failed" and job.request is None):
+        return None  # a new job (its retain replays what the key already stored, if anything)
+    if job.request is not None and pipeline.fingerprint(job_request(job)) != wanted:
+        raise ConflictError("this Idempotency-Key was used for a different request")
+    return JobAccepted(job_id=job.job_id)
+
+
+def get_job(deps: Deps, context: TenantContext, job_id_: str) -> Job:
+    job = deps.store.get_job(context.tenant_id, job_id_)
+    if job is None or not context.scopes.allows(job.scope or ""):
+        raise NotFoundError(f"job '{job_id_}' not found")
+    return job
+
+
+def run_job(deps: Deps, tenant_id: str, job_id_: str) -> Job | None:
+    """Run one queued job (the extract worker's entry). A succeeded or unknown job is left
+    alone, so a redelivered message is a no-op; a failed one runs again (its retain carries
+    the job's idempotency key, so what a first attempt committed is replayed, not rewritten).
+    Returns the job as it ends, None if it does not exist."""
+    job = deps.store.get_job(tenant_id, job_id_)
+    if job is None or job.status == "succeeded":
+        return job
+    if job.request is None:  # a failed job whose body was dropped cannot run again
+        return job
+    execute(deps, tenant_id, job)
+    return deps.store.get_job(tenant_id, job_id_)
+
+
+def execute(deps: Deps, tenant_id: str, job: Job) -> None:
+    """Run a job's retain and store how it ended (any failure is the job's, not the caller's)."""
+    running = job.model_copy(update={"status": "running", "updated_at": deps.clock.now()})
+    deps.store.put_job(tenant_id, running)
+    try:
+        response = retain(deps, tenancy.of_tenant(deps, tenant_id), job_request(job))
+        results = [r.model_copy(update={"memory": None}) for r in response.results]  # ids only
+        update: dict[str, Any] = {
+            "status": "succeeded",
+            "results": results,
+            "fallback": response.fallback,
+            "request": None,
+        }
+    except Exception as exc:  # the job reports any failure; the process goes on
+        logger.exception("retain job failed")
+        # Queued jobs keep their body so a redelivery can run them again.
+        update = {
+            "status": "failed",
+            "error": str(exc),
+            "request": job.request if deps.queue is not None else None,
+        }
+    deps.store.put_job(tenant_id, running.model_copy(update={**update, "updated_at": deps.clock.now()}))
+
+
+def job_request(job: Job) -> RetainRequest:
+    """The retain a job runs: its stored body, synchronously, under the request's key or the job's
+    own (so a retried job replays what a first attempt committed instead of writing twice).
+    Unset fields are dropped: null is not "not given" for text, messages or items."""
+    body = {k: v for k, v in (job.request or {}).items() if v is not None} | {"async": False}
+    body["idempotency_key"] = body.get("idempotency_key") or f"job:{job.job_id}"
+    return RetainRequest.model_validate(body)

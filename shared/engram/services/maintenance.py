@@ -1,0 +1,88 @@
+"""Work on whole tenants: the lifecycle job (``engram.lifecycle``) and rebuilding the search index."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from datetime import datetime
+
+from engram import lifecycle, tenancy
+from engram.deps import Deps
+from engram.models import LifecycleReport
+from engram.ports import SearchIndex
+from engram.services.backlog import embed_pending
+
+logger = logging.getLogger(__name__)
+
+
+def run_lifecycle(
+    deps: Deps,
+    tenant_id: str,
+    *,
+    now: datetime | None = None,
+    dry_run: bool = False,
+    rules: lifecycle.RuleSet = "all",
+    should_stop: Callable[[], bool] | None = None,
+) -> LifecycleReport:
+    """Run (or resume) the lifecycle job on one tenant, with the tenant's lifecycle settings."""
+    return lifecycle.run(
+        tenant_id,
+        store=deps.store,
+        index=deps.index,
+        clock=deps.clock,
+        settings=tenancy.settings_for(deps, tenant_id),
+        now=now,
+        dry_run=dry_run,
+        rules=rules,
+        should_stop=should_stop,
+    )
+
+
+def run_lifecycle_all(
+    deps: Deps,
+    *,
+    now: datetime | None = None,
+    dry_run: bool = False,
+    rules: lifecycle.RuleSet = "all",
+    should_stop: Callable[[], bool] | None = None,
+) -> list[LifecycleReport]:
+    """The job on every tenant in turn (one tenant's failure is logged and the others still run)."""
+    reports: list[LifecycleReport] = []
+    for tenant in deps.store.list_tenants():
+        if reports and should_stop is not None and should_stop():  # each call does at least a page
+            break
+        try:
+            reports.append(
+                run_lifecycle(
+                    deps, tenant.tenant_id, now=now, dry_run=dry_run, rules=rules, should_stop=should_stop
+                )
+            )
+        except Exception:  # keep going: every tenant gets its run
+            logger.exception("lifecycle run failed for a tenant")
+    return reports
+
+
+def reindex(
+    deps: Deps,
+    tenant_ids: Sequence[str],
+    *,
+    clean: bool = False,
+    progress: Callable[[int], None] | None = None,
+) -> dict[str, int]:
+    """Rebuild the search index of these tenants from the system of record (``engram reindex``)."""
+    from engram.indexer import reindex as rebuild
+
+    for tenant_id in tenant_ids:
+        tenancy.settings_for(deps, tenant_id)
+        embed_pending(deps, tenant_id)
+    target: SearchIndex = getattr(deps.index, "inner", deps.index)  # failures show, not deferred
+    ensure = getattr(target, "ensure", None)
+    if ensure is not None:  # template, index and search pipeline exist before the rebuild
+        ensure()
+    return rebuild(tenant_ids, records=deps.store.iter_records, index=target, clean=clean, progress=progress)
+
+
+def lifecycle_reports(deps: Deps, tenant_id: str, limit: int) -> list[LifecycleReport]:
+    """The tenant's last lifecycle runs, newest first (``NotFoundError`` for an unknown tenant)."""
+    tenancy.settings_for(deps, tenant_id)
+    return deps.store.lifecycle_reports(tenant_id, limit)

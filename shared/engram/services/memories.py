@@ -1,0 +1,116 @@
+"""Memories one by one and the tenant's counts: get, list, patch, restore, release, feedback, stats.
+
+Each works within the caller's scopes: a memory of another scope is "not found", as one of
+another tenant is. ``engram.memories`` and ``engram.feedback`` do the work.
+"""
+
+from __future__ import annotations
+
+from engram import feedback as feedback_pipeline
+from engram import memories as pipeline
+from engram import metering
+from engram.deps import Deps, metered_ports
+from engram.models import (
+    USAGE_COUNTERS,
+    FeedbackRequest,
+    FeedbackResponse,
+    ListRequest,
+    ListResponse,
+    MemoryView,
+    PatchRequest,
+    RestoreRequest,
+    StatsResponse,
+)
+from engram.tenancy import TenantContext
+
+STATS_USAGE_DAYS = 31
+"""``GET /v1/stats`` shows the usage of this many days up to today."""
+
+
+def get(deps: Deps, context: TenantContext, memory_id: str, *, with_history: bool = False) -> MemoryView:
+    """One memory, with its lifecycle now (and its version history on request)."""
+    return pipeline.get(
+        context.tenant_id,
+        memory_id,
+        store=deps.store,
+        scopes=context.scopes,
+        with_history=with_history,
+        clock=deps.clock,
+        settings=context.settings,
+    )
+
+
+def list_memories(deps: Deps, context: TenantContext, request: ListRequest) -> ListResponse:
+    scopes = context.scopes.narrow([request.scope] if request.scope else None)
+    return pipeline.list_memories(context.tenant_id, request, scopes=scopes, store=deps.store)
+
+
+def patch(deps: Deps, context: TenantContext, memory_id: str, request: PatchRequest) -> MemoryView:
+    with metering.metered(deps, context.tenant_id) as usage:
+        return pipeline.patch(
+            context.tenant_id,
+            memory_id,
+            request,
+            **metered_ports(deps, usage),
+            scopes=context.scopes,
+        )
+
+
+def restore(
+    deps: Deps, context: TenantContext, memory_id: str, request: RestoreRequest | None = None
+) -> MemoryView:
+    with metering.metered(deps, context.tenant_id) as usage:
+        return pipeline.restore(
+            context.tenant_id,
+            memory_id,
+            request or RestoreRequest(),
+            **metered_ports(deps, usage),
+            scopes=context.scopes,
+        )
+
+
+def release(deps: Deps, context: TenantContext, memory_id: str, *, released_by: str = "") -> MemoryView:
+    """A quarantined memory back to recall; ``released_by`` (default: the caller's key) is noted."""
+    return pipeline.release(
+        context.tenant_id,
+        memory_id,
+        store=deps.store,
+        index=deps.index,
+        clock=deps.clock,
+        scopes=context.scopes,
+        released_by=released_by or context.key_id,
+    )
+
+
+def feedback(
+    deps: Deps, context: TenantContext, memory_id: str, request: FeedbackRequest
+) -> FeedbackResponse:
+    metering.meter(deps, context.tenant_id, {"feedback_calls": 1})
+    return feedback_pipeline.feedback(
+        context.tenant_id,
+        memory_id,
+        request,
+        store=deps.store,
+        clock=deps.clock,
+        settings=context.settings,
+        scopes=context.scopes,
+        index=deps.index,
+    )
+
+
+def stats(deps: Deps, context: TenantContext) -> StatsResponse:
+    """Counts of what the caller may see; tenant-wide usage and the lifecycle report (which
+    names memories of every scope) only for a key of the whole tenant."""
+    tenant_id, scopes = context.tenant_id, context.scopes
+    stats = deps.store.stats(tenant_id, scopes=None if scopes.is_every else list(scopes.names))
+    if not scopes.is_every:
+        return stats
+    last = deps.store.lifecycle_reports(tenant_id, 1)
+    stats.last_lifecycle_run = last[0] if last else None
+    totals = deps.ledger.totals(tenant_id) if deps.ledger is not None else {}
+    stats.usage = dict.fromkeys(USAGE_COUNTERS, 0) | totals
+    if deps.ledger is not None:
+        today = metering.day_of(deps.clock.now())
+        since = metering.days_back(today, STATS_USAGE_DAYS - 1)
+        stats.usage_by_day = deps.ledger.days(tenant_id, since=since, until=today)
+    return stats
