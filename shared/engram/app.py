@@ -63,6 +63,7 @@ from engram.models import (
 )
 
 if TYPE_CHECKING:
+    from engram.adapters.sqlite_outbox import SqliteWebhooks
     from engram.auth import KeyService
 from engram.ports import (
     ALL_SCOPES,
@@ -229,6 +230,8 @@ class Engine:
     """Where tenant-wide work goes in resumable steps (SQS in the cloud); None does it inline."""
     operator_token: str | Callable[[], str | None] | None = field(default=None, repr=False)
     """The admin routes' credential, or a function reading it (from Secrets Manager) on first use."""
+    webhooks: SqliteWebhooks | None = None
+    """The tenants' webhook endpoints and delivery log (embedded default; the cloud uses EventBridge)."""
     _jobs: ThreadPoolExecutor | None = field(default=None, repr=False)
     _embedding: dict[str, threading.Lock] = field(default_factory=dict, repr=False)
     """One lock per tenant: one caller embeds a tenant's backlog at a time, and a recall of one
@@ -247,6 +250,7 @@ class Engine:
         from engram.adapters.local_embedder import shared_embedder
         from engram.adapters.sqlite_index import SqliteIndex
         from engram.adapters.sqlite_keys import SqliteKeyStore
+        from engram.adapters.sqlite_outbox import SqliteWebhooks
         from engram.adapters.sqlite_store import SqliteDatabase, SqliteStore
         from engram.adapters.sqlite_usage import SqliteUsage
         from engram.auth import KeyService, load_or_create_secret
@@ -278,6 +282,7 @@ class Engine:
             llm=build_llm(settings.llm),
             reranker=build_reranker(settings.rerank),
             queue=_job_queue(settings),
+            webhooks=SqliteWebhooks(db),
         )
 
     @classmethod

@@ -17,7 +17,7 @@ from infra_support import Synth
 from infra_support import refs as _refs
 
 from engram_http.loader import load_handler
-from engram_http.routes import ROUTES
+from engram_http.routes import CLOUD_ROUTES as ROUTES
 
 CONFIG = Config.from_values({})
 SPECS = {
