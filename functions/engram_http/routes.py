@@ -63,18 +63,16 @@ ROUTES: tuple[Route, ...] = (
         "/v1/admin/tenants/{tenant}/webhooks",
         "webhooks",
         "operator",
-        "webhooks",
+        "admin",
         "Subscribe a URL to events",
     ),
-    Route(
-        "GET", "/v1/admin/tenants/{tenant}/webhooks", "webhooks", "operator", "webhooks", "List the webhooks"
-    ),
+    Route("GET", "/v1/admin/tenants/{tenant}/webhooks", "webhooks", "operator", "admin", "List the webhooks"),
     Route(
         "DELETE",
         "/v1/admin/tenants/{tenant}/webhooks/{webhook_id}",
         "webhooks",
         "operator",
-        "webhooks",
+        "admin",
         "Remove a webhook",
     ),
     Route(
@@ -82,7 +80,7 @@ ROUTES: tuple[Route, ...] = (
         "/v1/admin/tenants/{tenant}/webhooks/{webhook_id}/deliveries",
         "webhooks",
         "operator",
-        "webhooks",
+        "admin",
         "A webhook's delivery log",
     ),
     Route(
@@ -106,8 +104,7 @@ TAGS: tuple[tuple[str, str], ...] = (
     ("forget", "Hard deletes with a receipt"),
     ("feedback", "Which recalled memories helped"),
     ("tenant", "The tenant's counts, export and import"),
-    ("admin", "Operator only: tenants, keys, settings, erasure"),
-    ("webhooks", "Operator only, embedded server: a tenant's webhooks and their delivery log"),
+    ("admin", "Operator only: tenants, keys, settings, erasure, webhooks (embedded server)"),
     ("docs", "This document, Swagger UI and liveness"),
 )
 """The OpenAPI tags, in the order Swagger UI shows them."""

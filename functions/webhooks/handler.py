@@ -47,7 +47,7 @@ def _store(tenant: str) -> Any:
         WebhookCreated,
         "the endpoint; its secret is shown only now",
         status=201,
-        errors=(400, 401, 403, 404, 422),
+        errors=(400, 401, 403, 404, 409, 422),
     ),
 )
 @tracer.capture_method

@@ -29,7 +29,7 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, Field
 
-from engram.errors import NotFoundError, UnprocessableError
+from engram.errors import ConflictError, NotFoundError, UnprocessableError
 from engram.events import EVENT_TYPES
 from engram.models import Request
 from engram.ports import Clock
@@ -37,6 +37,7 @@ from engram.ports import Clock
 SIGNATURE_HEADER = "Engram-Signature"
 TOLERANCE_S = 300
 """How old a signature's timestamp may be before :func:`verify` refuses it (replays)."""
+URL_PATTERN = r"^https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?(/[!-~]*)?$"
 MAX_ENDPOINTS = 20
 """Per tenant: each endpoint gets every event it subscribes to, so a few are plenty."""
 
@@ -54,10 +55,20 @@ class WebhookStore(Protocol):
 
 
 class CreateWebhook(Request):
-    url: str = Field(min_length=1, max_length=2048, examples=["https://example.com/engram-events"])
+    # The document states what is valid (a URL pattern, the known types); the service checks it
+    # and answers 422 naming the field, as for any semantic error.
+    url: str = Field(
+        min_length=1,
+        max_length=2048,
+        examples=["https://example.com/engram-events"],
+        json_schema_extra={"pattern": URL_PATTERN},
+    )
     """Where the events go: an ``http`` or ``https`` URL."""
     events: list[str] = Field(
-        default_factory=lambda: list(EVENT_TYPES), min_length=1, max_length=len(EVENT_TYPES)
+        default_factory=lambda: list(EVENT_TYPES),
+        min_length=1,
+        max_length=len(EVENT_TYPES),
+        json_schema_extra={"items": {"type": "string", "enum": list(EVENT_TYPES)}},
     )
     """The event types to send (default: all of them)."""
 
@@ -128,7 +139,7 @@ def create_webhook(
             f"events: {problem}", details=[{"field": "events", "problem": problem, "type": "enum"}]
         )
     if len(store.endpoints(tenant_id)) >= MAX_ENDPOINTS:
-        raise UnprocessableError(f"a tenant has at most {MAX_ENDPOINTS} webhooks; delete one first")
+        raise ConflictError(f"a tenant has at most {MAX_ENDPOINTS} webhooks; delete one first")
     created = WebhookCreated(
         id="wh_" + secrets.token_hex(12),
         url=request.url,

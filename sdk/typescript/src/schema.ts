@@ -613,7 +613,7 @@ export interface components {
         /** CreateWebhook */
         CreateWebhook: {
             /** Events */
-            events?: string[];
+            events?: ("memory.created" | "memory.merged" | "memory.superseded" | "memory.updated" | "memory.deleted" | "memory.archived" | "memory.restored" | "memory.expired" | "job.succeeded" | "job.failed")[];
             /**
              * Url
              * @example https://example.com/engram-events
@@ -2684,6 +2684,15 @@ export interface operations {
             };
             /** @description not found, or not yours */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
