@@ -25,6 +25,7 @@ def openapi_document() -> str:
     from aws_lambda_powertools.event_handler.openapi.merge import OpenAPIMerge
     from aws_lambda_powertools.event_handler.openapi.models import APIKey, APIKeyIn, HTTPBearer
 
+    from engram.events import webhooks_openapi
     from engram_http.loader import load_handler
     from engram_http.routes import FUNCTIONS, ROUTES, TAGS
 
@@ -47,6 +48,10 @@ def openapi_document() -> str:
         extra.update(getattr(module, "OPENAPI_EXTRA", {}))
     document = json.loads(merge.get_openapi_json_schema())
     document["tags"] = [{"name": name, "description": text} for name, text in TAGS]
+    document["webhooks"], events = (
+        webhooks_openapi()
+    )  # the event schemas (webhook bodies, EventBridge detail)
+    document.setdefault("components", {}).setdefault("schemas", {}).update(events)
     for route in ROUTES:
         operation = document["paths"].get(route.path, {}).get(route.method.lower())
         if operation is None:

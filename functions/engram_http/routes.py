@@ -59,6 +59,31 @@ ROUTES: tuple[Route, ...] = (
     ),
     Route("DELETE", "/v1/admin/keys/{key_id}", "admin", "operator", "admin", "Revoke an API key"),
     Route(
+        "POST",
+        "/v1/admin/tenants/{tenant}/webhooks",
+        "webhooks",
+        "operator",
+        "admin",
+        "Subscribe a URL to events",
+    ),
+    Route("GET", "/v1/admin/tenants/{tenant}/webhooks", "webhooks", "operator", "admin", "List the webhooks"),
+    Route(
+        "DELETE",
+        "/v1/admin/tenants/{tenant}/webhooks/{webhook_id}",
+        "webhooks",
+        "operator",
+        "admin",
+        "Remove a webhook",
+    ),
+    Route(
+        "GET",
+        "/v1/admin/tenants/{tenant}/webhooks/{webhook_id}/deliveries",
+        "webhooks",
+        "operator",
+        "admin",
+        "A webhook's delivery log",
+    ),
+    Route(
         "DELETE",
         "/v1/admin/tenants/{tenant}",
         "admin",
@@ -79,9 +104,13 @@ TAGS: tuple[tuple[str, str], ...] = (
     ("forget", "Hard deletes with a receipt"),
     ("feedback", "Which recalled memories helped"),
     ("tenant", "The tenant's counts, export and import"),
-    ("admin", "Operator only: tenants, keys, settings, erasure"),
+    ("admin", "Operator only: tenants, keys, settings, erasure, webhooks (embedded server)"),
     ("docs", "This document, Swagger UI and liveness"),
 )
 """The OpenAPI tags, in the order Swagger UI shows them."""
 
 FUNCTIONS: tuple[str, ...] = tuple(dict.fromkeys(r.function for r in ROUTES))
+LOCAL_ONLY: tuple[str, ...] = ("webhooks",)
+"""Functions only the embedded server has (the stack's events go to EventBridge instead)."""
+CLOUD_ROUTES: tuple[Route, ...] = tuple(r for r in ROUTES if r.function not in LOCAL_ONLY)
+"""The routes the stack deploys."""

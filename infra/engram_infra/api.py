@@ -18,7 +18,8 @@ from aws_cdk import aws_logs as logs
 from aws_cdk import aws_wafv2 as wafv2
 from constructs import Construct
 
-from engram_http.routes import ROUTES, Route
+from engram_http.routes import CLOUD_ROUTES as ROUTES  # the embedded server's own routes stay local
+from engram_http.routes import Route
 from engram_infra.config import UsagePlanLimits
 
 _PARAM = re.compile(r"\{(\w+)\}")

@@ -130,6 +130,14 @@ def worker_functions(*, extract_timeout_s: int, extract_llm_s: float = 45.0) -> 
             worst_case_s=worker.opensearch_s,
         ),
         FunctionSpec(
+            "events",
+            "events",
+            memory_mb=512,
+            timeout_s=60,
+            deadlines=Deadlines(embedding_s=3.0, opensearch_attempt_s=2.0),  # calls neither
+            worst_case_s=10.0,  # PutEvents calls of one batch, refused entries sent again twice
+        ),
+        FunctionSpec(
             "extract_worker",
             "extract_worker",
             timeout_s=extract_timeout_s,

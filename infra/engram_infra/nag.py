@@ -54,7 +54,7 @@ def acknowledge(stack: EngramStack) -> None:
             f"AwsSolutions-IAM5[Resource::{_ref(functions[name].log_group)}:*]",
             "log streams are created at run time inside the function's own log group",
         )
-        if TABLE_ACCESS[name]:
+        if TABLE_ACCESS[name] in ("R", "W"):
             for action in ("kms:ReEncrypt*", "kms:GenerateDataKey*"):
                 _ack(
                     role,
@@ -85,7 +85,7 @@ def acknowledge(stack: EngramStack) -> None:
                 "objects are keyed by tenant and job or export id at run time (tenants/<tenant>/...)",
             )
         function = functions[name]
-        if name == "indexer":
+        if name in ("indexer", "events"):
             reason = "a DynamoDB stream source: failed batches go to the event source mapping's on-failure SQS destination"
         elif name == "tenant_work":
             reason = "an SQS source: failed steps go to the step queue's redrive DLQ"
@@ -175,7 +175,7 @@ def _secrets(stack: EngramStack) -> None:
 
 
 def _queues(stack: EngramStack) -> None:
-    for queue in (stack.indexer_dead_letters, stack.schedules.dead_letters):
+    for queue in (stack.indexer_dead_letters, stack.schedules.dead_letters, stack.events.dead_letters):
         _ack(
             queue,
             "AwsSolutions-SQS3",
@@ -187,6 +187,7 @@ def _queues(stack: EngramStack) -> None:
         stack.schedules.dead_letters,
         stack.extraction.dead_letters,
         stack.steps.dead_letters,
+        stack.events.dead_letters,
     ):
         _ack(
             queue,

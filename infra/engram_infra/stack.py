@@ -25,6 +25,7 @@ from constructs import Construct
 from engram_infra.api import Api
 from engram_infra.config import Config
 from engram_infra.data import Data
+from engram_infra.events import Events
 from engram_infra.extraction import Extraction
 from engram_infra.functions import API_FUNCTIONS, EXTRACT_BATCH, STEP_TIMEOUT_S, Functions, worker_functions
 from engram_infra.nag import acknowledge
@@ -32,7 +33,7 @@ from engram_infra.observability import Observability
 from engram_infra.schedules import Schedules
 from engram_infra.search import Search
 
-WORKERS = ("indexer", "extract_worker", "decay", "tiering", "tenant_work", "search_setup")
+WORKERS = ("indexer", "events", "extract_worker", "decay", "tiering", "tenant_work", "search_setup")
 # Cross-region inference profile ids start with a geography; their calls land in several regions.
 _PROFILE = re.compile(r"^(us|eu|apac|global|ca|jp|au|us-gov)\.(.+)$")
 
@@ -47,6 +48,7 @@ TABLE_ACCESS: dict[str, str] = {
     "admin": "W",
     "docs": "",
     "indexer": "R",  # the stream, and the records it re-reads
+    "events": "S",  # the stream only: the events are derived from its images
     "extract_worker": "W",
     "decay": "W",
     "tiering": "W",
@@ -113,6 +115,7 @@ class EngramStack(Stack):
             worker_timeout=Duration.seconds(STEP_TIMEOUT_S),
             name="steps",
         )
+        self.events = Events(self, "Events", prefix=config.prefix)
         self.functions = Functions(
             self,
             "Functions",
@@ -181,6 +184,7 @@ class EngramStack(Stack):
                 "extract": self.extraction.dead_letters,
                 "steps": self.steps.dead_letters,
                 "indexer": self.indexer_dead_letters,
+                "events": self.events.dead_letters,
                 "schedules": self.schedules.dead_letters,
             },
             domain=self.search.domain,
@@ -290,21 +294,26 @@ class EngramStack(Stack):
             return {"ENGRAM_RERANK_PROVIDER": "tei", "ENGRAM_RERANK_URL": str(c.rerank_url)}
         return {"ENGRAM_RERANK_PROVIDER": "bedrock", "ENGRAM_RERANK_MODEL": c.rerank_model_id}
 
+    def _stream(self, dead_letters: sqs.IQueue) -> sources.DynamoEventSource:
+        """The table's stream as a source: partial failures, split and retried, then the DLQ."""
+        return sources.DynamoEventSource(
+            self.data.table,
+            starting_position=lambda_.StartingPosition.TRIM_HORIZON,
+            batch_size=100,
+            max_batching_window=Duration.seconds(1),
+            bisect_batch_on_error=True,
+            retry_attempts=5,
+            max_record_age=Duration.days(1),
+            report_batch_item_failures=True,
+            on_failure=sources.SqsDlq(dead_letters),
+        )
+
     def _event_sources(self) -> None:
         fns = self.functions.functions
-        fns["indexer"].add_event_source(
-            sources.DynamoEventSource(
-                self.data.table,
-                starting_position=lambda_.StartingPosition.TRIM_HORIZON,
-                batch_size=100,
-                max_batching_window=Duration.seconds(1),
-                bisect_batch_on_error=True,
-                retry_attempts=5,
-                max_record_age=Duration.days(1),
-                report_batch_item_failures=True,
-                on_failure=sources.SqsDlq(self.indexer_dead_letters),
-            )
-        )
+        fns["indexer"].add_event_source(self._stream(self.indexer_dead_letters))
+        # A second reader of the stream: every change as events on the bus.
+        fns["events"].add_event_source(self._stream(self.events.dead_letters))
+        fns["events"].add_environment("ENGRAM_EVENT_BUS", self.events.bus_name)
         fns["tenant_work"].add_event_source(
             sources.SqsEventSource(self.steps.queue, batch_size=1, report_batch_item_failures=True)
         )
@@ -345,6 +354,7 @@ class EngramStack(Stack):
                         actions=["bedrock:InvokeModel"], resources=_model_arns(c.rerank_model_id)
                     )
                 )
+        self.events.grant_put(fns["events"])
         self.extraction.queue.grant_send_messages(fns["retain"])
         for name in STEPS:
             self.steps.queue.grant_send_messages(fns[name])

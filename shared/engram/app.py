@@ -10,13 +10,16 @@ clock of every store and service.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from engram.deps import Deps
 from engram.errors import ConfigurationError
 from engram.ports import LLM, Clock, Embedder, JobQueue, MemoryChange, Reranker, SearchIndex, StepQueue
 from engram.settings import LlmSettings, RerankSettings, Settings
+
+if TYPE_CHECKING:
+    from engram.events import Event
 
 
 def build(settings: Settings, *, clock: Clock | None = None) -> Deps:
@@ -33,6 +36,7 @@ def build_local(settings: Settings, *, clock: Clock | None = None, embedder: Emb
     from engram.adapters.local_embedder import shared_embedder
     from engram.adapters.sqlite_index import SqliteIndex
     from engram.adapters.sqlite_keys import SqliteKeyStore
+    from engram.adapters.sqlite_outbox import SqliteWebhooks
     from engram.adapters.sqlite_store import SqliteDatabase, SqliteStore
     from engram.adapters.sqlite_usage import SqliteUsage
     from engram.auth import KeyService, load_or_create_secret
@@ -59,6 +63,7 @@ def build_local(settings: Settings, *, clock: Clock | None = None, embedder: Emb
         ledger=SqliteUsage(db),
         index=SqliteIndex(db, dimension=embedder.dimension, scan=settings.scan),
         embedder=embedder,
+        webhooks=SqliteWebhooks(db),
     )
 
 
@@ -204,6 +209,22 @@ def stream_changes(records: Sequence[Mapping[str, Any]]) -> list[MemoryChange | 
     from engram.adapters.dynamodb_stream import memory_changes
 
     return memory_changes(records)
+
+
+def stream_events(records: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[Event]]]:
+    """Each stream record's sequence number and the events it implies (the events function's
+    input); reading the DynamoDB store's items is its adapter's work."""
+    from engram.adapters.dynamodb_events import stream_events as read
+
+    return read(records)
+
+
+def build_event_publisher(bus_name: str) -> Callable[[Sequence[Event]], list[int]]:
+    """What puts events on the stack's EventBridge bus: a function of a batch of events that
+    answers the positions of those that could not be put."""
+    from engram.adapters.eventbridge import EventBridgePublisher
+
+    return EventBridgePublisher(bus_name).publish
 
 
 def check_configuration(settings: Settings) -> None:

@@ -34,6 +34,7 @@ from engram.settings import Settings
 
 if TYPE_CHECKING:
     from engram.auth import KeyService
+    from engram.webhook_dispatch import DispatchStore
 
 
 class JobRunner(Protocol):
@@ -84,6 +85,9 @@ class Deps:
     usage_plans: UsagePlanRegistry | None = None
     operator_token: str | Callable[[], str | None] | None = field(default=None, repr=False)
     """The admin routes' credential, or a function reading it (from Secrets Manager) on first use."""
+    webhooks: DispatchStore | None = None
+    """The tenants' webhook endpoints, outbox and delivery log (embedded default; the cloud puts
+    events on EventBridge instead)."""
     backlog: Backlog = field(default_factory=Backlog, repr=False, compare=False)
 
     def operator_credential(self) -> str | None:

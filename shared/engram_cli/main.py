@@ -509,6 +509,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "WARNING")
     import logging
 
+    from engram.webhook_dispatch import start_dispatcher
     from engram_http import gateway, runtime
 
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(message)s")
@@ -518,6 +519,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     resumed = engine.resume_jobs()
     if not args.no_lifecycle:
         engine.start_lifecycle(args.lifecycle_interval or engine.settings.lifecycle_interval_s)
+    dispatcher = start_dispatcher(engine.deps, os.environ)  # webhooks: sent on a background thread
 
     def announce(server: Any) -> None:
         host, port = server.server_address[:2]
@@ -538,6 +540,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
             access_log=None if args.quiet else _access_line,
         )
     finally:
+        if dispatcher is not None:
+            dispatcher.stop()
         engine.close()
         runtime.use_engine(None)
     print("Engram stopped", flush=True)

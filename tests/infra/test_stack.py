@@ -17,7 +17,7 @@ from infra_support import Synth
 from infra_support import refs as _refs
 
 from engram_http.loader import load_handler
-from engram_http.routes import ROUTES
+from engram_http.routes import CLOUD_ROUTES as ROUTES
 
 CONFIG = Config.from_values({})
 SPECS = {
@@ -348,7 +348,7 @@ def test_the_indexer_reads_the_memories_stream_with_partial_failures_and_an_on_f
     by_function = {
         names[_refs(m["Properties"]["FunctionName"]).pop()]: m["Properties"] for m in mappings.values()
     }
-    assert set(by_function) == {"indexer", "extract_worker", "tenant_work"}
+    assert set(by_function) == {"indexer", "events", "extract_worker", "tenant_work"}
     indexer = by_function["indexer"]
     assert indexer["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
     assert indexer["BisectBatchOnFunctionError"] is True
@@ -398,7 +398,9 @@ def test_extraction_queue_has_a_dlq_and_six_times_the_worker_timeout(synth: Synt
 
 def test_every_queue_is_encrypted_and_refuses_plain_http(synth: Synth) -> None:
     queues = synth.resources("AWS::SQS::Queue")
-    assert len(queues) == 6  # extract and steps with their DLQs, the indexer's and the schedules' DLQs
+    assert (
+        len(queues) == 8
+    )  # extract, steps and events with their DLQs, the indexer's and the schedules' DLQs
     for queue in queues.values():
         props = queue["Properties"]
         assert "KmsMasterKeyId" in props or props.get("SqsManagedSseEnabled") is True
@@ -415,7 +417,11 @@ def test_every_queue_is_encrypted_and_refuses_plain_http(synth: Synth) -> None:
 
 
 def test_schedules_run_decay_and_tiering_with_retries_and_a_dlq(synth: Synth) -> None:
-    rules = synth.resources("AWS::Events::Rule")
+    rules = {
+        k: r
+        for k, r in synth.resources("AWS::Events::Rule").items()
+        if "ScheduleExpression" in r["Properties"]
+    }
     names = _function_names(synth)
     targets = {}
     for rule in rules.values():
@@ -502,7 +508,7 @@ def test_alarms_watch_5xx_throttles_dead_letters_and_indexer_lag(synth: Synth) -
     metrics = [(a["Namespace"], a["MetricName"]) for a in alarms]
     assert ("AWS/ApiGateway", "5XXError") in metrics
     assert metrics.count(("AWS/Lambda", "Throttles")) == len(SPECS)
-    assert metrics.count(("AWS/SQS", "ApproximateNumberOfMessagesVisible")) == 4  # every DLQ
+    assert metrics.count(("AWS/SQS", "ApproximateNumberOfMessagesVisible")) == 5  # every DLQ
     assert ("AWS/Lambda", "IteratorAge") in metrics
     [topic] = synth.resources("AWS::SNS::Topic")
     for alarm in alarms:

@@ -108,6 +108,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/tenants/{tenant}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the webhooks */
+        get: operations["list_all_v1_admin_tenants__tenant__webhooks_get"];
+        put?: never;
+        /** Subscribe a URL to events */
+        post: operations["create_v1_admin_tenants__tenant__webhooks_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/tenants/{tenant}/webhooks/{webhook_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a webhook */
+        delete: operations["delete_v1_admin_tenants__tenant__webhooks__webhook_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/tenants/{tenant}/webhooks/{webhook_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A webhook's delivery log */
+        get: operations["deliveries_v1_admin_tenants__tenant__webhooks__webhook_id__deliveries_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/export": {
         parameters: {
             query?: never;
@@ -316,7 +368,208 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "job.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * job.failed (envelope version 1)
+         * @description An asynchronous retain failed (``data.error``).
+         */
+        post: operations["event_job_failed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "job.succeeded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * job.succeeded (envelope version 1)
+         * @description An asynchronous retain finished (its results: ids and actions).
+         */
+        post: operations["event_job_succeeded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "memory.archived": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * memory.archived (envelope version 1)
+         * @description The lifecycle job (or a PATCH) archived the memory.
+         */
+        post: operations["event_memory_archived"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "memory.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * memory.created (envelope version 1)
+         * @description A memory was written for the first time (``data.supersedes``: the one it replaced).
+         */
+        post: operations["event_memory_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "memory.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * memory.deleted (envelope version 1)
+         * @description A forget deleted the memory: its id and the receipt, never its content.
+         */
+        post: operations["event_memory_deleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "memory.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * memory.expired (envelope version 1)
+         * @description The lifecycle job deleted the memory because its expires_at had passed.
+         */
+        post: operations["event_memory_expired"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "memory.merged": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * memory.merged (envelope version 1)
+         * @description A retain merged new text into an existing memory.
+         */
+        post: operations["event_memory_merged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "memory.restored": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * memory.restored (envelope version 1)
+         * @description An archived memory came back to a live tier.
+         */
+        post: operations["event_memory_restored"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "memory.superseded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * memory.superseded (envelope version 1)
+         * @description A newer memory replaced this one (``data.superseded_by``).
+         */
+        post: operations["event_memory_superseded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "memory.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * memory.updated (envelope version 1)
+         * @description Content, tags, metadata, pin, expiry or status changed (``data.changed``).
+         */
+        post: operations["event_memory_updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /**
@@ -356,6 +609,108 @@ export interface components {
              * @example acme
              */
             tenant_id: string;
+        };
+        /** CreateWebhook */
+        CreateWebhook: {
+            /** Events */
+            events?: ("memory.created" | "memory.merged" | "memory.superseded" | "memory.updated" | "memory.deleted" | "memory.archived" | "memory.restored" | "memory.expired" | "job.succeeded" | "job.failed")[];
+            /**
+             * Url
+             * @example https://example.com/engram-events
+             */
+            url: string;
+        };
+        /** DeletionEvent */
+        DeletionEvent: {
+            data: components["schemas"]["DeletionEventData"];
+            /** Id */
+            id: string;
+            /**
+             * Occurred At
+             * Format: date-time
+             */
+            occurred_at: string;
+            /** Subject */
+            subject: string;
+            /** Tenant Id */
+            tenant_id: string;
+            /**
+             * Type
+             * @enum {string}
+             */
+            type: "memory.deleted" | "memory.expired";
+            /**
+             * Version
+             * @default 1
+             * @constant
+             */
+            version?: 1;
+        };
+        /**
+         * DeletionEventData
+         * @description A deleted memory: its id and the deletion receipt, never its content.
+         */
+        DeletionEventData: {
+            /**
+             * Deleted At
+             * Format: date-time
+             */
+            deleted_at: string;
+            /** Memory Id */
+            memory_id: string;
+            /** Reason */
+            reason: string;
+            /** Receipt Id */
+            receipt_id: string;
+        };
+        /** Delivery */
+        Delivery: {
+            /** Attempts */
+            attempts: number;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Event Id */
+            event_id: string;
+            /** Event Type */
+            event_type: string;
+            /** Finished At */
+            finished_at: string | null;
+            /** Id */
+            id: string;
+            /** Last Error */
+            last_error: string | null;
+            /** Last Status Code */
+            last_status_code: number | null;
+            /** Log */
+            log: components["schemas"]["DeliveryAttempt"][];
+            /** Status */
+            status: string;
+            /** Subject */
+            subject: string;
+        };
+        /** DeliveryAttempt */
+        DeliveryAttempt: {
+            /**
+             * At
+             * Format: date-time
+             */
+            at: string;
+            /** Attempt */
+            attempt: number;
+            /** Duration Ms */
+            duration_ms: number;
+            /** Error */
+            error: string | null;
+            /** Status Code */
+            status_code: number | null;
+        };
+        /** DeliveryList */
+        DeliveryList: {
+            /** Deliveries */
+            deliveries: components["schemas"]["Delivery"][];
         };
         /**
          * ErrorBody
@@ -571,6 +926,74 @@ export interface components {
              * @constant
              */
             status?: "queued";
+        };
+        /** JobEvent */
+        JobEvent: {
+            data: components["schemas"]["JobEventData"];
+            /** Id */
+            id: string;
+            /**
+             * Occurred At
+             * Format: date-time
+             */
+            occurred_at: string;
+            /** Subject */
+            subject: string;
+            /** Tenant Id */
+            tenant_id: string;
+            /**
+             * Type
+             * @enum {string}
+             */
+            type: "job.succeeded" | "job.failed";
+            /**
+             * Version
+             * @default 1
+             * @constant
+             */
+            version?: 1;
+        };
+        /**
+         * JobEventData
+         * @description A finished asynchronous retain: its results (ids and actions; the memories have their own events).
+         */
+        JobEventData: {
+            /**
+             * Error
+             * @default null
+             */
+            error?: string | null;
+            /**
+             * Fallback
+             * @default null
+             */
+            fallback?: string | null;
+            /** Job Id */
+            job_id: string;
+            /** Results */
+            results?: components["schemas"]["JobResult"][];
+            /**
+             * Scope
+             * @default null
+             */
+            scope?: string | null;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "succeeded" | "failed";
+        };
+        /** JobResult */
+        JobResult: {
+            /** Action */
+            action: string;
+            /** Id */
+            id: string;
+            /**
+             * Reason
+             * @default null
+             */
+            reason?: string | null;
         };
         /** KeyCreated */
         KeyCreated: {
@@ -790,6 +1213,61 @@ export interface components {
             /** Next Cursor */
             next_cursor: string | null;
         };
+        /** MemoryEvent */
+        MemoryEvent: {
+            data: components["schemas"]["MemoryEventData"];
+            /** Id */
+            id: string;
+            /**
+             * Occurred At
+             * Format: date-time
+             */
+            occurred_at: string;
+            /** Subject */
+            subject: string;
+            /** Tenant Id */
+            tenant_id: string;
+            /**
+             * Type
+             * @enum {string}
+             */
+            type: "memory.created" | "memory.merged" | "memory.superseded" | "memory.updated" | "memory.archived" | "memory.restored";
+            /**
+             * Version
+             * @default 1
+             * @constant
+             */
+            version?: 1;
+        };
+        /**
+         * MemoryEventData
+         * @description The memory after the change, and what the change was about.
+         */
+        MemoryEventData: {
+            /** Changed */
+            changed?: string[];
+            /**
+             * From Tier
+             * @default null
+             */
+            from_tier?: string | null;
+            memory: components["schemas"]["MemoryView"];
+            /**
+             * Superseded By
+             * @default null
+             */
+            superseded_by?: string | null;
+            /**
+             * Supersedes
+             * @default null
+             */
+            supersedes?: string | null;
+            /**
+             * To Tier
+             * @default null
+             */
+            to_tier?: string | null;
+        };
         /**
          * MemoryView
          * @description A memory as the API returns it.
@@ -819,7 +1297,10 @@ export interface components {
             expires_at: string | null;
             /** Feedback Weight */
             feedback_weight: number;
-            /** History */
+            /**
+             * History
+             * @default null
+             */
             history?: components["schemas"]["HistoryEntry"][] | null;
             /** Id */
             id: string;
@@ -829,7 +1310,10 @@ export interface components {
             key_facts: string[];
             /** Last Accessed At */
             last_accessed_at: string | null;
-            /** Lifecycle */
+            /**
+             * Lifecycle
+             * @default null
+             */
             lifecycle?: {
                 [key: string]: unknown;
             } | null;
@@ -1260,15 +1744,27 @@ export interface components {
         };
         /** Source */
         Source: {
-            /** Agent */
+            /**
+             * Agent
+             * @default null
+             */
             agent?: string | null;
-            /** Batch Id */
+            /**
+             * Batch Id
+             * @default null
+             */
             batch_id?: string | null;
             /** Message Refs */
             message_refs?: number[];
-            /** Role */
+            /**
+             * Role
+             * @default null
+             */
             role?: string | null;
-            /** Session Id */
+            /**
+             * Session Id
+             * @default null
+             */
             session_id?: string | null;
         };
         /** StatsResponse */
@@ -1475,6 +1971,51 @@ export interface components {
             loc: (string | number)[];
             /** Error Type */
             type: string;
+        };
+        /** Webhook */
+        Webhook: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Events */
+            events: string[];
+            /** Id */
+            id: string;
+            /** Url */
+            url: string;
+        };
+        /** WebhookCreated */
+        WebhookCreated: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Events */
+            events: string[];
+            /** Id */
+            id: string;
+            /** Secret */
+            secret: string;
+            /** Url */
+            url: string;
+        };
+        /** WebhookDeleted */
+        WebhookDeleted: {
+            /**
+             * Deleted
+             * @default true
+             */
+            deleted?: boolean;
+            /** Id */
+            id: string;
+        };
+        /** WebhookList */
+        WebhookList: {
+            /** Webhooks */
+            webhooks: components["schemas"]["Webhook"][];
         };
     };
     responses: never;
@@ -2019,6 +2560,291 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_all_v1_admin_tenants__tenant__webhooks_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the tenant's endpoints (no secrets) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookList"];
+                };
+            };
+            /** @description invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing, unknown, revoked or expired API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description scope or permission not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    create_v1_admin_tenants__tenant__webhooks_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhook"];
+            };
+        };
+        responses: {
+            /** @description the endpoint; its secret is shown only now */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookCreated"];
+                };
+            };
+            /** @description invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing, unknown, revoked or expired API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description scope or permission not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unknown fields or unprocessable */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_v1_admin_tenants__tenant__webhooks__webhook_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant: string;
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the endpoint and its delivery log are gone */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeleted"];
+                };
+            };
+            /** @description invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing, unknown, revoked or expired API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description scope or permission not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    deliveries_v1_admin_tenants__tenant__webhooks__webhook_id__deliveries_get: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                tenant: string;
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the delivery log, newest first, with every attempt */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryList"];
+                };
+            };
+            /** @description invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing, unknown, revoked or expired API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description scope or permission not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -3248,6 +4074,226 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+        };
+    };
+    event_job_failed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobEvent"];
+            };
+        };
+        responses: {
+            /** @description received (any other answer is retried) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_job_succeeded: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobEvent"];
+            };
+        };
+        responses: {
+            /** @description received (any other answer is retried) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_memory_archived: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MemoryEvent"];
+            };
+        };
+        responses: {
+            /** @description received (any other answer is retried) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_memory_created: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MemoryEvent"];
+            };
+        };
+        responses: {
+            /** @description received (any other answer is retried) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_memory_deleted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeletionEvent"];
+            };
+        };
+        responses: {
+            /** @description received (any other answer is retried) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_memory_expired: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeletionEvent"];
+            };
+        };
+        responses: {
+            /** @description received (any other answer is retried) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_memory_merged: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MemoryEvent"];
+            };
+        };
+        responses: {
+            /** @description received (any other answer is retried) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_memory_restored: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MemoryEvent"];
+            };
+        };
+        responses: {
+            /** @description received (any other answer is retried) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_memory_superseded: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MemoryEvent"];
+            };
+        };
+        responses: {
+            /** @description received (any other answer is retried) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_memory_updated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MemoryEvent"];
+            };
+        };
+        responses: {
+            /** @description received (any other answer is retried) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

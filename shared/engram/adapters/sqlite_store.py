@@ -24,6 +24,7 @@ import numpy as np
 
 from engram.adapters.clock import SystemClock
 from engram.adapters.sqlite_driver import sqlite3
+from engram.adapters.sqlite_outbox import install_outbox
 from engram.adapters.store_policy import (
     FINISHED_JOB_TTL,
     IDEMPOTENCY_TTL,
@@ -236,6 +237,7 @@ class SqliteDatabase:
         self._fts_lock = threading.Lock()
         # executescript manages its own transaction; every statement is IF NOT EXISTS.
         self.connection().executescript(SCHEMA)
+        install_outbox(self.connection())  # events out: the outbox and its triggers
         self._migrate()
 
     def _migrate(self) -> None:

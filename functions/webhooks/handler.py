@@ -1,0 +1,94 @@
+"""Operator routes for a tenant's webhooks (embedded default): create (the secret is shown once),
+list, delete, and each endpoint's delivery log. In the cloud, events go to the stack's EventBridge
+bus instead, and these routes are not deployed."""
+
+# No `from __future__ import annotations`: Powertools reads these annotations at run time.
+
+from typing import Annotated, Any
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
+
+from engram import tenancy
+from engram.errors import ForbiddenError, NotFoundError
+from engram.models import TENANT_ID
+from engram.webhooks import (
+    CreateWebhook,
+    DeliveryList,
+    WebhookCreated,
+    WebhookDeleted,
+    WebhookList,
+    create_webhook,
+    delete_webhook,
+    list_webhooks,
+    webhook_deliveries,
+)
+from engram_http.runtime import deps, documented, entry_point, json_response, resolver, tracer
+
+app = resolver()
+TenantPath = Annotated[str, Path(pattern=TENANT_ID)]
+WebhookIdPath = Annotated[str, Path(pattern=r"^wh_[0-9a-f]{24}$")]
+
+
+def _store(tenant: str) -> Any:
+    """The engine's webhook store, for the operator and a tenant that exists."""
+    context = (app.current_event.raw_event.get("requestContext") or {}).get("authorizer") or {}
+    if context.get("role") != "operator":
+        raise ForbiddenError("admin routes need the operator credential")
+    current = deps()
+    tenancy.settings_for(current, tenant)  # an unknown or erasing tenant is a 404
+    if current.webhooks is None:
+        raise NotFoundError(f"tenant '{tenant}' not found")
+    return current.webhooks
+
+
+@app.post(
+    "/v1/admin/tenants/<tenant>/webhooks",
+    responses=documented(
+        WebhookCreated,
+        "the endpoint; its secret is shown only now",
+        status=201,
+        errors=(400, 401, 403, 404, 409, 422),
+    ),
+)
+@tracer.capture_method
+def create(tenant: TenantPath, request: Annotated[CreateWebhook, Body()]) -> Response[str]:
+    created = create_webhook(tenant, request, store=_store(tenant), clock=deps().clock)
+    return json_response(created, status=201)
+
+
+@app.get(
+    "/v1/admin/tenants/<tenant>/webhooks",
+    responses=documented(WebhookList, "the tenant's endpoints (no secrets)", errors=(400, 401, 403, 404)),
+)
+@tracer.capture_method
+def list_all(tenant: TenantPath) -> Response[str]:
+    return json_response(list_webhooks(tenant, store=_store(tenant)))
+
+
+@app.delete(
+    "/v1/admin/tenants/<tenant>/webhooks/<webhook_id>",
+    responses=documented(
+        WebhookDeleted, "the endpoint and its delivery log are gone", errors=(400, 401, 403, 404)
+    ),
+)
+@tracer.capture_method
+def delete(tenant: TenantPath, webhook_id: WebhookIdPath) -> Response[str]:
+    delete_webhook(tenant, webhook_id, store=_store(tenant))
+    return json_response(WebhookDeleted(id=webhook_id))
+
+
+@app.get(
+    "/v1/admin/tenants/<tenant>/webhooks/<webhook_id>/deliveries",
+    responses=documented(
+        DeliveryList, "the delivery log, newest first, with every attempt", errors=(400, 401, 403, 404)
+    ),
+)
+@tracer.capture_method
+def deliveries(
+    tenant: TenantPath, webhook_id: WebhookIdPath, limit: Annotated[int, Query(ge=1, le=1000)] = 100
+) -> Response[str]:
+    return json_response(webhook_deliveries(tenant, webhook_id, store=_store(tenant), limit=limit))
+
+
+lambda_handler = entry_point(app)

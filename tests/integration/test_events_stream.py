@@ -1,0 +1,255 @@
+"""The cloud's events out: the events function fed from DynamoDB Local's own stream, publishing to
+EventBridge through botocore's Stubber (what PutEvents receives is checked, and its answers,
+partial failures included, are scripted).
+
+The writes go through the real engine and store (retain, PATCH, a supersede written as the
+retain writes it, forget, the lifecycle's expiry, a job), so the stream items are exactly what the
+table holds; they are handed to the handler in the JSON shape Lambda gives it (binary as base64).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import boto3
+import pytest
+from botocore.stub import ANY, Stubber
+from test_aws_faults import stream_records
+
+from engram.adapters.eventbridge import EventBridgePublisher
+from engram.engine import Engine
+from engram.identity import memory_id
+from engram.models import ForgetRequest, HistoryEntry, Job, PatchRequest, RetainRequest, RetainResult
+from engram.ports import WriteBatch
+from engram.settings import AwsSettings, Settings
+from engram_http.loader import load_handler
+
+SCOPE = "user:alice"
+BUS = "engram-test-events"
+
+
+@pytest.fixture
+def engine(dynamodb_local: Any, tmp_path: Path) -> Iterator[Engine]:
+    client = dynamodb_local.client()
+    table = dynamodb_local.new_table(client)
+    settings = Settings(
+        backend="aws",
+        data_dir=tmp_path,
+        background_embedding=False,
+        aws=AwsSettings(table=table, index="memory"),
+    )
+    engine = Engine.aws(settings, dynamodb=client)
+    engine.create_tenant("acme")
+    yield engine
+    engine.close()
+    client.delete_table(TableName=table)
+
+
+def lambda_shaped(record: dict[str, Any]) -> dict[str, Any]:
+    """A DynamoDB Streams record as a Lambda event carries it: JSON, binary attributes in base64."""
+
+    def value(attribute: dict[str, Any]) -> dict[str, Any]:
+        (kind, inner), *_ = attribute.items()
+        if kind == "B":
+            return {"B": base64.b64encode(inner).decode()}
+        if kind == "M":
+            return {"M": {k: value(v) for k, v in inner.items()}}
+        if kind == "L":
+            return {"L": [value(v) for v in inner]}
+        return {kind: inner}
+
+    data = dict(record["dynamodb"])
+    data["ApproximateCreationDateTime"] = int(data["ApproximateCreationDateTime"].timestamp())
+    for image in ("Keys", "NewImage", "OldImage"):
+        if image in data:
+            data[image] = {k: value(v) for k, v in data[image].items()}
+    shaped = {**record, "dynamodb": data, "eventSource": "aws:dynamodb", "awsRegion": "us-east-1"}
+    return json.loads(json.dumps(shaped))
+
+
+class Bus:
+    """A stubbed EventBridge client that keeps every PutEvents request it was given."""
+
+    def __init__(self) -> None:
+        self.client = boto3.client(
+            "events", region_name="us-east-1", aws_access_key_id="x", aws_secret_access_key="x"
+        )
+        self.calls: list[list[dict[str, Any]]] = []
+        self.client.meta.events.register(
+            "provide-client-params.events.PutEvents", lambda params, **_: self.calls.append(params["Entries"])
+        )
+        self.stubber = Stubber(self.client)
+
+    def answer(self, count: int, failed: tuple[int, ...] = ()) -> None:
+        entries = [
+            {"ErrorCode": "ThrottlingException", "ErrorMessage": "slow down"}
+            if i in failed
+            else {"EventId": f"e{i}"}
+            for i in range(count)
+        ]
+        self.stubber.add_response(
+            "put_events", {"FailedEntryCount": len(failed), "Entries": entries}, {"Entries": ANY}
+        )
+
+
+def run_handler(records: list[dict[str, Any]], bus: Bus, **options: Any) -> dict[str, Any]:
+    handler = load_handler("events")
+    handler.use_publisher(EventBridgePublisher(BUS, client=bus.client, backoff_s=0.0, **options).publish)
+    try:
+        with bus.stubber:
+            answer: dict[str, Any] = handler.handler({"Records": records}, None)
+            bus.stubber.assert_no_pending_responses()
+    finally:
+        handler.use_publisher(None)
+    return answer
+
+
+def write_everything(engine: Engine) -> dict[str, str]:
+    """A retain, a PATCH, a supersede, a forget, an expiry and a finished job; the ids involved."""
+    now = engine.clock.now()
+    kept = engine.retain("acme", RetainRequest(scope=SCOPE, text="I prefer dark mode", mode="raw")).results[0]
+    engine.patch("acme", kept.id, PatchRequest(tags=["ui"]))
+    old = engine.store.get("acme", kept.id)
+    assert old is not None
+    new_id = memory_id("acme", SCOPE, "I prefer light mode")
+    new = old.model_copy(
+        update={"id": new_id, "content": "I prefer light mode", "supersedes": old.id, "version": 1}
+    )
+    replaced = old.model_copy(
+        update={"status": "superseded", "superseded_by": new_id, "version": old.version + 1}
+    )
+    engine.store.write(
+        "acme",
+        WriteBatch(
+            records=[replaced, new],
+            vectors=[None, None],
+            history=[
+                HistoryEntry(
+                    memory_id=old.id,
+                    version=replaced.version,
+                    event="superseded",
+                    at=now,
+                    content=old.content,
+                ),
+                HistoryEntry(memory_id=new_id, version=1, event="created", at=now, content=new.content),
+            ],
+        ),
+    )
+    doomed = engine.retain(
+        "acme", RetainRequest(scope=SCOPE, text="My locker code is 4711", mode="raw")
+    ).results[0]
+    receipt = engine.forget("acme", ForgetRequest(ids=[doomed.id])).receipt_id
+    expiring = engine.retain(
+        "acme",
+        RetainRequest(scope=SCOPE, text="Parked on level 3", mode="raw", expires_at=now + timedelta(hours=1)),
+    ).results[0]
+    engine.run_lifecycle("acme", now=now + timedelta(hours=2))
+    job = Job(job_id="job_1", status="running", scope=SCOPE, created_at=now, updated_at=now)
+    engine.store.put_job("acme", job)
+    done = [RetainResult(id=new_id, action="created")]
+    engine.store.put_job("acme", job.model_copy(update={"status": "succeeded", "results": done}))
+    return {
+        "kept": kept.id,
+        "new": new_id,
+        "doomed": doomed.id,
+        "receipt": receipt or "",
+        "expiring": expiring.id,
+    }
+
+
+def test_every_write_path_reaches_the_bus_as_its_events(engine: Engine, dynamodb_local: Any) -> None:
+    # Given the stream of a retain, a PATCH, a supersede, a forget, an expiry and a job
+    ids = write_everything(engine)
+    records = [lambda_shaped(r) for r in stream_records(engine, dynamodb_local)]
+    bus = Bus()
+
+    # When the events function handles the batch (each PutEvents call accepted)
+    answer = run_with_exact_answers(records, bus)
+
+    # Then nothing is reported failed, and the bus got each change's events, in stream order
+    assert answer == {"batchItemFailures": []}
+    entries = [e for call in bus.calls for e in call]
+    assert all(len(call) <= 10 for call in bus.calls)
+    assert {(e["Source"], e["EventBusName"]) for e in entries} == {("engram", BUS)}
+    details = [json.loads(e["Detail"]) for e in entries]
+    assert [e["DetailType"] for e in entries] == [d["type"] for d in details]
+    by_subject: dict[str, list[str]] = {}
+    for detail in details:
+        by_subject.setdefault(detail["subject"], []).append(detail["type"])
+    assert by_subject == {
+        ids["kept"]: ["memory.created", "memory.updated", "memory.superseded"],
+        ids["new"]: ["memory.created"],
+        ids["doomed"]: ["memory.created", "memory.deleted"],
+        ids["expiring"]: ["memory.created", "memory.expired"],
+        "job_1": ["job.succeeded"],
+    }
+    deleted = next(d for d in details if d["type"] == "memory.deleted")
+    assert deleted["data"]["receipt_id"] == ids["receipt"]
+    assert "4711" not in json.dumps(deleted)
+    assert all(d["tenant_id"] == "acme" and d["version"] == 1 for d in details)
+
+
+def run_with_exact_answers(records: list[dict[str, Any]], bus: Bus) -> dict[str, Any]:
+    """Run the handler, answering each PutEvents call with success for exactly its entries."""
+    from engram.adapters.dynamodb_events import stream_events
+    from engram.adapters.eventbridge import _batches
+
+    publisher = EventBridgePublisher(BUS, client=bus.client)
+    events = [e for _, found in stream_events(records) for e in found]
+    entries = [publisher._entry(e) for e in events]
+    for batch in _batches(entries, list(range(len(entries)))):
+        bus.answer(len(batch))
+    return run_handler(records, bus)
+
+
+def test_entries_the_bus_refuses_are_retried_and_reported_if_they_keep_failing(
+    engine: Engine, dynamodb_local: Any
+) -> None:
+    # Given a batch with three memories created
+    for text in ("I live in Porto", "I work at the harbour", "I cycle to work"):
+        engine.retain("acme", RetainRequest(scope=SCOPE, text=text, mode="raw"))
+    records = [lambda_shaped(r) for r in stream_records(engine, dynamodb_local)]
+    mem_records = [r for r in records if r["dynamodb"]["Keys"]["sk"]["S"] == "MEM"]
+
+    # When the bus refuses the second entry, then accepts it when sent again
+    bus = Bus()
+    bus.answer(3, failed=(1,))
+    bus.answer(1)
+    answer = run_handler(records, bus)
+    # Then nothing is reported, and the refused entry alone was sent again
+    assert answer == {"batchItemFailures": []}
+    assert [len(c) for c in bus.calls] == [3, 1]
+    assert bus.calls[1][0]["Detail"] == bus.calls[0][1]["Detail"]
+
+    # When the bus keeps refusing that entry
+    bus = Bus()
+    bus.answer(3, failed=(1,))
+    bus.answer(1, failed=(0,))
+    answer = run_handler(records, bus, attempts=2)
+    # Then the record it came from is reported, so Lambda retries the batch from there
+    second = mem_records[1]["dynamodb"]["SequenceNumber"]
+    assert answer == {"batchItemFailures": [{"itemIdentifier": second}]}
+
+
+def test_the_sample_stream_event_puts_its_created_memory_on_the_bus() -> None:
+    # Given the real-shaped sample batch (an insert with its history entry, and a removal)
+    sample = json.loads((Path(__file__).resolve().parents[2] / "events" / "indexer.stream.json").read_text())
+    bus = Bus()
+    bus.answer(1)
+    # When handled
+    answer = run_handler(sample["Records"], bus)
+    # Then one memory.created goes to the bus; the removal (no deletion log entry) implies nothing
+    assert answer == {"batchItemFailures": []}
+    [[entry]] = bus.calls
+    detail = json.loads(entry["Detail"])
+    assert (entry["DetailType"], detail["subject"], detail["data"]["memory"]["content"]) == (
+        "memory.created",
+        "mem_0000000000000000000000000000000a",
+        "I prefer dark mode",
+    )
+    assert datetime.fromisoformat(detail["occurred_at"]) == datetime(2026, 3, 1, 9, 30, tzinfo=UTC)
