@@ -19,7 +19,7 @@ from engram.models import (
     dump,
     parse,
 )
-from engram_cli.common import Command, json_arg, open_engine, out, progress
+from engram_cli.common import Command, Handler, json_arg, open_engine, out, progress
 
 
 def cmd_retain(args: argparse.Namespace) -> int:
@@ -191,9 +191,7 @@ def cmd_feedback(args: argparse.Namespace) -> int:
 
 
 def add_feedback(command: Command) -> None:
-    p = command("feedback", cmd_feedback, "say whether a recalled memory helped")
-    p.add_argument("--tenant", required=True)
-    p.add_argument("--id", required=True)
+    p = _one_memory(command, "feedback", cmd_feedback, "say whether a recalled memory helped")
     p.add_argument("--signal", required=True)
 
 
@@ -205,9 +203,7 @@ def cmd_get(args: argparse.Namespace) -> int:
 
 
 def add_get(command: Command) -> None:
-    p = command("get", cmd_get, "one memory")
-    p.add_argument("--tenant", required=True)
-    p.add_argument("--id", required=True)
+    p = _one_memory(command, "get", cmd_get, "one memory")
     p.add_argument("--history", action="store_true")
 
 
@@ -283,9 +279,7 @@ def cmd_restore(args: argparse.Namespace) -> int:
 
 
 def add_restore(command: Command) -> None:
-    p = command("restore", cmd_restore, "bring an archived memory back into the search index")
-    p.add_argument("--tenant", required=True)
-    p.add_argument("--id", required=True)
+    p = _one_memory(command, "restore", cmd_restore, "bring an archived memory back into the search index")
     p.add_argument("--tier", choices=["peripheral", "working", "core"], default="peripheral")
 
 
@@ -298,6 +292,12 @@ def cmd_release(args: argparse.Namespace) -> int:
 
 
 def add_release(command: Command) -> None:
-    p = command("release", cmd_release, "return a quarantined memory to recall after review")
+    _one_memory(command, "release", cmd_release, "return a quarantined memory to recall after review")
+
+
+def _one_memory(command: Command, name: str, fn: Handler, help_text: str) -> argparse.ArgumentParser:
+    """A command on one memory: ``--tenant`` and ``--id``, both required."""
+    p = command(name, fn, help_text)
     p.add_argument("--tenant", required=True)
     p.add_argument("--id", required=True)
+    return p
