@@ -1,7 +1,7 @@
 """Engram's error hierarchy, its envelope and its HTTP statuses: the one home of both.
 
-Every error a caller can cause or observe is an ``EngramError`` with a stable ``code``; the API
-layer maps codes to HTTP statuses in one table (``HTTP_STATUS``), never by message text. The HTTP
+Every error a caller can cause or observe is an ``EngramError`` with a stable ``code`` and an HTTP
+``status``, both named in its class statement (never derived from message text). The HTTP
 resolver, the local gateway and the CLI all write ``envelope(...)``; invalid input of any kind
 becomes an error through ``from_validation``.
 """
@@ -21,9 +21,19 @@ def envelope(code: str, message: str, details: list[dict[str, Any]] | None = Non
 
 
 class EngramError(Exception):
-    """Base of every error Engram raises on purpose."""
+    """Base of every error Engram raises on purpose. A subclass names its ``code`` and HTTP
+    ``status`` in its class statement (``class NotFoundError(EngramError, code="not_found",
+    status=404)``); one it does not name is inherited."""
 
     code = "internal"
+    status = 500
+
+    def __init_subclass__(cls, *, code: str | None = None, status: int | None = None, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if code is not None:
+            cls.code = code
+        if status is not None:
+            cls.status = status
 
     def __init__(self, message: str, *, details: list[dict[str, Any]] | None = None) -> None:
         super().__init__(message)
@@ -34,99 +44,59 @@ class EngramError(Exception):
         return envelope(self.code, self.message, self.details)
 
 
-class ValidationFailedError(EngramError):
+class ValidationFailedError(EngramError, code="validation_error", status=400):
     """The request is malformed: a field is missing, of the wrong type or out of range."""
 
-    code = "validation_error"
 
-
-class UnprocessableError(EngramError):
+class UnprocessableError(EngramError, code="unprocessable", status=422):
     """The request is well-formed but cannot be carried out as asked."""
 
-    code = "unprocessable"
 
-
-class NotFoundError(EngramError):
+class NotFoundError(EngramError, code="not_found", status=404):
     """The thing does not exist, or belongs to another tenant (never say which)."""
 
-    code = "not_found"
 
-
-class ConflictError(EngramError):
+class ConflictError(EngramError, code="conflict", status=409):
     """A concurrent change won, or the thing already exists."""
 
-    code = "conflict"
 
-
-class PayloadTooLargeError(EngramError):
+class PayloadTooLargeError(EngramError, code="payload_too_large", status=413):
     """The request or one of its texts is larger than allowed."""
 
-    code = "payload_too_large"
 
-
-class UnauthorizedError(EngramError):
+class UnauthorizedError(EngramError, code="unauthorized", status=401):
     """Missing, malformed, unknown, revoked or expired credentials (one message for all)."""
 
-    code = "unauthorized"
 
-
-class ForbiddenError(EngramError):
+class ForbiddenError(EngramError, code="forbidden", status=403):
     """The credentials are valid but do not allow this scope or operation."""
 
-    code = "forbidden"
 
-
-class QuotaExceededError(EngramError):
+class QuotaExceededError(EngramError, code="quota_exceeded", status=429):
     """The tenant is over its quota; retry after ``retry_after`` seconds."""
-
-    code = "quota_exceeded"
 
     def __init__(self, message: str, *, retry_after: int = 1) -> None:
         super().__init__(message)
         self.retry_after = retry_after
 
 
-class DependencyMissingError(EngramError):
+class DependencyMissingError(EngramError, code="dependency_missing", status=500):
     """An optional dependency (an install extra) is not installed."""
 
-    code = "dependency_missing"
 
-
-class ConfigurationError(EngramError):
+class ConfigurationError(EngramError, code="internal_error", status=500):
     """The service is misconfigured (a missing or malformed ``ENGRAM_*`` setting): the operator's
     fault, never the caller's. A Lambda function refuses to start with it (its init fails); if it
     surfaces inside a request, the caller gets a generic 500 and the details go to the log."""
 
-    code = "internal_error"
 
-
-class ProviderError(EngramError):
+class ProviderError(EngramError, code="provider_error", status=502):
     """A configured provider (embedder, LLM, reranker, index) failed."""
-
-    code = "provider_error"
-
-
-HTTP_STATUS: dict[type[EngramError], int] = {
-    ValidationFailedError: 400,
-    UnauthorizedError: 401,
-    ForbiddenError: 403,
-    NotFoundError: 404,
-    ConflictError: 409,
-    PayloadTooLargeError: 413,
-    UnprocessableError: 422,
-    QuotaExceededError: 429,
-    DependencyMissingError: 500,
-    ConfigurationError: 500,
-    ProviderError: 502,
-}
 
 
 def http_status(error: EngramError) -> int:
-    """The HTTP status for an error, by class (most specific first)."""
-    for cls in type(error).__mro__:
-        if issubclass(cls, EngramError) and cls in HTTP_STATUS:
-            return HTTP_STATUS[cls]
-    return 500
+    """The HTTP status of an error: its class's (the nearest that names one), 500 by default."""
+    return error.status
 
 
 def from_validation(errors: Iterable[Mapping[str, Any]], *, outer: tuple[str, ...] = ()) -> EngramError:

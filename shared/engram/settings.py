@@ -1,7 +1,8 @@
 """Every tunable constant of DESIGN §5–7 in one model, overridable per tenant.
 
-``Settings.from_env`` is the only place that reads the environment, and only the composition
-root (``engram.app``) and the CLI call it. Per-tenant overrides are a nested dict stored on the
+``Settings.from_env`` is the only place that reads the environment (through pydantic-settings:
+``ENGRAM_<SETTING>``, ``ENGRAM_<SECTION>__<SETTING>`` and the documented short names; see
+``engram.settings_env``), and only the composition root (``engram.app``), the handlers and the CLI call it. Per-tenant overrides are a nested dict stored on the
 tenant (``{"recall": {"candidate_pool_min": 40}}``) and applied with ``for_tenant``.
 """
 
@@ -10,11 +11,24 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal, Optional
+from typing import Any, Literal, Optional, TypeGuard
 
 import annotated_types
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, create_model
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    ValidationError,
+    create_model,
+    field_validator,
+    model_validator,
+)
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
+from pydantic_settings.exceptions import SettingsError
 
+from engram.errors import ConfigurationError
+from engram.settings_env import EnvironSource, env_aliases
 from engram.strict_json import MAX_INT
 
 
@@ -179,6 +193,14 @@ class LlmSettings(_Section):
     """Base of the capped exponential backoff with full jitter between attempts."""
     max_output_tokens: int = Field(default=2_000, ge=64)
 
+    @model_validator(mode="after")
+    def _complete(self) -> LlmSettings:
+        if self.provider != "none" and not self.model:
+            raise ValueError("ENGRAM_LLM_MODEL is required when an LLM provider is configured")
+        if self.provider == "openai" and not self.base_url:
+            raise ValueError("ENGRAM_LLM_BASE_URL is required for the openai provider")
+        return self
+
 
 class LimitsSettings(_Section):
     """A tenant's request rate and monthly budgets (None: no limit). The rate is enforced by
@@ -208,6 +230,14 @@ class RerankSettings(_Section):
     region: str | None = None
     timeout_s: float = Field(default=2.0, gt=0)
     """Of one rerank call; recall itself waits only ``recall.rerank_budget_ms``."""
+
+    @model_validator(mode="after")
+    def _complete(self) -> RerankSettings:
+        if self.provider == "bedrock" and not self.model:
+            raise ValueError("ENGRAM_RERANK_MODEL is required for the bedrock rerank provider")
+        if self.provider == "tei" and not self.url:
+            raise ValueError("ENGRAM_RERANK_URL is required for the tei rerank provider")
+        return self
 
 
 class AwsSettings(_Section):
@@ -262,43 +292,23 @@ class AwsSettings(_Section):
     export_url_expiry_s: int = Field(default=900, ge=60, le=43_200)
 
 
-_AWS_ENV = {
-    "AWS_REGION": "region",
-    "ENGRAM_TABLE": "table",
-    "ENGRAM_DYNAMODB_ENDPOINT": "dynamodb_endpoint",
-    "ENGRAM_AWS_MAX_ATTEMPTS": "max_attempts",
-    "ENGRAM_INDEX": "index",
-    "ENGRAM_OPENSEARCH_ENDPOINT": "opensearch_endpoint",
-    "ENGRAM_OPENSEARCH_SERVICE": "opensearch_service",
-    "ENGRAM_OPENSEARCH_INDEX": "opensearch_index",
-    "ENGRAM_OPENSEARCH_TIMEOUT_S": "opensearch_timeout_s",
-    "ENGRAM_OPENSEARCH_SHARDS": "opensearch_shards",
-    "ENGRAM_OPENSEARCH_REPLICAS": "opensearch_replicas",
-    "ENGRAM_PROVIDER_TIMEOUT_S": "provider_timeout_s",
-    "ENGRAM_PROVIDER_DEADLINE_S": "provider_deadline_s",
-    "ENGRAM_HYBRID_PIPELINE": "hybrid_pipeline",
-    "ENGRAM_BEDROCK_MODEL": "bedrock_model",
-    "ENGRAM_EMBEDDING_DIMENSIONS": "embedding_dimensions",
-    "ENGRAM_OPENAI_BASE_URL": "openai_base_url",
-    "ENGRAM_OPENAI_MODEL": "openai_model",
-    "ENGRAM_OPENAI_API_KEY": "openai_api_key",
-    "ENGRAM_FALLBACK_EMBEDDER": "fallback_embedder",
-    "ENGRAM_KEY_PEPPER": "key_pepper",
-    "ENGRAM_USAGE_PLAN_PREFIX": "usage_plan_prefix",
-    "ENGRAM_TIERS": "usage_plan_tiers",
-    "ENGRAM_BUCKET": "bucket",
-    "ENGRAM_STEP_QUEUE_URL": "step_queue_url",
-}
+def _is_section(annotation: Any) -> TypeGuard[type[_Section]]:
+    return isinstance(annotation, type) and issubclass(annotation, _Section)
 
 
-_PROVIDER_ENV = {
-    "llm": ("provider", "base_url", "model", "api_key", "region", "timeout_s", "deadline_s"),
-    "rerank": ("provider", "url", "model", "api_key", "region", "timeout_s"),
-}
-"""Provider sections read from ``ENGRAM_<SECTION>_<FIELD>`` (``ENGRAM_LLM_MODEL``, ``ENGRAM_RERANK_URL``)."""
+class Settings(BaseSettings):
+    """Process-wide settings. ``Settings(...)`` takes values only as given; ``from_env`` reads
+    the environment (``engram.settings_env``: prefix ``ENGRAM_``, nested delimiter ``__``,
+    and the short names of ``ENV_ALIASES``)."""
 
+    model_config = SettingsConfigDict(
+        extra="forbid",
+        frozen=True,
+        env_prefix="ENGRAM_",
+        env_nested_delimiter="__",
+        env_ignore_empty=True,
+    )
 
-class Settings(_Section):
     backend: Literal["local", "aws"] = "local"
     data_dir: Path = Path("~/.engram").expanduser()
     embedder: Literal["local", "bedrock", "openai"] = "local"
@@ -324,38 +334,35 @@ class Settings(_Section):
     rerank: RerankSettings = RerankSettings()
     limits: LimitsSettings = LimitsSettings()
 
+    @field_validator("data_dir")
+    @classmethod
+    def _expand_home(cls, value: Path) -> Path:
+        return value.expanduser()
+
+    @classmethod
+    def settings_customise_sources(
+        cls, settings_cls: type[BaseSettings], init_settings: PydanticBaseSettingsSource, *_: Any, **__: Any
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        return (init_settings,)  # the environment is read by from_env alone, from the mapping it is given
+
     @classmethod
     def from_env(cls, environ: Mapping[str, str], **overrides: Any) -> Settings:
-        """Settings from ``ENGRAM_*`` variables; keyword overrides win."""
-        values: dict[str, Any] = {}
-        if "ENGRAM_BACKEND" in environ:
-            values["backend"] = environ["ENGRAM_BACKEND"]
-        if "ENGRAM_DATA_DIR" in environ:
-            values["data_dir"] = Path(environ["ENGRAM_DATA_DIR"]).expanduser()
-        if environ.get("ENGRAM_EXTRACT_QUEUE_URL"):
-            values["extract_queue_url"] = environ["ENGRAM_EXTRACT_QUEUE_URL"]
-        if environ.get("ENGRAM_OPERATOR_TOKEN"):
-            values["operator_token"] = environ["ENGRAM_OPERATOR_TOKEN"]
-        if "ENGRAM_LIFECYCLE_INTERVAL_S" in environ:
-            values["lifecycle_interval_s"] = environ["ENGRAM_LIFECYCLE_INTERVAL_S"]
-        if "ENGRAM_FUSION" in environ:
-            values["recall"] = {"fusion": environ["ENGRAM_FUSION"]}
-        if "ENGRAM_DEFER_EMBEDDING" in environ:
-            values["retain"] = {"defer_embedding": environ["ENGRAM_DEFER_EMBEDDING"]}
-        if "ENGRAM_SCAN_EXACT_MAX_ROWS" in environ:
-            values["scan"] = {"exact_max_rows": environ["ENGRAM_SCAN_EXACT_MAX_ROWS"]}
-        if "ENGRAM_EMBEDDER" in environ:
-            values["embedder"] = environ["ENGRAM_EMBEDDER"]
-        aws = {name: environ[var] for var, name in _AWS_ENV.items() if environ.get(var)}
-        if aws:
-            values["aws"] = aws
-        for section, names in _PROVIDER_ENV.items():
-            prefix = f"ENGRAM_{section.upper()}_"
-            given = {n: environ[prefix + n.upper()] for n in names if environ.get(prefix + n.upper())}
-            if given:
-                values[section] = given
-        values.update({k: v for k, v in overrides.items() if v is not None})
-        return cls.model_validate(values)
+        """Settings from ``ENGRAM_*`` variables (empty ones count as unset); keyword overrides win.
+        Any invalid value is a ``ConfigurationError`` naming its variable."""
+        source = EnvironSource(cls, environ)
+        unknown = source.unknown(
+            {n: f.annotation for n, f in cls.model_fields.items() if _is_section(f.annotation)}
+        )
+        if unknown:
+            raise ConfigurationError(f"unknown setting variable(s): {', '.join(unknown)}")
+        try:
+            values = source()
+            values.update({k: v for k, v in overrides.items() if v is not None})
+            return cls(**values)
+        except SettingsError as exc:
+            raise ConfigurationError(f"invalid settings: {exc}") from None
+        except ValidationError as exc:
+            raise source.error(exc.errors()) from None
 
     def for_tenant(self, overrides: Mapping[str, Any] | None) -> Settings:
         """These settings with a tenant's overrides applied (only recall, lifecycle, retain, limits)."""
@@ -378,6 +385,9 @@ TENANT_SECTIONS: dict[str, type[_Section]] = {
     "limits": LimitsSettings,
 }
 """The sections a tenant may override (``Settings.for_tenant``)."""
+
+ENV_ALIASES = env_aliases(Settings)
+"""Every short name of a setting's variable (``ENGRAM_TABLE``, ``ENGRAM_LLM_MODEL``) -> the setting."""
 
 
 def _override_model(name: str, section: type[_Section]) -> type[BaseModel]:

@@ -61,10 +61,20 @@ def _bearer(value: str) -> str | None:
     return token.strip() or None if scheme.lower() == "bearer" else None
 
 
+Call = Callable[[Context, Callable[[AsyncEngram], Awaitable[Any]]], Awaitable[dict[str, Any]]]
+"""Runs one tool's work with a client on the call's key; API errors come back as the tool's error."""
+
+
 def build_server(keys: KeySource) -> MCPServer[Any]:
     """The MCP server with its five tools."""
     server: MCPServer[Any] = MCPServer(name="engram", instructions=INSTRUCTIONS, log_level="WARNING")
+    call = _caller(keys)
+    _add_remember_tools(server, call)
+    _add_curate_tools(server, call)
+    return server
 
+
+def _caller(keys: KeySource) -> Call:
     async def call(ctx: Context, work: Callable[[AsyncEngram], Awaitable[Any]]) -> dict[str, Any]:
         try:
             async with keys.client(ctx.headers) as engram:
@@ -76,6 +86,12 @@ def build_server(keys: KeySource) -> MCPServer[Any]:
         except PermissionError as exc:
             raise ToolError(str(exc)) from exc
         return dict(result)
+
+    return call
+
+
+def _add_remember_tools(server: MCPServer[Any], call: Call) -> None:
+    """``memory_store`` and ``memory_recall``."""
 
     @server.tool(description="Remember a text (a fact, preference or event) in a scope such as user:alice.")
     async def memory_store(
@@ -111,6 +127,10 @@ def build_server(keys: KeySource) -> MCPServer[Any]:
             return {"note": DATA_NOTE, "context": found.context or "", "memories": memories}
 
         return await call(ctx, work)
+
+
+def _add_curate_tools(server: MCPServer[Any], call: Call) -> None:
+    """``memory_forget``, ``memory_feedback`` and ``memory_list``."""
 
     @server.tool(
         description="Forget memories by ids or by a query (dry_run true: only list what would go).",
@@ -163,8 +183,6 @@ def build_server(keys: KeySource) -> MCPServer[Any]:
             return {"note": DATA_NOTE, "memories": memories, "next_cursor": page.next_cursor}
 
         return await call(ctx, work)
-
-    return server
 
 
 def require_bearer(app: ASGIApp) -> ASGIApp:

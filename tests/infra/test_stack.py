@@ -340,6 +340,51 @@ def test_the_functions_find_the_table_index_and_secrets_under_the_names_settings
     assert settings.aws.usage_plan_tiers.split(",") == list(CONFIG.usage_plans)
 
 
+NOT_SETTINGS = {"ENGRAM_STAGE", "ENGRAM_FUNCTION"}
+"""Variables of the functions' environment that name the deployment, not a setting."""
+
+
+def _same(read: Any, value: str) -> bool:
+    """Whether a setting holds what its variable said (the variable as pydantic reads it)."""
+    from pydantic import SecretStr
+
+    if isinstance(read, SecretStr):
+        read = read.get_secret_value()
+    if isinstance(read, bool):
+        return value.lower() == str(read).lower()
+    if isinstance(read, int | float):
+        return float(value) == read
+    return str(read) == value
+
+
+def test_every_function_reads_each_variable_of_its_environment_into_its_setting(synth: Synth) -> None:
+    # Given the exact environment the stack gives each function (references as plain strings)
+    from functools import reduce
+
+    from engram.settings import ENV_ALIASES, Settings
+
+    functions = [
+        f["Properties"]["Environment"]["Variables"]
+        for f in synth.resources("AWS::Lambda::Function").values()
+        if "ENGRAM_FUNCTION" in f["Properties"].get("Environment", {}).get("Variables", {})
+    ]
+    assert len(functions) >= 10
+    for variables in functions:
+        env = {k: v if isinstance(v, str) else f"ref-{k}" for k, v in variables.items()}
+
+        # When the function's settings are read (as its init does)
+        settings = Settings.from_env(env)
+
+        # Then every ENGRAM_* variable (and AWS_REGION) landed in the setting it names
+        for name, value in env.items():
+            if name in NOT_SETTINGS or not (name.startswith("ENGRAM_") or name in ENV_ALIASES):
+                continue
+            path = ENV_ALIASES.get(name) or name.removeprefix("ENGRAM_").lower().replace("__", ".")
+            read = reduce(getattr, path.split("."), settings)
+            assert _same(read, value), (env["ENGRAM_FUNCTION"], name, value, read)
+        assert settings.backend == "aws" and settings.retain.defer_embedding is False
+
+
 def test_the_indexer_reads_the_memories_stream_with_partial_failures_and_an_on_failure_queue(
     synth: Synth,
 ) -> None:

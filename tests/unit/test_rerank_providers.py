@@ -107,17 +107,17 @@ def test_the_rerank_provider_is_read_from_engram_rerank_variables() -> None:
 
 
 @pytest.mark.parametrize(
-    ("section", "variable"),
-    [
-        (RerankSettings(provider="tei"), "ENGRAM_RERANK_URL"),
-        (RerankSettings(provider="bedrock"), "ENGRAM_RERANK_MODEL"),
-    ],
+    ("provider", "variable"),
+    [("tei", "ENGRAM_RERANK_URL"), ("bedrock", "ENGRAM_RERANK_MODEL")],
 )
 def test_a_provider_without_its_endpoint_or_model_is_a_configuration_error(
-    section: RerankSettings, variable: str
+    provider: str, variable: str
 ) -> None:
+    # Given a rerank provider without its endpoint or model
+    # When the settings are read
+    # Then they are refused at once, naming the missing variable
     with pytest.raises(ConfigurationError, match=variable):
-        build_reranker(section)
+        Settings.from_env({"ENGRAM_RERANK_PROVIDER": provider})
 
 
 def test_no_provider_means_no_reranker() -> None:

@@ -1,0 +1,167 @@
+"""Running Engram: ``engram serve`` (the local gateway), ``engram mcp`` and ``engram demo``."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import sys
+from typing import Any
+
+from engram.errors import ValidationFailedError
+from engram.models import (
+    RecallRequest,
+    RetainRequest,
+    parse,
+)
+from engram_cli.common import Command, open_engine
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """The local gateway: the Lambda handlers behind a real HTTP server, on the embedded default."""
+    if args.max_connections < 1 or args.idle_timeout <= 0:
+        raise ValidationFailedError("--max-connections and --idle-timeout: must be more than 0")
+    if args.lifecycle_interval is not None and args.lifecycle_interval <= 0:
+        raise ValidationFailedError(
+            "--lifecycle-interval: must be more than 0 seconds (--no-lifecycle turns it off)"
+        )
+    # Set before Powertools objects exist: no X-Ray daemon or metric sink on a laptop.
+    os.environ.setdefault("POWERTOOLS_TRACE_DISABLED", "true")
+    os.environ.setdefault("POWERTOOLS_METRICS_DISABLED", "true")
+    os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "WARNING")
+    import logging
+
+    from engram.webhook_dispatch import start_dispatcher
+    from engram_http import gateway, runtime
+
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(message)s")
+    engine = open_engine(args)
+    engine.embedder.embed(["warm up"])  # load the model before the first request
+    runtime.use_engine(engine)
+    resumed = engine.resume_jobs()
+    if not args.no_lifecycle:
+        engine.start_lifecycle(args.lifecycle_interval or engine.settings.lifecycle_interval_s)
+    dispatcher = start_dispatcher(engine.deps, os.environ)  # webhooks: sent on a background thread
+
+    def announce(server: Any) -> None:
+        host, port = server.server_address[:2]
+        print(f"Engram listening on http://{host}:{port}  (docs: http://{host}:{port}/v1/docs)", flush=True)
+        print(
+            f"data: {engine.settings.data_dir}   operator token: {engine.settings.data_dir / 'operator-token'}"
+            + (f"   resumed jobs: {resumed}" if resumed else ""),
+            flush=True,
+        )
+
+    try:
+        gateway.serve(
+            args.host,
+            args.port,
+            on_start=announce,
+            max_connections=args.max_connections,
+            idle_timeout=args.idle_timeout,
+            access_log=None if args.quiet else _access_line,
+        )
+    finally:
+        if dispatcher is not None:
+            dispatcher.stop()
+        engine.close()
+        runtime.use_engine(None)
+    print("Engram stopped", flush=True)
+    return 0
+
+
+def _access_line(line: str) -> None:
+    """One write per line: the gateway's threads log at once, and print() writes the text and its
+    newline separately, so two lines could interleave."""
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+def add_serve(command: Command) -> None:
+    p = command("serve", cmd_serve, "run the HTTP API locally (the Lambda handlers behind a local gateway)")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8080)
+    p.add_argument("--verbose", action="store_true", help="log at INFO level (the library's own logs)")
+    p.add_argument(
+        "--quiet",
+        action="store_true",
+        help="no access log (one line per request: method, route, status, ms, tenant)",
+    )
+    p.add_argument(
+        "--lifecycle-interval",
+        type=float,
+        metavar="SECONDS",
+        help="run the lifecycle job over every tenant this often (default: setting lifecycle_interval_s, 3600)",
+    )
+    p.add_argument("--no-lifecycle", action="store_true", help="do not run the lifecycle job in this server")
+    p.add_argument(
+        "--max-connections", type=int, default=64, help="open connections at most (beyond: 503); default 64"
+    )
+    p.add_argument(
+        "--idle-timeout",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="close a connection that sends nothing for this long (default 30)",
+    )
+
+
+def cmd_mcp(args: argparse.Namespace) -> int:
+    """Engram as MCP tools: over stdio (key from ENGRAM_API_KEY) or streamable HTTP (key per request)."""
+    try:
+        from engram_cli import mcp_server
+    except ImportError as exc:  # pragma: no cover - the extra is missing
+        from engram.errors import DependencyMissingError
+
+        raise DependencyMissingError("engram mcp needs the mcp extra: pip install 'engram[mcp]'") from exc
+    url = args.url or os.environ.get("ENGRAM_URL", "http://127.0.0.1:8080")
+    if args.transport == "stdio":
+        key = os.environ.get("ENGRAM_API_KEY")
+        if not key:
+            raise ValidationFailedError("ENGRAM_API_KEY: set it to the Engram API key the tools use")
+        mcp_server.run_stdio(url, key)
+        return 0
+
+    def announce(port: int) -> None:
+        print(f"Engram MCP on http://{args.host}:{port}/mcp  (Engram API: {url})", flush=True)
+
+    mcp_server.run_http(url, args.host, args.port, on_start=announce)
+    return 0
+
+
+def add_mcp(command: Command) -> None:
+    p = command("mcp", cmd_mcp, "serve Engram's memory as MCP tools (stdio, or streamable HTTP)")
+    p.add_argument("--transport", choices=["stdio", "http"], default="stdio")
+    p.add_argument("--url", help="the Engram API (default: env ENGRAM_URL or http://127.0.0.1:8080)")
+    p.add_argument("--host", default="127.0.0.1", help="HTTP only")
+    p.add_argument("--port", type=int, default=8765, help="HTTP only (0: any free port)")
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    """A first run: a demo tenant, a few memories, three recalls."""
+    engine = open_engine(args)
+    from engram.errors import ConflictError
+
+    with contextlib.suppress(ConflictError):  # a second run reuses the demo tenant
+        engine.create_tenant("demo")
+    texts = [
+        "I prefer dark mode in every editor",
+        "Remember that my daughter Mia is allergic to peanuts",
+        "We hit error E4711 when the billing job runs twice",
+        "My flight to Lisbon is next Tuesday",
+    ]
+    for text in texts:
+        engine.retain("demo", parse(RetainRequest, {"scope": "user:alice", "text": text}))
+    print(f"Engram on the embedded default; data in {engine.settings.data_dir}")
+    for query in ("what theme do I like?", "error E4711", "any food allergies in the family?"):
+        response = engine.recall("demo", parse(RecallRequest, {"query": query, "scopes": ["user:alice"]}))
+        print(f"\n? {query}")
+        for m in response.memories:
+            print(f"  {m.score:.3f}  [{m.category}] {m.content}")
+    engine.close()
+    print("\nTry: engram recall --tenant demo --scope user:alice --query 'where am I flying?'")
+    return 0
+
+
+def add_demo(command: Command) -> None:
+    command("demo", cmd_demo, "a first run on the embedded default")

