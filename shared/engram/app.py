@@ -250,7 +250,7 @@ class Engine:
         from engram.adapters.sqlite_store import SqliteDatabase, SqliteStore
         from engram.adapters.sqlite_usage import SqliteUsage
         from engram.auth import KeyService, load_or_create_secret
-        from engram.extraction import RuleExtractor
+        from engram.extraction.llm_extractor import extractor_for
 
         if settings.blas_threads is not None:
             from threadpoolctl import threadpool_limits
@@ -273,9 +273,9 @@ class Engine:
             ledger=SqliteUsage(db),
             index=SqliteIndex(db, dimension=embedder.dimension, scan=settings.scan),
             embedder=embedder,
-            extractor=RuleExtractor(),
+            extractor=extractor_for(llm := build_llm(settings.llm)),
             clock=clock,
-            llm=build_llm(settings.llm),
+            llm=llm,
             reranker=build_reranker(settings.rerank),
             queue=_job_queue(settings),
         )
@@ -306,7 +306,7 @@ class Engine:
         from engram.adapters.dynamodb_usage import DynamoUsage
         from engram.adapters.providers import build_embedder
         from engram.auth import KeyService
-        from engram.extraction import RuleExtractor
+        from engram.extraction.llm_extractor import extractor_for
 
         aws = settings.aws
         client = dynamodb or dynamodb_client(
@@ -356,9 +356,9 @@ class Engine:
             ledger=DynamoUsage(client, aws.table),
             index=index,
             embedder=embedder,
-            extractor=RuleExtractor(),
+            extractor=extractor_for(llm := build_llm(settings.llm)),
             clock=clock,
-            llm=build_llm(settings.llm),
+            llm=llm,
             reranker=build_reranker(settings.rerank),
             queue=_job_queue(settings),
             usage_plans=usage_plans,
