@@ -234,7 +234,7 @@ def rule_decision(new: MemoryRecord, twin: MemoryRecord | None, cosine: float, t
     >>> from datetime import UTC, datetime
     >>> t = datetime(2026, 1, 1, tzinfo=UTC)
     >>> old = MemoryRecord(tenant_id="t", id="m1", scope="s", category="preference",
-    ...     content="I prefer dark mode in my editor", created_at=t, updated_at=t)
+    ...     content="I prefer dark mode in my editor", created_at=t, updated_at=t, content_hash="h")
     >>> new = old.model_copy(update={"id": "m2", "content": "I prefer dark mode"})
     >>> rule_decision(new, old, 0.97, 0.95).action, rule_decision(new, old, 0.9, 0.95).action
     ('skip', 'create')
