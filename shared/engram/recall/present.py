@@ -46,28 +46,30 @@ def context_block(memories: Sequence[RecalledMemory], max_chars: int) -> str:
     return "\n".join(lines) if len(lines) > 1 else ""
 
 
+_SHOWN = (
+    "id",
+    "content",
+    "category",
+    "scope",
+    "tier",
+    "tags",
+    "metadata",
+    "created_at",
+    "occurred_at",
+    "trust",
+)
+"""The fields of a record a recalled memory shows as they are."""
+
+
 def present(state: RecallState, settings: Settings) -> RecallResponse:
     """The chosen memories in their order, each with its trace when ``debug``."""
     request, trace = state.request, state.trace
     memories = []
     for rank, memory_id in enumerate(state.chosen, start=1):
         record = state.records[memory_id]
-        memories.append(
-            RecalledMemory(
-                id=record.id,
-                content=record.content,
-                category=record.category,
-                scope=record.scope,
-                score=round(state.final[memory_id], 6),
-                tier=record.tier,
-                tags=record.tags,
-                metadata=record.metadata,
-                created_at=record.created_at,
-                occurred_at=record.occurred_at,
-                trust=record.trust,
-                trace=trace.of(memory_id, rank),
-            )
-        )
+        shown = {name: getattr(record, name) for name in _SHOWN}
+        score = round(state.final[memory_id], 6)
+        memories.append(RecalledMemory(**shown, score=score, trace=trace.of(memory_id, rank)))
     context = context_block(memories, settings.recall.context_max_chars) if request.context else None
     return RecallResponse(
         memories=memories, context=context, rerank=state.reranked if request.debug else None
