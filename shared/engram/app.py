@@ -131,17 +131,18 @@ def build_aws(
 
 def _compose(settings: Settings, clock: Clock, *, bedrock: Any = None, **ports: Any) -> Deps:
     """``Deps`` of both backends: the backend's ports, and what both build alike from the settings
-    (the rule extractor, the LLM and reranker they name, the job queue or this process's runner)."""
+    (the LLM and reranker they name, the extractor over that LLM (rules without one), the job queue or this process's runner)."""
     from engram.background.jobs import LocalJobRunner
-    from engram.extraction import RuleExtractor
+    from engram.extraction.llm_extractor import extractor_for
 
     queue = _job_queue(settings)
     runner = LocalJobRunner() if queue is None else None
+    llm = build_llm(settings.llm, bedrock=bedrock)
     deps = Deps(
         settings=settings,
         clock=clock,
-        extractor=RuleExtractor(),
-        llm=build_llm(settings.llm, bedrock=bedrock),
+        extractor=extractor_for(llm),
+        llm=llm,
         reranker=build_reranker(settings.rerank, bedrock=bedrock),
         queue=queue,
         runner=runner,

@@ -8,7 +8,8 @@ import time
 from typing import Any
 
 from engram.errors import ConflictError, NotFoundError
-from engram.models import FeedbackRequest, FeedbackResponse, HistoryEntry
+from engram.history import entry as history_entry
+from engram.models import FeedbackRequest, FeedbackResponse
 from engram.ports import Clock, MemoryStore, SearchIndex
 from engram.scopes import EVERY_SCOPE, ScopeSet
 from engram.scoring.lifecycle import POSITIVE_SIGNALS, demotion_on_feedback, feedback_ema
@@ -63,14 +64,7 @@ def feedback(
             )
             detail.update(from_tier=record.tier, to_tier=tier, by="feedback", reason=reason)
         updated = record.model_copy(update=changes)
-        entry = HistoryEntry(
-            memory_id=memory_id,
-            version=updated.version,
-            event="feedback",
-            at=now,
-            content=record.content,
-            detail=detail,
-        )
+        entry = history_entry(updated, "feedback", now, detail, content=record.content)
         if store.update(tenant_id, updated, expected_version=record.version, history=entry):
             if request.signal in POSITIVE_SIGNALS:  # a memory the agent says it used was accessed
                 # Counted as recalls count theirs (atomic, version unmoved): an update keeps the

@@ -16,9 +16,11 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
+from engram.history import entry as history_entry
 from engram.identity import receipt_id
 from engram.models import (
     DeletionLogEntry,
@@ -94,6 +96,16 @@ def _resumable(
     return report
 
 
+@dataclass
+class _Page:
+    """What one page of the run changes."""
+
+    expired: list[str] = field(default_factory=list)
+    updates: list[ConditionalUpdate] = field(default_factory=list)
+    movers: dict[str, TierMove] = field(default_factory=dict)
+    tiers: dict[str, int] = field(default_factory=dict)
+
+
 def run(
     tenant_id: str,
     *,
@@ -113,91 +125,97 @@ def run(
     Example: ``engram lifecycle run --tenant acme --now 2026-06-01T00:00:00Z --json`` calls this.
     """
     began = time.perf_counter()
-    allowed = ALLOWED[rules]
-    life = settings.lifecycle
     report = None if dry_run else _resumable(store, tenant_id, rules, now)
     if report is None:
-        at = now or clock.now()
         report = LifecycleReport(
-            run_id=run_id(), tenant_id=tenant_id, now=at, rules=rules, dry_run=dry_run, started_at=clock.now()
+            run_id=run_id(),
+            tenant_id=tenant_id,
+            now=now or clock.now(),
+            rules=rules,
+            dry_run=dry_run,
+            started_at=clock.now(),
         )
-    at = report.now
     while True:
-        page = store.list_page(tenant_id, EVERYTHING, cursor=report.cursor, limit=life.job_page_size)
-        expired: list[str] = []
-        updates: list[ConditionalUpdate] = []
-        movers: dict[str, TierMove] = {}
-        tiers: dict[str, int] = {}
-        for record in page.records:
-            if "expire" in allowed and rules_math.is_expired(record.expires_at, at, pinned=record.pinned):
-                expired.append(record.id)
-                continue
-            tier = record.tier
-            moves = _settle(record, at, settings, allowed) if record.status == "active" else []
-            if moves:
-                tier = moves[-1].target
-                reason = "; ".join(f"{m.source} → {m.target}: {m.reason}" for m in moves)
-                movers[record.id] = TierMove(
-                    id=record.id,
-                    from_tier=record.tier,
-                    to_tier=tier,
-                    composite=round(_composite(record, tier, at, settings), 6),
-                    reason=reason,
-                )
-                updated = record.model_copy(update={"tier": tier, "version": record.version + 1})
-                entry = HistoryEntry(
-                    memory_id=record.id,
-                    version=updated.version,
-                    event="tier",
-                    at=at,
-                    content=record.content,
-                    detail={
-                        "from_tier": record.tier,
-                        "to_tier": tier,
-                        "by": "lifecycle",
-                        "run_id": report.run_id,
-                        "reason": reason,
-                    },
-                )
-                updates.append(ConditionalUpdate(updated, record.version, entry))
-            tiers[tier] = tiers.get(tier, 0) + 1
-
-        counted = report.model_copy(deep=True)
-        counted.pages += 1
-        counted.scanned += len(page.records)
-        if dry_run:
-            counted.expired += len(expired)
-        else:  # deleted in batches: each delete rewrites the tenant's text index
-            counted.pending_expired += expired
-        for move in movers.values():
-            kind = _kind(move.from_tier, move.to_tier)
-            setattr(counted, kind, getattr(counted, kind) + 1)
-        for name, n in tiers.items():
-            counted.by_tier[name] = counted.by_tier.get(name, 0) + n
-        counted.top_movers = _top([*counted.top_movers, *movers.values()], life.top_movers)
+        page = store.list_page(
+            tenant_id, EVERYTHING, cursor=report.cursor, limit=settings.lifecycle.job_page_size
+        )
+        changes = _settle_page(page.records, report, settings, ALLOWED[rules])
+        counted = _counted(report, changes, len(page.records), settings.lifecycle.top_movers)
         counted.cursor = page.next_cursor
         counted.duration_s = round(report.duration_s + time.perf_counter() - began, 3)
         began = time.perf_counter()
         if page.next_cursor is None:
             counted.status = "completed"
             counted.finished_at = clock.now()
-        if dry_run:
-            report = counted
-        else:
-            applied = set(store.update_many(tenant_id, updates, report=counted))
-            report = counted
-            missed = [u.record.id for u in updates if u.record.id not in applied]
-            if missed:  # changed meanwhile (an access, a feedback): the next run looks again
-                report = _uncount(report, [movers[i] for i in missed], life.top_movers)
-                store.put_lifecycle_report(tenant_id, report)
-            _reindex(
-                tenant_id, [u.record for u in updates if u.record.id in applied], store=store, index=index
-            )
+        report = counted if dry_run else _commit(tenant_id, counted, changes, store, index, settings)
         stop = report.status == "completed" or (should_stop is not None and should_stop())
         if report.pending_expired and (stop or len(report.pending_expired) >= EXPIRE_BATCH):
             report = _expire(tenant_id, report, store=store, index=index)
         if stop:
             return report
+
+
+def _settle_page(
+    records: list[MemoryRecord], report: LifecycleReport, settings: Settings, allowed: frozenset[str]
+) -> _Page:
+    """Each memory of a page at the run's instant: expired, moved to its settled tier, or kept."""
+    at, changes = report.now, _Page()
+    for record in records:
+        if "expire" in allowed and rules_math.is_expired(record.expires_at, at, pinned=record.pinned):
+            changes.expired.append(record.id)
+            continue
+        tier = record.tier
+        moves = _settle(record, at, settings, allowed) if record.status == "active" else []
+        if moves:
+            tier = moves[-1].target
+            reason = "; ".join(f"{m.source} → {m.target}: {m.reason}" for m in moves)
+            composite = round(_composite(record, tier, at, settings), 6)
+            changes.movers[record.id] = TierMove(
+                id=record.id, from_tier=record.tier, to_tier=tier, composite=composite, reason=reason
+            )
+            updated = record.model_copy(update={"tier": tier, "version": record.version + 1})
+            detail = {"from_tier": record.tier, "to_tier": tier, "by": "lifecycle", "run_id": report.run_id}
+            entry = history_entry(updated, "tier", at, {**detail, "reason": reason}, content=record.content)
+            changes.updates.append(ConditionalUpdate(updated, record.version, entry))
+        changes.tiers[tier] = changes.tiers.get(tier, 0) + 1
+    return changes
+
+
+def _counted(report: LifecycleReport, changes: _Page, scanned: int, top: int) -> LifecycleReport:
+    """The report with one more page counted in."""
+    counted = report.model_copy(deep=True)
+    counted.pages += 1
+    counted.scanned += scanned
+    if report.dry_run:
+        counted.expired += len(changes.expired)
+    else:  # deleted in batches: each delete rewrites the tenant's text index
+        counted.pending_expired += changes.expired
+    for move in changes.movers.values():
+        kind = _kind(move.from_tier, move.to_tier)
+        setattr(counted, kind, getattr(counted, kind) + 1)
+    for name, n in changes.tiers.items():
+        counted.by_tier[name] = counted.by_tier.get(name, 0) + n
+    counted.top_movers = _top([*counted.top_movers, *changes.movers.values()], top)
+    return counted
+
+
+def _commit(
+    tenant_id: str,
+    report: LifecycleReport,
+    changes: _Page,
+    store: MemoryStore,
+    index: SearchIndex,
+    settings: Settings,
+) -> LifecycleReport:
+    """The page's moves, each only if the memory did not change meanwhile, with the report."""
+    updates = changes.updates
+    applied = set(store.update_many(tenant_id, updates, report=report))
+    missed = [u.record.id for u in updates if u.record.id not in applied]
+    if missed:  # changed meanwhile (an access, a feedback): the next run looks again
+        report = _uncount(report, [changes.movers[i] for i in missed], settings.lifecycle.top_movers)
+        store.put_lifecycle_report(tenant_id, report)
+    _reindex(tenant_id, [u.record for u in updates if u.record.id in applied], store=store, index=index)
+    return report
 
 
 def _expire(

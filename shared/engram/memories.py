@@ -19,6 +19,7 @@ from engram import lifecycle, strict_json
 from engram.errors import ConflictError, ForbiddenError, NotFoundError, ValidationFailedError
 from engram.extraction.guard import instruction_like
 from engram.extraction.rules import abstract_of, entities_of
+from engram.history import entry as history_entry
 from engram.identity import content_hash
 from engram.models import (
     HistoryEntry,
@@ -148,13 +149,8 @@ def patch(
     ):
         changes["tags"] = [*changes.get("tags", record.tags), "quarantined"]  # the review tag stays
     updated = record.model_copy(update=changes)
-    entry = HistoryEntry(
-        memory_id=memory_id,
-        version=updated.version,
-        event="tier" if "to_tier" in detail and request.content is None else "updated",
-        at=now,
-        content=updated.content,
-        detail=detail,
+    entry = history_entry(
+        updated, "tier" if "to_tier" in detail and request.content is None else "updated", now, detail
     )
     if not store.update(tenant_id, updated, expected_version=record.version, history=entry, vector=vector):
         raise ConflictError("the memory changed while it was being patched; retry")
@@ -235,14 +231,8 @@ def release(
             "updated_at": now,
         }
     )
-    entry = HistoryEntry(
-        memory_id=memory_id,
-        version=updated.version,
-        event="released",
-        at=now,
-        content=updated.content,
-        detail={"from": "quarantined", "to": status, "released_by": released_by or "unknown"},
-    )
+    detail = {"from": "quarantined", "to": status, "released_by": released_by or "unknown"}
+    entry = history_entry(updated, "released", now, detail)
     if not store.update(tenant_id, updated, expected_version=record.version, history=entry):
         raise ConflictError("the memory changed while it was being released; retry")
     vectors = store.get_vectors(tenant_id, [memory_id])
@@ -260,15 +250,7 @@ def _screened(
     if not changes:
         return record, history
     record = record.model_copy(update={**changes, "version": record.version + 1})
-    entry = HistoryEntry(
-        memory_id=record.id,
-        version=record.version,
-        event="updated",
-        at=now,
-        content=record.content,
-        detail=detail,
-    )
-    return record, [*history, entry]
+    return record, [*history, history_entry(record, "updated", now, detail)]
 
 
 def _as_retained(record: MemoryRecord) -> MemoryRecord:

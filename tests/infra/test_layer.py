@@ -21,7 +21,7 @@ def _elf_machine(path: Path) -> int:
 def test_layer_holds_engram_engram_http_and_the_runtime_dependencies(layer: LayerBuild) -> None:
     site = layer.path / "python"
     assert (site / "engram" / "__init__.py").is_file()
-    assert (site / "engram" / "recall.py").is_file()
+    assert (site / "engram" / "recall" / "__init__.py").is_file()
     assert (site / "engram_http" / "routes.py").is_file()
     assert (site / "engram_http" / "inspector" / "index.html").is_file()  # served by the docs function
     assert (site / "pydantic" / "__init__.py").is_file()

@@ -1,4 +1,12 @@
-"""Dedup decisions (DESIGN §5): one batched LLM call per candidate set, then per-category rules.
+"""Dedup policy (DESIGN §5): what a new memory does to the stored ones, in one place.
+
+Without an LLM (and for what it leaves undecided), the rules: the same normalised text in a
+scope is a duplicate; for profile, preference, entity, fact and pattern (``MERGING_CATEGORIES``)
+a near-duplicate (cosine >= ``dedup_cosine``) is skipped when its text adds nothing (contained
+in the existing one) and merged into it otherwise, if it is of the same category; raw texts,
+events and cases append ("I have 2 cats" and "I have 3 cats" embed almost alike but differ).
+
+With an LLM: one batched call per candidate set, then per-category rules.
 
 The model sees the new memories (``candidate`` i) and the stored active memories of the same
 scope that the vector pre-filter found (``existing`` j, cosine >= 0.7), both 0-based in the order
@@ -11,23 +19,31 @@ An invalid answer, or a failed call, leaves every candidate to the rule-based de
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Literal
 
+import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from engram.errors import ProviderError
 from engram.extraction.guard import instruction_like
-from engram.extraction.llm import nonce, prompt
+from engram.extraction.llm import LlmUsage, nonce, prompt
+from engram.identity import normalise
 from engram.models import MemoryRecord
-from engram.ports import LLM
+from engram.ports import LLM, MemoryStore, Vector
+
+logger = logging.getLogger(__name__)
 
 DEDUP_SCHEMA_NAME = "engram_dedup_decision"
 DedupAction = Literal["create", "merge", "skip", "supersede"]
 
 APPENDING = frozenset({"event", "case", "raw"})
 SUPERSEDING = frozenset({"preference", "entity", "fact"})
+MERGING_CATEGORIES = frozenset({"profile", "preference", "entity", "fact", "pattern"})
+"""The categories whose near-duplicates merge (the others append)."""
 
 DEDUP_SCHEMA: dict[str, object] = {
     "type": "object",
@@ -158,3 +174,96 @@ def decide(new: Sequence[NewMemory], existing: Sequence[MemoryRecord], *, llm: L
         if decision is not None:
             outcome.decisions[item.candidate] = decision
     return outcome
+
+
+def llm_decisions(
+    tenant_id: str,
+    records: list[MemoryRecord],
+    stored: dict[int, MemoryRecord],
+    nearest: dict[int, list[tuple[str, float]]],
+    *,
+    llm: LLM,
+    store: MemoryStore,
+    prefilter_cosine: float,
+    usage: LlmUsage,
+) -> dict[int, Decision]:
+    """One decision call for the candidates (by position) with stored memories above the
+    pre-filter cosine; those already ``stored`` verbatim are not asked about."""
+    asking = {
+        position: [i for i, cos in hits if cos >= prefilter_cosine]
+        for position, hits in nearest.items()
+        if position not in stored
+    }
+    asking = {p: ids for p, ids in asking.items() if ids}
+    if not asking:
+        return {}
+    existing = store.get_many(tenant_id, list(dict.fromkeys(i for ids in asking.values() for i in ids)))
+    shown = [r for r in existing.values() if r.status == "active"]
+    if not shown:
+        return {}
+    positions = list(asking)
+    new = [NewMemory(records[p].category, records[p].content) for p in positions]
+    outcome = decide(new, shown, llm=llm)
+    usage.add(
+        calls=1,
+        input_tokens=outcome.input_tokens,
+        output_tokens=outcome.output_tokens,
+        failed=outcome.error is not None,
+    )
+    if outcome.error is not None:
+        logger.warning("LLM dedup failed; using the rules", extra={"reason": outcome.error})
+    return {positions[i]: d for i, d in outcome.decisions.items()}
+
+
+def nearest(
+    vector: Vector, accepted: list[tuple[str, Vector]], stored: tuple[str, float] | None
+) -> tuple[str | None, float]:
+    """The most similar active memory in the scope, counting those this request is about to write."""
+    best_id, best = stored if stored is not None else (None, -1.0)
+    for other_id, other in accepted:
+        cos = float(np.dot(vector, other))
+        if cos > best:
+            best_id, best = other_id, cos
+    return best_id, best
+
+
+def rule_decision(new: MemoryRecord, twin: MemoryRecord | None, cosine: float, threshold: float) -> Decision:
+    """The rules on a new memory and its nearest twin: skip what adds nothing, merge the same
+    category, create otherwise.
+
+    >>> from datetime import UTC, datetime
+    >>> t = datetime(2026, 1, 1, tzinfo=UTC)
+    >>> old = MemoryRecord(tenant_id="t", id="m1", scope="s", category="preference",
+    ...     content="I prefer dark mode in my editor", created_at=t, updated_at=t, content_hash="h")
+    >>> new = old.model_copy(update={"id": "m2", "content": "I prefer dark mode"})
+    >>> rule_decision(new, old, 0.97, 0.95).action, rule_decision(new, old, 0.9, 0.95).action
+    ('skip', 'create')
+    """
+    if twin is None or cosine < threshold:
+        return Decision("create")
+    if normalise(new.content) in normalise(twin.content):
+        return Decision("skip", twin)
+    if twin.category == new.category:
+        return Decision("merge", twin)
+    return Decision("create")
+
+
+def merge(existing: MemoryRecord, new: MemoryRecord, now: datetime) -> MemoryRecord:
+    """The newer statement wins the text; tags and metadata are united; importance never drops."""
+    return existing.model_copy(
+        update={
+            "content": new.content,
+            "abstract": new.abstract,
+            "overview": new.overview,
+            "content_hash": new.content_hash,
+            "key_facts": list(dict.fromkeys([*existing.key_facts, *new.key_facts])),
+            "entities": list(dict.fromkeys([*existing.entities, *new.entities])),
+            "tags": list(dict.fromkeys([*existing.tags, *new.tags])),
+            "metadata": {**existing.metadata, **new.metadata},
+            "importance": max(existing.importance, new.importance),
+            "confidence": max(existing.confidence, new.confidence),
+            "occurred_at": new.occurred_at or existing.occurred_at,
+            "updated_at": now,
+            "version": existing.version + 1,
+        }
+    )

@@ -134,6 +134,22 @@ class ExtractionAnswer(BaseModel):
 
 
 @dataclass
+class LlmUsage:
+    """LLM calls and tokens of one retain (extraction and dedup decisions), counted per tenant."""
+
+    llm_calls: int = 0
+    llm_input_tokens: int = 0
+    llm_output_tokens: int = 0
+    llm_fallbacks: int = 0
+
+    def add(self, *, calls: int, input_tokens: int, output_tokens: int, failed: bool) -> None:
+        self.llm_calls += calls
+        self.llm_input_tokens += input_tokens
+        self.llm_output_tokens += output_tokens
+        self.llm_fallbacks += int(failed)
+
+
+@dataclass
 class LlmExtraction:
     """What one extraction produced and cost; ``error`` says why the caller must fall back."""
 

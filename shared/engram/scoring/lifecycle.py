@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 
 from engram.settings import LifecycleSettings
 
@@ -115,6 +115,19 @@ def feedback_ema(weight: float, signal: str, *, alpha: float = 0.3) -> float:
 def days_between(earlier: datetime, later: datetime) -> float:
     """Days from ``earlier`` to ``later`` (0 if ``earlier`` is in the future)."""
     return max(0.0, (later - earlier).total_seconds() / SECONDS_PER_DAY)
+
+
+class MemoryState(TypedDict):
+    """The fields of a record the formulas here read (``state_of``)."""
+
+    importance: float
+    confidence: float
+    feedback_weight: float
+    access_count: int
+    tier: str
+    pinned: bool
+    created_at: datetime
+    last_accessed_at: datetime | None
 
 
 def state_of(record: MemoryRecord, **overrides: Any) -> dict[str, Any]:
@@ -329,17 +342,10 @@ def next_move(
 
 def settle(
     *,
-    importance: float,
-    confidence: float,
-    feedback_weight: float,
-    access_count: int,
-    tier: str,
-    pinned: bool,
-    created_at: datetime,
-    last_accessed_at: datetime | None,
     now: datetime,
     settings: LifecycleSettings,
     allowed: frozenset[str] = ALL_RULES,
+    **state: Unpack[MemoryState],
 ) -> list[Move]:
     """Every move a memory makes at ``now``, applying the rules until none fires (R and C are
     recomputed in each new tier, since β depends on it).
@@ -349,33 +355,22 @@ def settle(
     makes the job idempotent.
     """
     moves: list[Move] = []
-    age = days_between(created_at, now)
+    age = days_between(state["created_at"], now)
     for _ in range(len(TIER_ORDER)):
-        values = explain(
-            importance=importance,
-            confidence=confidence,
-            feedback_weight=feedback_weight,
-            access_count=access_count,
-            tier=tier,
-            pinned=pinned,
-            created_at=created_at,
-            last_accessed_at=last_accessed_at,
-            now=now,
-            settings=settings,
-        )
+        values = explain(**state, now=now, settings=settings)
         move = next_move(
-            tier,
+            state["tier"],
             values=values,
-            importance=importance,
-            access_count=access_count,
+            importance=state["importance"],
+            access_count=state["access_count"],
             age_days=age,
-            feedback_weight=feedback_weight,
-            pinned=pinned,
+            feedback_weight=state["feedback_weight"],
+            pinned=state["pinned"],
             settings=settings,
             allowed=allowed,
         )
         if move is None:
             break
         moves.append(move)
-        tier = move.target
+        state["tier"] = move.target
     return moves

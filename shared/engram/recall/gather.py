@@ -1,0 +1,119 @@
+"""Recall's first stage: the candidates of both channels, their cosines and their records.
+
+BM25 and its hits' records need no query vector: they run on another thread while the query is
+embedded (the embedder gives a single text one core), and are waited for when needed.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import replace
+from typing import TYPE_CHECKING, NamedTuple
+
+from engram.models import MemoryRecord
+from engram.ports import CandidateSearch, MemoryStore, SearchIndex
+from engram.recall.state import RecallState
+from engram.settings import Settings
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ThreadPoolExecutor
+
+
+class TextSide(NamedTuple):
+    hits: list[tuple[str, float]]
+    records: dict[str, MemoryRecord]
+    ms: float
+
+
+_POOLS: dict[str, ThreadPoolExecutor] = {}
+_POOLS_LOCK = threading.Lock()
+
+
+def pool(name: str) -> ThreadPoolExecutor:
+    """The threads recall's work beside the query runs on: ``recall`` (what needs no query vector)
+    or ``rerank`` (a provider call with a time budget); made on first use."""
+    with _POOLS_LOCK:
+        if name not in _POOLS:
+            # Imported here: the cloud path (one OpenSearch round trip) never needs the threads,
+            # and a Lambda's cold start should not pay for the import.
+            from concurrent.futures import ThreadPoolExecutor
+
+            _POOLS[name] = ThreadPoolExecutor(max_workers=4, thread_name_prefix=f"engram-{name}")
+        return _POOLS[name]
+
+
+def candidate_pool(limit: int, settings: Settings) -> int:
+    """``max(candidate_pool_min, candidate_pool_factor × limit)``; 25 for the default limit of 5."""
+    return max(settings.recall.candidate_pool_min, settings.recall.candidate_pool_factor * limit)
+
+
+def one_trip(state: RecallState, index: SearchIndex) -> bool:
+    """Both lists and their cosines in one round trip (OpenSearch ``_msearch``)."""
+    return isinstance(index, CandidateSearch) and state.method in ("weighted", "rrf")
+
+
+def text_side(
+    state: RecallState, index: SearchIndex, store: MemoryStore, settings: Settings
+) -> Future[TextSide] | None:
+    """BM25's candidates and their records, started on another thread (None when not needed)."""
+    if one_trip(state, index) or state.method == "vector":
+        return None
+
+    def run() -> TextSide:
+        start = time.perf_counter()
+        context_weight = settings.recall.context_weight
+        hits = index.bm25(
+            state.tenant_id, state.request.query, state.pool, state.conditions, context_weight=context_weight
+        )
+        records = store.get_many(state.tenant_id, [i for i, _ in hits])
+        return TextSide(hits, records, (time.perf_counter() - start) * 1000.0)
+
+    return pool("recall").submit(run)
+
+
+def candidates(state: RecallState, index: SearchIndex, side: Future[TextSide] | None) -> None:
+    """k-NN and BM25 hits, the best matches in the query's time window, and every one's cosine."""
+    tenant, vector, conditions = state.tenant_id, state.query_vector, state.conditions
+    assert vector is not None
+    if one_trip(state, index):
+        assert isinstance(index, CandidateSearch)
+        state.knn, state.bm25, both = index.candidates(
+            tenant, vector, state.request.query, state.pool, conditions
+        )
+        state.cos = dict(both)
+    else:
+        # A one-channel ranking (``bm25`` or ``vector``) takes its candidates from that channel alone.
+        state.knn = index.knn(tenant, vector, state.pool, conditions) if state.method != "bm25" else []
+        state.bm25 = side.result().hits if side is not None else []
+        state.cos = dict(state.knn)
+    if state.window is not None and state.method != "bm25":  # the time channel
+        low, high = conditions.occurred_at
+        window = state.window
+        span = (max(window[0], low) if low else window[0], min(window[1], high) if high else window[1])
+        within = replace(conditions, occurred_at=span)
+        state.cos.update(
+            (i, c) for i, c in index.knn(tenant, vector, state.pool, within) if i not in state.cos
+        )
+    missing = [i for i, _ in state.bm25 if i not in state.cos]
+    if missing:  # a BM25-only hit still gets its cosine
+        state.cos.update(index.cosines(tenant, vector, missing))
+    state.ids = list(dict.fromkeys([i for i, _ in state.knn] + [i for i, _ in state.bm25] + list(state.cos)))
+
+
+def fetch(state: RecallState, store: MemoryStore, side: Future[TextSide] | None) -> None:
+    """The candidates' records (BM25's came with them); a candidate gone meanwhile drops out."""
+    fetched = dict(side.result().records) if side is not None else {}
+    rest = [i for i in state.ids if i not in fetched]
+    if rest:
+        fetched.update(store.get_many(state.tenant_id, rest))
+    state.records = fetched
+
+
+def gather(state: RecallState, index: SearchIndex, store: MemoryStore, side: Future[TextSide] | None) -> None:
+    """Candidates, then records, each timed; the ids keep only those with a record."""
+    state.timer.run("candidates", lambda: candidates(state, index, side))
+    state.timer.run("fetch", lambda: fetch(state, store, side))
+    if side is not None:
+        state.timer.stages["beside_embed"] = side.result().ms
+    state.ids = [i for i in state.ids if i in state.records]

@@ -1,0 +1,39 @@
+"""The state one recall carries from stage to stage."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from engram.models import MemoryRecord, RecallRequest, RerankTrace
+from engram.ports import Conditions, Vector
+from engram.recall.trace import NO_TRACE, Timer, Trace
+
+
+@dataclass
+class RecallState:
+    """One recall between its stages; each stage reads what the ones before it set."""
+
+    tenant_id: str
+    request: RecallRequest
+    conditions: Conditions
+    method: str
+    """The fusion: ``weighted``, ``rrf``, or one channel (``bm25``, ``vector``)."""
+    now: datetime
+    window: tuple[datetime, datetime] | None = None
+    """The time span the query names, when the time channel is on."""
+    pool: int = 25
+    query_vector: Vector | None = None
+    knn: list[tuple[str, float]] = field(default_factory=list)
+    bm25: list[tuple[str, float]] = field(default_factory=list)
+    ids: list[str] = field(default_factory=list)
+    """The candidates, in the order found (k-NN, then BM25, then the others with a cosine)."""
+    records: dict[str, MemoryRecord] = field(default_factory=dict)
+    cos: dict[str, float] = field(default_factory=dict)
+    fused: dict[str, float] = field(default_factory=dict)
+    final: dict[str, float] = field(default_factory=dict)
+    """Scores after the lifecycle prior and the length shaping, of those above ``min_score``."""
+    chosen: list[str] = field(default_factory=list)
+    reranked: RerankTrace | None = None
+    trace: Trace = NO_TRACE
+    timer: Timer = field(default_factory=Timer)
