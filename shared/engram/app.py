@@ -245,10 +245,11 @@ class Engine:
         """The embedded default: SQLite file under ``settings.data_dir``, local model, rules."""
         from engram.adapters.clock import SystemClock
         from engram.adapters.local_embedder import shared_embedder
+        from engram.adapters.sqlite.database import SqliteDatabase
+        from engram.adapters.sqlite.keys import SqliteKeyStore
+        from engram.adapters.sqlite.store import SqliteStore
+        from engram.adapters.sqlite.usage import SqliteUsage
         from engram.adapters.sqlite_index import SqliteIndex
-        from engram.adapters.sqlite_keys import SqliteKeyStore
-        from engram.adapters.sqlite_store import SqliteDatabase, SqliteStore
-        from engram.adapters.sqlite_usage import SqliteUsage
         from engram.auth import KeyService, load_or_create_secret
         from engram.extraction import RuleExtractor
 
@@ -301,9 +302,10 @@ class Engine:
         built from ``settings.aws`` with botocore's standard retry mode.
         """
         from engram.adapters.clock import SystemClock
-        from engram.adapters.dynamodb_keys import DynamoKeyStore
-        from engram.adapters.dynamodb_store import DynamoStore, dynamodb_client
-        from engram.adapters.dynamodb_usage import DynamoUsage
+        from engram.adapters.dynamodb.keys import DynamoKeyStore
+        from engram.adapters.dynamodb.store import DynamoStore
+        from engram.adapters.dynamodb.table import dynamodb_client
+        from engram.adapters.dynamodb.usage import DynamoUsage
         from engram.adapters.providers import build_embedder
         from engram.auth import KeyService
         from engram.extraction import RuleExtractor

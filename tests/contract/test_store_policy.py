@@ -26,11 +26,12 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Memo
     clock = FixedClock(T0)
     built: Any
     if request.param == "sqlite":
-        from engram.adapters.sqlite_store import SqliteDatabase, SqliteStore
+        from engram.adapters.sqlite.database import SqliteDatabase
+        from engram.adapters.sqlite.store import SqliteStore
 
         built = SqliteStore(SqliteDatabase(tmp_path / "engram.db"), clock=clock)
     else:
-        from engram.adapters.dynamodb_store import DynamoStore
+        from engram.adapters.dynamodb.store import DynamoStore
 
         server = request.getfixturevalue("dynamodb_local")
         client = server.client()

@@ -11,9 +11,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from engram.adapters.dynamodb_keys import DynamoKeyStore
-from engram.adapters.dynamodb_store import DynamoStore
-from engram.adapters.dynamodb_usage import DynamoUsage
+from engram.adapters.dynamodb.keys import DynamoKeyStore
+from engram.adapters.dynamodb.store import DynamoStore
+from engram.adapters.dynamodb.usage import DynamoUsage
 from engram.auth import ApiKeyRecord
 from engram.errors import ConflictError, ValidationFailedError
 from engram.feedback import feedback

@@ -31,7 +31,8 @@ import numpy as np
 import numpy.typing as npt
 
 from engram.adapters.int8_scan import ZERO, Int8Codes, Int8Scan
-from engram.adapters.sqlite_store import SqliteDatabase, conditions_sql, fts_table
+from engram.adapters.sqlite.conditions import conditions_sql
+from engram.adapters.sqlite.database import SqliteDatabase, fts_table
 from engram.adapters.text_index import Bm25Index, Context, Fts5Tokenizer, query_terms
 from engram.models import MemoryRecord
 from engram.ports import ALL_SCOPES, Conditions, Vector

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import base64
 import json
-from datetime import datetime, timedelta
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
 
 from engram.errors import ValidationFailedError
 from engram.models import Job
+from engram.ports import ALL_SCOPES
 
 IDEMPOTENCY_TTL = timedelta(hours=24)
 """A retain's ``Idempotency-Key`` answers the same result for this long, then is forgotten."""
@@ -16,6 +18,25 @@ FINISHED_JOB_TTL = timedelta(days=30)
 """A finished job (succeeded or failed) can be read back for this long."""
 LIFECYCLE_REPORTS_KEPT = 100
 """Lifecycle reports kept per tenant, newest first."""
+
+
+def named_scopes(scopes: Sequence[str]) -> tuple[str, ...] | None:
+    """The scopes a condition is limited to, or None for every scope of the tenant: the one place
+    where a store reads how "every scope" is spelt. A condition that names none is refused.
+
+    >>> named_scopes(("user:a",)), named_scopes(ALL_SCOPES)
+    (('user:a',), None)
+    """
+    if not scopes:
+        raise ValidationFailedError("a search must name at least one scope")
+    return None if tuple(scopes) == ALL_SCOPES else tuple(scopes)
+
+
+def stored_time(text: str) -> datetime:
+    """A time read back from a store; text written without a zone (SQLite's ``datetime('now')``)
+    is UTC."""
+    when = datetime.fromisoformat(text)
+    return when if when.tzinfo else when.replace(tzinfo=UTC)
 
 
 def idempotency_live(created_at: datetime, now: datetime) -> bool:

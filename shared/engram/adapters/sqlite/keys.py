@@ -1,4 +1,4 @@
-"""``KeyStore`` on ``SqliteDatabase``: one ``api_keys`` table beside the memories."""
+"""``KeyStore`` on ``SqliteDatabase``: the ``api_keys`` table beside the memories (``schema``)."""
 
 from __future__ import annotations
 
@@ -6,19 +6,11 @@ import json
 from datetime import datetime
 from typing import Any
 
+from engram.adapters.matching import iso
+from engram.adapters.sqlite.database import SqliteDatabase
 from engram.adapters.sqlite_driver import sqlite3
-from engram.adapters.sqlite_store import SqliteDatabase, iso
 from engram.auth import ApiKeyRecord
 from engram.errors import ConflictError
-
-KEY_SCHEMA = """
-CREATE TABLE IF NOT EXISTS api_keys (
-  key_id TEXT PRIMARY KEY, tenant_id TEXT NOT NULL, display_prefix TEXT NOT NULL,
-  secret_hash TEXT NOT NULL, scopes TEXT NOT NULL, read_only INTEGER NOT NULL,
-  created_at TEXT NOT NULL, expires_at TEXT, revoked_at TEXT, last_used_at TEXT
-);
-CREATE INDEX IF NOT EXISTS api_keys_tenant ON api_keys (tenant_id, created_at);
-"""
 
 _COLUMNS = (
     "key_id, tenant_id, display_prefix, secret_hash, scopes, read_only, "
@@ -56,8 +48,6 @@ class SqliteKeyStore:
 
     def __init__(self, db: SqliteDatabase) -> None:
         self.db = db
-        # executescript manages its own transaction; every statement is IF NOT EXISTS.
-        self.db.connection().executescript(KEY_SCHEMA)
 
     def put_key(self, record: ApiKeyRecord) -> None:
         with self.db.transaction() as conn:
