@@ -377,10 +377,7 @@ class Engine:
         for tenant_id in tenant_ids:
             self._settings(tenant_id)
             self.embed_pending(tenant_id)
-        target: SearchIndex = getattr(self.index, "inner", self.index)  # failures show, not deferred
-        ensure = getattr(target, "ensure", None)
-        if ensure is not None:  # template, index and search pipeline exist before the rebuild
-            ensure()
+        target = self.index.rebuild_target()  # set up, and failures show rather than deferred
         return reindex(
             tenant_ids,
             records=self.store.iter_records,
@@ -492,7 +489,7 @@ class Engine:
         lock = self._embedding_lock(tenant_id)
         waiting = self.store.pending_embedding(tenant_id, 1 if at_most is None else at_most + 1)
         if not waiting:  # the common case: nothing to wait for
-            if lock.locked() and getattr(self.index, "follows_upserts_only", False):
+            if lock.locked() and self.index.follows_upserts_only:
                 # An index that learns of writes only through upsert (not from the store) must
                 # not be read between a batch's set_embeddings and its upsert: wait for the batch.
                 with lock:
@@ -615,7 +612,7 @@ class Engine:
         """Requeue jobs a stopped process left queued or running; returns how many."""
         if self.store.tenants_with_pending():
             self._wake_embedder()
-        pending: list[tuple[str, Job]] = getattr(self.store, "pending_jobs", list)()
+        pending = self.store.pending_jobs()
         for tenant_id, job in pending:
             self._worker().submit(self._run_job, tenant_id, job)
         return len(pending)
@@ -1118,9 +1115,7 @@ class Engine:
     def _forget_tenant_elsewhere(self, tenant_id: str) -> None:
         if self.ledger is not None:
             self.ledger.forget_tenant(tenant_id)
-        forget_tenant = getattr(self.index, "forget_tenant", None)
-        if forget_tenant is not None:
-            forget_tenant(tenant_id)
+        self.index.forget_tenant(tenant_id)
         if self.blobs is not None:
             self.blobs.delete_prefix(f"tenants/{tenant_id}/")
 

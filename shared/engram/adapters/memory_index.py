@@ -103,6 +103,9 @@ class InMemoryIndex:
 
     forget_tenant = invalidate
 
+    def rebuild_target(self) -> InMemoryIndex:
+        return self
+
     indexes_unembedded = True
 
     def upsert(

@@ -303,6 +303,11 @@ class OpenSearchIndex:
             ],
         }
 
+    def rebuild_target(self) -> OpenSearchIndex:
+        """This index, once ``ensure`` has set it up."""
+        self.ensure()
+        return self
+
     def ensure(self) -> None:
         """Put the index template, create the index if missing (or set its replica count if it
         exists) and put the search pipeline. Idempotent: the stack's custom resource runs it on
@@ -464,6 +469,7 @@ class OpenSearchIndex:
             "the search index is rejecting writes (429); they will be retried from the stream"
         )
 
+    follows_upserts_only = False
     indexes_unembedded = False
     """Only embedded memories are documents here (the stream indexer removes the others): the
     cloud stack embeds at retain, and a read embeds whatever is still pending first."""
@@ -710,7 +716,12 @@ class StreamBackedIndex:
     def __init__(self, inner: OpenSearchIndex) -> None:
         self.inner = inner
 
+    follows_upserts_only = False
     indexes_unembedded = False
+
+    def rebuild_target(self) -> OpenSearchIndex:
+        """OpenSearch itself: a rebuild's failures show instead of being left to the stream."""
+        return self.inner.rebuild_target()
 
     def upsert(
         self, tenant_id: str, records: Sequence[MemoryRecord], vectors: Sequence[Vector | None]

@@ -302,6 +302,10 @@ class SqliteIndex:
         return cache
 
     indexes_unembedded = True
+    follows_upserts_only = False  # a write by another process shows through the file's generation
+
+    def rebuild_target(self) -> SqliteIndex:
+        return self
 
     def upsert(
         self, tenant_id: str, records: Sequence[MemoryRecord], vectors: Sequence[Vector | None]
