@@ -1,5 +1,5 @@
 """What every store keeps and for how long, and how a page position travels: one policy for both
-backends (``tests/contract/test_store_policy.py`` runs the same checks against each)."""
+backends (``tests/contract/`` runs one suite per port against each)."""
 
 from __future__ import annotations
 
