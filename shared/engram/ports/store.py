@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, Required, TypedDict, Unpack, runtime_checkable
 
 from engram.models import (
     DeletionLogEntry,
@@ -26,6 +26,31 @@ from engram.models import (
 if TYPE_CHECKING:
     from engram.auth import ApiKeyRecord
     from engram.ports import ConditionalUpdate, Conditions, Page, Vector, WriteBatch
+
+
+class Selection(TypedDict, total=False):
+    """``select_ids``'s keywords: only memories created before ``older_than``, at most ``limit``."""
+
+    older_than: datetime | None
+    limit: int | None
+
+
+class Paging(TypedDict, total=False):
+    """``list_page``'s keywords: the page after ``cursor`` (None: the first), of ``limit`` memories,
+    only those tagged ``tag`` if given."""
+
+    cursor: Required[str | None]
+    limit: Required[int]
+    tag: str | None
+
+
+class Change(TypedDict, total=False):
+    """``update``'s keywords: the version the record must still have, the history entry written
+    with it, and a new vector (None keeps the stored one)."""
+
+    expected_version: Required[int]
+    history: HistoryEntry | None
+    vector: Vector | None
 
 
 @runtime_checkable
@@ -76,26 +101,11 @@ class MemoryRecords(Protocol):
         """
         ...
 
-    def select_ids(
-        self,
-        tenant_id: str,
-        conditions: Conditions,
-        *,
-        older_than: datetime | None = None,
-        limit: int | None = None,
-    ) -> list[str]:
+    def select_ids(self, tenant_id: str, conditions: Conditions, **selection: Unpack[Selection]) -> list[str]:
         """Ids meeting ``conditions`` (created before ``older_than``), in creation order."""
         ...
 
-    def list_page(
-        self,
-        tenant_id: str,
-        conditions: Conditions,
-        *,
-        cursor: str | None,
-        limit: int,
-        tag: str | None = None,
-    ) -> Page:
+    def list_page(self, tenant_id: str, conditions: Conditions, **paging: Unpack[Paging]) -> Page:
         """One page in creation order; ``next_cursor`` (opaque, ``store_policy``) for the next."""
         ...
 
@@ -108,15 +118,7 @@ class MemoryRecords(Protocol):
         """Insert or replace records (with vectors), history and idempotency, atomically."""
         ...
 
-    def update(
-        self,
-        tenant_id: str,
-        record: MemoryRecord,
-        *,
-        expected_version: int,
-        history: HistoryEntry | None = None,
-        vector: Vector | None = None,
-    ) -> bool:
+    def update(self, tenant_id: str, record: MemoryRecord, **change: Unpack[Change]) -> bool:
         """Replace a record only if its stored version is ``expected_version``; False if not. The
         stored access count and last access (which recalls add to) are kept, unless the record
         moves the last access itself."""

@@ -5,8 +5,7 @@ tier, else g1 all of the tenant's memories); conditions are then checked on each
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from datetime import datetime
-from typing import Any
+from typing import Any, Unpack
 
 from engram.adapters.dynamodb.items import Item, memory_key, owned, record_of, s, tenant_pk, vector_of
 from engram.adapters.dynamodb.memories import DynamoMemoryReads
@@ -15,6 +14,7 @@ from engram.adapters.matching import iso, matches
 from engram.adapters.store_policy import decode_cursor, encode_cursor, named_scopes
 from engram.models import CATEGORIES, TIERS, MemoryRecord, StatsResponse
 from engram.ports import ALL_SCOPES, Conditions, Page, Vector
+from engram.ports.store import Paging, Selection
 
 
 def _listing_index(tenant_id: str, conditions: Conditions) -> tuple[str, str]:
@@ -56,14 +56,8 @@ class DynamoMemories(DynamoMemoryReads):
                 continue
             yield item
 
-    def select_ids(
-        self,
-        tenant_id: str,
-        conditions: Conditions,
-        *,
-        older_than: datetime | None = None,
-        limit: int | None = None,
-    ) -> list[str]:
+    def select_ids(self, tenant_id: str, conditions: Conditions, **selection: Unpack[Selection]) -> list[str]:
+        older_than, limit = selection.get("older_than"), selection.get("limit")
         out: list[str] = []
         before = iso(older_than) if older_than is not None else None
         for item in self.listing(tenant_id, conditions, before=before):
@@ -74,15 +68,8 @@ class DynamoMemories(DynamoMemoryReads):
                     break
         return out
 
-    def list_page(
-        self,
-        tenant_id: str,
-        conditions: Conditions,
-        *,
-        cursor: str | None,
-        limit: int,
-        tag: str | None = None,
-    ) -> Page:
+    def list_page(self, tenant_id: str, conditions: Conditions, **paging: Unpack[Paging]) -> Page:
+        cursor, limit, tag = paging["cursor"], paging["limit"], paging.get("tag")
         after = "#".join(decode_cursor(cursor)) if cursor else None
         listed: list[MemoryRecord] = []
         more = False

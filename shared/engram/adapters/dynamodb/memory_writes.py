@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, Unpack
 
 from engram.adapters.dynamodb.actions import history_put, memory_update
 from engram.adapters.dynamodb.deletion_log import log_deletion
@@ -16,8 +16,9 @@ from engram.adapters.dynamodb.listing import DynamoMemories
 from engram.adapters.dynamodb.requests import TRANSACTION_LIMIT, cancellation_codes
 from engram.adapters.matching import iso
 from engram.errors import ValidationFailedError
-from engram.models import DeletionLogEntry, HistoryEntry, LifecycleReport, MemoryRecord
+from engram.models import DeletionLogEntry, LifecycleReport, MemoryRecord
 from engram.ports import ConditionalUpdate, Vector, WriteBatch
+from engram.ports.store import Change
 
 _EXISTS = "attribute_exists(pk)"
 
@@ -57,18 +58,12 @@ class DynamoMemoryStore(DynamoMemories):
         if batch.idempotency is not None:
             put_idempotency(self, tenant_id, batch.idempotency)
 
-    def update(
-        self,
-        tenant_id: str,
-        record: MemoryRecord,
-        *,
-        expected_version: int,
-        history: HistoryEntry | None = None,
-        vector: Vector | None = None,
-    ) -> bool:
+    def update(self, tenant_id: str, record: MemoryRecord, **change: Unpack[Change]) -> bool:
         """A conditional write: only if the stored version is ``expected_version`` (lost updates
         of the feedback EMA or a tier are impossible; the loser re-reads and retries). The access
         bookkeeping recalls add meanwhile is kept."""
+        expected_version = change["expected_version"]
+        history, vector = change.get("history"), change.get("vector")
         return self._conditional(tenant_id, ConditionalUpdate(record, expected_version, history), vector)
 
     def _conditional(

@@ -53,10 +53,8 @@ class DynamoTable:
         blobs: BlobStore | None = None,
         clock: Clock | None = None,
     ) -> None:
-        self.client = client
-        self.table = table_name
+        self.client, self.table, self.blobs = client, table_name, blobs
         self.max_unprocessed_rounds = max_unprocessed_rounds
-        self.blobs = blobs
         self.clock: Clock = clock or SystemClock()
 
     def now_s(self) -> int:

@@ -27,8 +27,6 @@ def _tenant(item: Item) -> Tenant:
 
 
 class DynamoTenants(DynamoTable):
-    erases_in_steps = True
-
     def create_tenant(self, tenant: Tenant) -> None:
         item = {
             **key(tenant_pk(tenant.tenant_id), "META"),

@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -17,7 +17,7 @@ from typing import Any
 from engram.adapters.clock import SystemClock
 from engram.adapters.sqlite.schema import TOKENIZER, create_schema
 from engram.adapters.sqlite_driver import sqlite3
-from engram.errors import DependencyMissingError
+from engram.errors import ConflictError, DependencyMissingError
 from engram.ports import Clock
 from engram.private_files import private_file
 
@@ -27,6 +27,14 @@ logger = logging.getLogger(__name__)
 def fts_table(tenant_id: str) -> str:
     """The tenant's own FTS5 table name (derived, never user text in SQL)."""
     return "fts_" + hashlib.sha256(tenant_id.encode()).hexdigest()[:20]
+
+
+def insert_new(conn: Any, sql: str, params: Sequence[Any], conflict: str) -> None:
+    """Run an ``INSERT`` of a row whose key must be new; ``ConflictError(conflict)`` if it is taken."""
+    try:
+        conn.execute(sql, tuple(params))
+    except sqlite3.IntegrityError as exc:
+        raise ConflictError(conflict) from exc
 
 
 class SqliteDatabase:
@@ -82,6 +90,14 @@ class SqliteDatabase:
             for tenant_id in self._local.bumps:
                 self._local_bumps[tenant_id] = self._local_bumps.get(tenant_id, 0) + 1
         self._local.bumps = []
+
+    def one(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        """The first row of a query (None if there is none), on this thread's connection."""
+        return self.connection().execute(sql, tuple(params)).fetchone()
+
+    def rows(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        """Every row of a query, on this thread's connection."""
+        return list(self.connection().execute(sql, tuple(params)).fetchall())
 
     def ensure_fts(self, conn: Any, tenant_id: str) -> str:
         name = fts_table(tenant_id)

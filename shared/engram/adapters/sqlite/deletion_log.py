@@ -20,13 +20,9 @@ def log_deletion(conn: Any, tenant_id: str, entry: DeletionLogEntry) -> None:
 
 class SqliteDeletionLog(SqliteTables):
     def deletion_log(self, tenant_id: str) -> list[DeletionLogEntry]:
-        rows = (
-            self.db.connection()
-            .execute(
-                "SELECT receipt_id, at, ids, reason FROM deletion_log WHERE tenant_id=? ORDER BY at",
-                (tenant_id,),
-            )
-            .fetchall()
+        rows = self.db.rows(
+            "SELECT receipt_id, at, ids, reason FROM deletion_log WHERE tenant_id=? ORDER BY at",
+            (tenant_id,),
         )
         return [
             DeletionLogEntry(receipt_id=r[0], tenant_id=tenant_id, at=r[1], ids=json.loads(r[2]), reason=r[3])

@@ -12,14 +12,10 @@ from engram.ports import Vector
 
 class SqliteEmbeddingBacklog(SqliteTables):
     def pending_embedding(self, tenant_id: str, limit: int) -> list[tuple[str, str, str]]:
-        rows = (
-            self.db.connection()
-            .execute(
-                "SELECT id, json_extract(doc, '$.content'), content_hash FROM memories "
-                "WHERE tenant_id=? AND embedding IS NULL ORDER BY rowid LIMIT ?",
-                (tenant_id, limit),
-            )
-            .fetchall()
+        rows = self.db.rows(
+            "SELECT id, json_extract(doc, '$.content'), content_hash FROM memories "
+            "WHERE tenant_id=? AND embedding IS NULL ORDER BY rowid LIMIT ?",
+            (tenant_id, limit),
         )
         return [(r[0], r[1], r[2]) for r in rows]
 

@@ -24,14 +24,10 @@ def insert_history(conn: Any, tenant_id: str, entries: Sequence[HistoryEntry]) -
 
 class SqliteHistory(SqliteTables):
     def history(self, tenant_id: str, memory_id: str) -> list[HistoryEntry]:
-        rows = (
-            self.db.connection()
-            .execute(
-                "SELECT memory_id, version, event, at, content, detail FROM history "
-                "WHERE tenant_id=? AND memory_id=? ORDER BY seq",
-                (tenant_id, memory_id),
-            )
-            .fetchall()
+        rows = self.db.rows(
+            "SELECT memory_id, version, event, at, content, detail FROM history "
+            "WHERE tenant_id=? AND memory_id=? ORDER BY seq",
+            (tenant_id, memory_id),
         )
         return [
             HistoryEntry(

@@ -29,13 +29,9 @@ def put_idempotency(
 
 class SqliteIdempotency(SqliteTables):
     def idempotent_result(self, tenant_id: str, key: str) -> tuple[str, list[dict[str, Any]]] | None:
-        row = (
-            self.db.connection()
-            .execute(
-                "SELECT fingerprint, results, created_at FROM idempotency WHERE tenant_id=? AND key=?",
-                (tenant_id, key),
-            )
-            .fetchone()
+        row = self.db.one(
+            "SELECT fingerprint, results, created_at FROM idempotency WHERE tenant_id=? AND key=?",
+            (tenant_id, key),
         )
         if row is None or not idempotency_live(stored_time(row[2]), self.clock.now()):
             return None

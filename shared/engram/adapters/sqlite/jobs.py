@@ -33,21 +33,13 @@ class SqliteJobs(SqliteTables):
                 )
 
     def get_job(self, tenant_id: str, job_id: str) -> Job | None:
-        row = (
-            self.db.connection()
-            .execute("SELECT doc FROM jobs WHERE tenant_id=? AND job_id=?", (tenant_id, job_id))
-            .fetchone()
-        )
+        row = self.db.one("SELECT doc FROM jobs WHERE tenant_id=? AND job_id=?", (tenant_id, job_id))
         job = Job.model_validate_json(row[0]) if row else None
         return job if job is not None and job_live(job, self.clock.now()) else None
 
     def pending_jobs(self) -> list[tuple[str, Job]]:
         """Jobs of every tenant that were queued or running when a process stopped."""
-        rows = (
-            self.db.connection()
-            .execute(
-                "SELECT tenant_id, doc FROM jobs WHERE status IN ('queued', 'running') ORDER BY created_at"
-            )
-            .fetchall()
+        rows = self.db.rows(
+            "SELECT tenant_id, doc FROM jobs WHERE status IN ('queued', 'running') ORDER BY created_at"
         )
         return [(r[0], Job.model_validate_json(r[1])) for r in rows]

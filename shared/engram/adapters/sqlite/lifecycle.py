@@ -34,12 +34,8 @@ class SqliteLifecycleReports(SqliteTables):
             put_report(conn, tenant_id, report)
 
     def lifecycle_reports(self, tenant_id: str, limit: int = 10) -> list[LifecycleReport]:
-        rows = (
-            self.db.connection()
-            .execute(
-                "SELECT doc FROM lifecycle_runs WHERE tenant_id=? ORDER BY started_at DESC, rowid DESC LIMIT ?",
-                (tenant_id, limit),
-            )
-            .fetchall()
+        rows = self.db.rows(
+            "SELECT doc FROM lifecycle_runs WHERE tenant_id=? ORDER BY started_at DESC, rowid DESC LIMIT ?",
+            (tenant_id, limit),
         )
         return [LifecycleReport.model_validate_json(r[0]) for r in rows]

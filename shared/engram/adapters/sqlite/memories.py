@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Sequence
-from datetime import datetime
+from typing import Unpack
 
 import numpy as np
 
@@ -16,6 +16,7 @@ from engram.adapters.sqlite.database import SqliteTables
 from engram.adapters.store_policy import decode_cursor, encode_cursor
 from engram.models import CATEGORIES, TIERS, MemoryRecord, StatsResponse
 from engram.ports import Conditions, Page, Vector
+from engram.ports.store import Paging, Selection
 
 _NEIGHBOURS = (
     "(SELECT json_group_array(id) FROM (SELECT m.id FROM memories m WHERE m.tenant_id = c.tenant_id "
@@ -26,11 +27,7 @@ _NEIGHBOURS = (
 
 class SqliteMemoryReads(SqliteTables):
     def get(self, tenant_id: str, memory_id: str) -> MemoryRecord | None:
-        row = (
-            self.db.connection()
-            .execute("SELECT doc FROM memories WHERE tenant_id=? AND id=?", (tenant_id, memory_id))
-            .fetchone()
-        )
+        row = self.db.one("SELECT doc FROM memories WHERE tenant_id=? AND id=?", (tenant_id, memory_id))
         return record_of(row[0]) if row else None
 
     def get_many(self, tenant_id: str, memory_ids: Sequence[str]) -> dict[str, MemoryRecord]:
@@ -45,13 +42,9 @@ class SqliteMemoryReads(SqliteTables):
         return out
 
     def find_by_hash(self, tenant_id: str, scope: str, content_hash: str) -> MemoryRecord | None:
-        row = (
-            self.db.connection()
-            .execute(
-                "SELECT doc FROM memories WHERE tenant_id=? AND scope=? AND content_hash=? AND status='active'",
-                (tenant_id, scope, content_hash),
-            )
-            .fetchone()
+        row = self.db.one(
+            "SELECT doc FROM memories WHERE tenant_id=? AND scope=? AND content_hash=? AND status='active'",
+            (tenant_id, scope, content_hash),
         )
         return record_of(row[0]) if row else None
 
@@ -89,14 +82,8 @@ class SqliteMemoryReads(SqliteTables):
                 out[memory_id] = np.frombuffer(blob, dtype=np.float32)
         return out
 
-    def select_ids(
-        self,
-        tenant_id: str,
-        conditions: Conditions,
-        *,
-        older_than: datetime | None = None,
-        limit: int | None = None,
-    ) -> list[str]:
+    def select_ids(self, tenant_id: str, conditions: Conditions, **selection: Unpack[Selection]) -> list[str]:
+        older_than, limit = selection.get("older_than"), selection.get("limit")
         where, params = conditions_sql(conditions)
         sql = f"SELECT m.id FROM memories m WHERE m.tenant_id=? AND {where}"
         if older_than is not None:
@@ -107,15 +94,8 @@ class SqliteMemoryReads(SqliteTables):
             sql += f" LIMIT {int(limit)}"
         return [r[0] for r in self.db.connection().execute(sql, (tenant_id, *params))]
 
-    def list_page(
-        self,
-        tenant_id: str,
-        conditions: Conditions,
-        *,
-        cursor: str | None,
-        limit: int,
-        tag: str | None = None,
-    ) -> Page:
+    def list_page(self, tenant_id: str, conditions: Conditions, **paging: Unpack[Paging]) -> Page:
+        cursor, limit, tag = paging["cursor"], paging["limit"], paging.get("tag")
         where, params = conditions_sql(conditions)
         sql = f"SELECT m.doc, m.created_at, m.id FROM memories m WHERE m.tenant_id=? AND {where}"
         if tag is not None:

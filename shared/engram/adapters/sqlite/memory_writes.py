@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, Unpack
 
 from engram.adapters.matching import iso
 from engram.adapters.sqlite.codec import KEEP_ACCESS, chunks, columns, marks, vector_blob, with_stored_access
@@ -15,8 +15,9 @@ from engram.adapters.sqlite.idempotency import put_idempotency
 from engram.adapters.sqlite.lifecycle import put_report
 from engram.adapters.sqlite.memories import SqliteMemoryReads
 from engram.errors import ValidationFailedError
-from engram.models import DeletionLogEntry, HistoryEntry, LifecycleReport, MemoryRecord
+from engram.models import DeletionLogEntry, LifecycleReport, MemoryRecord
 from engram.ports import ConditionalUpdate, Vector, WriteBatch
+from engram.ports.store import Change
 
 
 def _own(tenant_id: str, records: Sequence[MemoryRecord]) -> None:
@@ -93,15 +94,9 @@ class SqliteMemories(SqliteMemoryReads):
             if batch.records:
                 self.db.bump_generation(conn, tenant_id)
 
-    def update(
-        self,
-        tenant_id: str,
-        record: MemoryRecord,
-        *,
-        expected_version: int,
-        history: HistoryEntry | None = None,
-        vector: Vector | None = None,
-    ) -> bool:
+    def update(self, tenant_id: str, record: MemoryRecord, **change: Unpack[Change]) -> bool:
+        expected_version = change["expected_version"]
+        history, vector = change.get("history"), change.get("vector")
         _own(tenant_id, [record])
         with self.db.transaction() as conn:
             row = conn.execute(

@@ -7,10 +7,8 @@ from collections.abc import Callable
 from typing import Any
 
 from engram.adapters.matching import iso
-from engram.adapters.sqlite.database import SqliteTables
+from engram.adapters.sqlite.database import SqliteTables, insert_new
 from engram.adapters.sqlite.schema import TENANT_TABLES
-from engram.adapters.sqlite_driver import sqlite3
-from engram.errors import ConflictError
 from engram.models import Tenant
 
 _COLUMNS = "tenant_id, name, created_at, settings"
@@ -21,30 +19,24 @@ def _tenant(row: Any) -> Tenant:
 
 
 class SqliteTenants(SqliteTables):
-    erases_in_steps = False
-
     def create_tenant(self, tenant: Tenant) -> None:
+        values = (
+            tenant.tenant_id,
+            tenant.name,
+            iso(tenant.created_at),
+            json.dumps(tenant.settings_overrides),
+        )
         with self.db.transaction() as conn:
-            try:
-                conn.execute(
-                    f"INSERT INTO tenants({_COLUMNS}) VALUES(?,?,?,?)",
-                    (
-                        tenant.tenant_id,
-                        tenant.name,
-                        iso(tenant.created_at),
-                        json.dumps(tenant.settings_overrides),
-                    ),
-                )
-            except sqlite3.IntegrityError as exc:
-                raise ConflictError(f"tenant '{tenant.tenant_id}' already exists") from exc
+            insert_new(
+                conn,
+                f"INSERT INTO tenants({_COLUMNS}) VALUES(?,?,?,?)",
+                values,
+                f"tenant '{tenant.tenant_id}' already exists",
+            )
             self.db.ensure_fts(conn, tenant.tenant_id)
 
     def get_tenant(self, tenant_id: str) -> Tenant | None:
-        row = (
-            self.db.connection()
-            .execute(f"SELECT {_COLUMNS} FROM tenants WHERE tenant_id=?", (tenant_id,))
-            .fetchone()
-        )
+        row = self.db.one(f"SELECT {_COLUMNS} FROM tenants WHERE tenant_id=?", (tenant_id,))
         return None if row is None else _tenant(row)
 
     def set_tenant_settings(self, tenant_id: str, overrides: dict[str, Any]) -> bool:
