@@ -723,6 +723,9 @@ class StreamBackedIndex:
         """OpenSearch itself: a rebuild's failures show instead of being left to the stream."""
         return self.inner.rebuild_target()
 
+    def indexed_ids(self, tenant_id: str) -> Iterator[str]:
+        return self.inner.indexed_ids(tenant_id)
+
     def upsert(
         self, tenant_id: str, records: Sequence[MemoryRecord], vectors: Sequence[Vector | None]
     ) -> None:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -306,6 +306,10 @@ class SqliteIndex:
 
     def rebuild_target(self) -> SqliteIndex:
         return self
+
+    def indexed_ids(self, tenant_id: str) -> Iterator[str]:
+        with self._lock:
+            return iter(list(self._fresh(tenant_id).row_of))
 
     def upsert(
         self, tenant_id: str, records: Sequence[MemoryRecord], vectors: Sequence[Vector | None]

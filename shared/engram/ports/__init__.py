@@ -8,7 +8,7 @@ higher is better; their ranges are stated per method.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, Protocol, runtime_checkable
@@ -273,6 +273,11 @@ class SearchIndex(Protocol):
 
     def forget_tenant(self, tenant_id: str) -> object:
         """Drop everything the index holds of the tenant (its erasure)."""
+        ...
+
+    def indexed_ids(self, tenant_id: str) -> Iterator[str]:
+        """Every memory id the index holds for the tenant (a clean rebuild removes those the store
+        no longer has)."""
         ...
 
     def rebuild_target(self) -> SearchIndex:
