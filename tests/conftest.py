@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from scripted_llm import ScriptedLLM, corpus_exchanges, load_exchanges
 from serve_support import ROOT
+from store_support import Backend, open_backend
 
 from engram.engine import Engine
 from engram.ports import Clock
@@ -28,6 +29,12 @@ def dynamodb_local() -> Iterator[Any]:
     server = start()
     yield server
     server.stop()
+
+
+@pytest.fixture(params=["sqlite", "dynamodb"])
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
+    """Each store backend with two tenants and a fixed clock (the per-port suites in tests/contract)."""
+    yield from open_backend(request, tmp_path)
 
 
 @pytest.fixture(scope="session")

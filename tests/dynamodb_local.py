@@ -36,7 +36,7 @@ class DynamoDBLocal:
     process: subprocess.Popen[bytes]
 
     def client(self, **kwargs: Any) -> Any:
-        from engram.adapters.dynamodb_store import dynamodb_client
+        from engram.adapters.dynamodb.table import dynamodb_client
 
         return dynamodb_client(
             region="us-east-1",
@@ -47,7 +47,7 @@ class DynamoDBLocal:
         )
 
     def new_table(self, client: Any) -> str:
-        from engram.adapters.dynamodb_store import create_table
+        from engram.adapters.dynamodb.table import create_table
 
         name = "engram-" + uuid.uuid4().hex[:12]
         create_table(client, name)

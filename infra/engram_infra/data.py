@@ -1,6 +1,6 @@
 """Data: the DynamoDB table of the AWS backend, its customer managed key, and the secrets.
 
-The backend is a single-table design (``engram.adapters.dynamodb_store``): the table's keys, its
+The backend is a single-table design (``engram.adapters.dynamodb``): the table's keys, its
 global secondary indexes and their projections are read from the adapter's own ``CreateTable``
 request (``table_definition``), so the stack and the code that queries the table cannot drift. The
 table is on-demand, has point-in-time recovery, is encrypted with one customer managed KMS key
@@ -20,7 +20,7 @@ from aws_cdk import aws_s3 as s3
 from aws_cdk import aws_secretsmanager as secretsmanager
 from constructs import Construct
 
-from engram.adapters.dynamodb_store import table_definition
+from engram.adapters.dynamodb.table import table_definition
 
 TTL_ATTRIBUTE = "ttl"
 TABLE = "memories"

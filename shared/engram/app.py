@@ -34,11 +34,12 @@ def build_local(settings: Settings, *, clock: Clock | None = None, embedder: Emb
     run on this process's job runner (started by ``engram.background``)."""
     from engram.adapters.clock import SystemClock
     from engram.adapters.local_embedder import shared_embedder
+    from engram.adapters.sqlite.database import SqliteDatabase
+    from engram.adapters.sqlite.keys import SqliteKeyStore
+    from engram.adapters.sqlite.outbox import SqliteWebhooks
+    from engram.adapters.sqlite.store import SqliteStore
+    from engram.adapters.sqlite.usage import SqliteUsage
     from engram.adapters.sqlite_index import SqliteIndex
-    from engram.adapters.sqlite_keys import SqliteKeyStore
-    from engram.adapters.sqlite_outbox import SqliteWebhooks
-    from engram.adapters.sqlite_store import SqliteDatabase, SqliteStore
-    from engram.adapters.sqlite_usage import SqliteUsage
     from engram.auth import KeyService, load_or_create_secret
 
     if settings.blas_threads is not None:
@@ -85,9 +86,10 @@ def build_aws(
     here: only the functions that use a secret read it, on first use.
     """
     from engram.adapters.clock import SystemClock
-    from engram.adapters.dynamodb_keys import DynamoKeyStore
-    from engram.adapters.dynamodb_store import DynamoStore, dynamodb_client
-    from engram.adapters.dynamodb_usage import DynamoUsage
+    from engram.adapters.dynamodb.keys import DynamoKeyStore
+    from engram.adapters.dynamodb.store import DynamoStore
+    from engram.adapters.dynamodb.table import dynamodb_client
+    from engram.adapters.dynamodb.usage import DynamoUsage
     from engram.adapters.providers import build_embedder
     from engram.adapters.secrets import LazySecret
     from engram.auth import KeyService

@@ -185,8 +185,8 @@ class KeyService:
 
     >>> from datetime import UTC
     >>> from engram.adapters.clock import FixedClock
-    >>> from engram.adapters.sqlite_keys import SqliteKeyStore
-    >>> from engram.adapters.sqlite_store import SqliteDatabase
+    >>> from engram.adapters.sqlite.keys import SqliteKeyStore
+    >>> from engram.adapters.sqlite.database import SqliteDatabase
     >>> keys = KeyService(SqliteKeyStore(SqliteDatabase(":memory:")), pepper=b"p" * 32,
     ...                   clock=FixedClock(datetime(2026, 1, 1, tzinfo=UTC)))
     >>> plaintext, record = keys.create("acme", read_only=True)

@@ -135,11 +135,10 @@ def reindex(
         kept: set[str] = set()
         counts[tenant_id] = _reindex_one(tenant_id, records(tenant_id), index, batch, progress, kept)
         if clean:
-            listed = getattr(index, "indexed_ids", None)
-            if listed is not None:  # documents of memories the store no longer has (or no longer indexes)
-                strays = [i for i in listed(tenant_id) if i not in kept]
-                for start in range(0, len(strays), batch):
-                    index.remove(tenant_id, strays[start : start + batch])
+            # documents of memories the store no longer has (or no longer indexes)
+            strays = [i for i in index.indexed_ids(tenant_id) if i not in kept]
+            for start in range(0, len(strays), batch):
+                index.remove(tenant_id, strays[start : start + batch])
     return counts
 
 

@@ -165,8 +165,6 @@ def finish_erase(deps: Deps, tenant_id: str, *, should_stop: Callable[[], bool])
 def _forget_tenant_elsewhere(deps: Deps, tenant_id: str) -> None:
     if deps.ledger is not None:
         deps.ledger.forget_tenant(tenant_id)
-    forget_tenant = getattr(deps.index, "forget_tenant", None)
-    if forget_tenant is not None:
-        forget_tenant(tenant_id)
+    deps.index.forget_tenant(tenant_id)
     if deps.blobs is not None:
         deps.blobs.delete_prefix(f"tenants/{tenant_id}/")

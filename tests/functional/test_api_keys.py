@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from engram.adapters.clock import FixedClock
-from engram.adapters.sqlite_keys import SqliteKeyStore
-from engram.adapters.sqlite_store import SqliteDatabase
+from engram.adapters.sqlite.database import SqliteDatabase
+from engram.adapters.sqlite.keys import SqliteKeyStore
 from engram.auth import ApiKeyRecord, KeyService, Principal, format_key, parse_key
 from engram.errors import NotFoundError, UnauthorizedError, ValidationFailedError
 from engram.ports import KeyStore

@@ -11,7 +11,7 @@ from typing import Any
 
 from scripted_llm import ScriptedLLM
 
-from engram.adapters.dynamodb_usage import DynamoUsage
+from engram.adapters.dynamodb.usage import DynamoUsage
 from engram.engine import Engine
 from engram.errors import QuotaExceededError
 from engram.models import RecallRequest, RetainRequest

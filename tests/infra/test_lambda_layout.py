@@ -88,7 +88,7 @@ class Deployment:
     # -- what CloudFormation would have created -------------------------------------------------
 
     def _provision(self) -> Resolver:
-        from engram.adapters.dynamodb_store import create_table
+        from engram.adapters.dynamodb.table import create_table
 
         refs: dict[str, str] = {}
         attrs: dict[tuple[str, str], str] = {}

@@ -286,7 +286,7 @@ def test_memories_table_streams_new_and_old_images_and_expires_by_ttl(synth: Syn
 
 def test_the_table_has_exactly_the_keys_and_indexes_the_dynamodb_adapter_queries(synth: Synth) -> None:
     # Given the adapter's own CreateTable request (what DynamoDB Local runs in the tests)
-    from engram.adapters.dynamodb_store import table_definition
+    from engram.adapters.dynamodb.table import table_definition
 
     wanted = table_definition("-")
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from engram.adapters import opensearch_index
-from engram.adapters.dynamodb_store import DynamoStore
+from engram.adapters.dynamodb.items import record_of
 from engram.adapters.dynamodb_stream import memory_changes
 from engram.adapters.opensearch_index import OpenSearchIndex, external_version
 from engram.engine import Engine
@@ -204,7 +204,7 @@ def test_the_indexer_handler_answers_the_sample_stream_event(fake: Any) -> None:
     assert upsert[1]["embedding_model"] == "amazon.titan-embed-text-v2:0@1024"
     # the removed memory's old image orders its delete after its last state (version 2)
     [removed] = [r for r in event["Records"] if r["eventName"] == "REMOVE"]
-    gone = DynamoStore._record(removed["dynamodb"]["OldImage"])
+    gone = record_of(removed["dynamodb"]["OldImage"])
     [action] = delete
     assert action == {
         "delete": {

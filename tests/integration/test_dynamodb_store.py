@@ -1,4 +1,6 @@
-"""The DynamoDB adapters over real HTTP against DynamoDB Local (the real engine)."""
+"""What is DynamoDB's own in its adapters (transactions, batch and page limits, the TTL attribute,
+retries, consumed capacity), over real HTTP against DynamoDB Local. What every store must do is
+in ``tests/contract/`` (one suite per port, run against this backend too)."""
 
 from __future__ import annotations
 
@@ -11,16 +13,14 @@ from typing import Any
 import numpy as np
 import pytest
 
-from engram.adapters.dynamodb_keys import DynamoKeyStore
-from engram.adapters.dynamodb_store import DynamoStore
-from engram.adapters.dynamodb_usage import DynamoUsage
+from engram.adapters.dynamodb.keys import DynamoKeyStore
+from engram.adapters.dynamodb.store import DynamoStore
+from engram.adapters.dynamodb.usage import DynamoUsage
 from engram.auth import ApiKeyRecord
-from engram.errors import ConflictError, ValidationFailedError
 from engram.feedback import feedback
-from engram.identity import content_hash, memory_id, receipt_id
-from engram.models import DeletionLogEntry, FeedbackRequest, HistoryEntry, MemoryRecord, Tenant
-from engram.ports import Conditions, WriteBatch
-from engram.scopes import ScopeSet
+from engram.identity import content_hash, memory_id
+from engram.models import FeedbackRequest, HistoryEntry, MemoryRecord, Tenant
+from engram.ports import WriteBatch
 from engram.scoring.lifecycle import feedback_ema
 from engram.settings import Settings
 
@@ -84,32 +84,6 @@ def put(store: DynamoStore, *records: MemoryRecord, embed: bool = True) -> None:
 
 
 # -- conditional writes ----------------------------------------------------------------------------
-
-
-def test_creating_a_tenant_twice_is_a_conflict(store: DynamoStore) -> None:
-    with pytest.raises(ConflictError):
-        store.create_tenant(Tenant(tenant_id="acme", name="again", created_at=T0))
-    tenant = store.get_tenant("acme")
-    assert tenant is not None and tenant.name == "acme"
-
-
-def test_an_update_with_a_stale_version_changes_nothing(store: DynamoStore) -> None:
-    original = record("acme", "I prefer dark mode")
-    put(store, original)
-    first = original.model_copy(update={"feedback_weight": 0.65, "version": 2})
-    stale = original.model_copy(update={"feedback_weight": 0.1, "version": 2})
-    assert store.update("acme", first, expected_version=1)
-    assert not store.update("acme", stale, expected_version=1)
-    stored = store.get("acme", original.id)
-    assert stored is not None and stored.feedback_weight == 0.65 and stored.version == 2
-
-
-def test_an_update_keeps_the_stored_vector_unless_given_one(store: DynamoStore) -> None:
-    original = record("acme", "I prefer dark mode")
-    put(store, original)
-    store.update("acme", original.model_copy(update={"version": 2, "tags": ["ui"]}), expected_version=1)
-    [(_, kept)] = list(store.iter_records("acme"))
-    assert kept is not None and np.allclose(kept, vector(0))
 
 
 def test_twenty_concurrent_feedback_updates_lose_nothing(store: DynamoStore) -> None:
@@ -184,37 +158,6 @@ def test_a_batch_larger_than_one_transaction_is_written_whole(store: DynamoStore
 # -- GSI queries with pagination -------------------------------------------------------------------
 
 
-def test_listing_pages_through_every_memory_in_order(store: DynamoStore) -> None:
-    records = [
-        record("acme", f"fact number {i}", scope="user:alice" if i % 3 else "user:bob", minute=i)
-        for i in range(70)
-    ]
-    put(store, *records)
-    for scopes, expected in (
-        (ScopeSet.every(), records),
-        (ScopeSet.of(["user:bob"]), [r for r in records if r.scope == "user:bob"]),
-        (ScopeSet.of(["user:alice", "user:bob"]), records),
-    ):
-        seen: list[str] = []
-        cursor = None
-        pages = 0
-        while True:
-            page = store.list_page("acme", Conditions(scopes=scopes), cursor=cursor, limit=10)
-            seen += [r.id for r in page.records]
-            pages += 1
-            cursor = page.next_cursor
-            if cursor is None:
-                break
-        assert seen == [r.id for r in expected]
-        assert pages == -(-len(expected) // 10)
-
-
-def test_a_tier_listing_uses_only_that_tier(store: DynamoStore) -> None:
-    put(store, record("acme", "core fact", tier="core"), record("acme", "loose fact", minute=1))
-    ids = store.select_ids("acme", Conditions(scopes=ScopeSet.every(), tiers=("core",)))
-    assert ids == [memory_id("acme", "user:alice", "core fact")]
-
-
 def test_reading_more_than_one_megabyte_follows_last_evaluated_key(store: DynamoStore) -> None:
     # 140 memories of ~8 KB each (x2 with the document): several 1 MB query pages
     records = [record("acme", f"{i} " + "lorem ipsum " * 700, minute=i) for i in range(140)]
@@ -222,20 +165,6 @@ def test_reading_more_than_one_megabyte_follows_last_evaluated_key(store: Dynamo
         put(store, *records[start : start + 20])
     assert [r.id for r, _ in store.iter_records("acme")] == [r.id for r in records]
     assert store.stats("acme").total == 140
-
-
-def test_a_cursor_that_was_not_issued_is_a_validation_error(store: DynamoStore) -> None:
-    with pytest.raises(ValidationFailedError):
-        store.list_page("acme", Conditions(scopes=ScopeSet.every()), cursor="bm90IGEgY3Vyc29y", limit=5)
-
-
-def test_find_by_hash_finds_an_active_memory_of_the_scope(store: DynamoStore) -> None:
-    r = record("acme", "I prefer dark mode")
-    put(store, r)
-    found = store.find_by_hash("acme", "user:alice", r.content_hash)
-    assert found is not None and found.id == r.id
-    assert store.find_by_hash("acme", "user:bob", r.content_hash) is None
-    assert store.find_by_hash("globex", "user:alice", r.content_hash) is None
 
 
 # -- TTL -------------------------------------------------------------------------------------------
@@ -310,80 +239,7 @@ def test_erasing_a_tenant_batches_by_25_and_retries_unprocessed_items(
     assert store.stats("globex").total == 1 and keys.get_key("bbbbbbbbbbbb") is not None
 
 
-# -- deferred embedding -----------------------------------------------------------------------------
-
-
-def test_pending_embeddings_are_listed_oldest_first_and_guarded_by_hash(store: DynamoStore) -> None:
-    a, b = record("acme", "first text"), record("acme", "second text", minute=1)
-    put(store, a, b, embed=False)
-    assert store.tenants_with_pending() == ["acme"]
-    assert store.pending_embedding("acme", 10) == [
-        (a.id, a.content, a.content_hash),
-        (b.id, b.content, b.content_hash),
-    ]
-    done = store.set_embeddings(
-        "acme", [(a.id, a.content_hash, vector(1)), (b.id, "stale-hash", vector(2))], "m"
-    )
-    assert done == [a.id]
-    assert store.pending_embedding("acme", 10) == [(b.id, b.content, b.content_hash)]
-    store.set_embeddings("acme", [(b.id, b.content_hash, vector(2))], "m")
-    assert store.tenants_with_pending() == []
-    # the record now names the model of its vector, and a later update does not forget it
-    stored = store.get("acme", a.id)
-    assert stored is not None and stored.embedding_model == "m"
-    assert store.update("acme", a.model_copy(update={"version": 2, "tags": ["x"]}), expected_version=1)
-    again = store.get("acme", a.id)
-    assert again is not None and again.embedding_model == "m" and again.tags == ["x"]
-
-
-# -- tenant isolation -------------------------------------------------------------------------------
-
-
-def test_one_tenant_never_sees_changes_or_counts_anothers_memories(store: DynamoStore) -> None:
-    mine = record("acme", "acme's secret plan")
-    put(store, mine)
-    put(store, record("globex", "globex note"))
-    # globex cannot read it by id, list it, find it, count it or access it
-    assert store.get("globex", mine.id) is None
-    assert store.get_many("globex", [mine.id]) == {}
-    assert store.select_ids("globex", Conditions(scopes=ScopeSet.every())) == [
-        memory_id("globex", "user:alice", "globex note")
-    ]
-    assert store.stats("globex").total == 1
-    assert store.history("globex", mine.id) == []
-    store.record_access("globex", [mine.id], T0)
-    # nor change or delete it
-    forged = mine.model_copy(update={"tenant_id": "globex", "feedback_weight": 0.0, "version": 2})
-    assert not store.update("globex", forged, expected_version=1)
-    log = DeletionLogEntry(receipt_id=receipt_id(), tenant_id="globex", at=T0, ids=[], reason="test")
-    assert store.delete("globex", [mine.id], log) == []
-    with pytest.raises(ValidationFailedError):
-        store.update("globex", mine.model_copy(update={"version": 2}), expected_version=1)
-    stored = store.get("acme", mine.id)
-    assert stored is not None and stored.feedback_weight == 0.5 and stored.access_count == 0
-    assert store.deletion_log("globex") == []
-
-
-def test_delete_removes_memory_and_history_and_logs_the_ids(store: DynamoStore) -> None:
-    a, b = record("acme", "first text"), record("acme", "second text", minute=1)
-    put(store, a, b)
-    log = DeletionLogEntry(receipt_id=receipt_id(), tenant_id="acme", at=T0, ids=[], reason="forget")
-    assert store.delete("acme", [a.id, "mem_" + "0" * 32], log) == [a.id]
-    assert store.get("acme", a.id) is None and store.history("acme", a.id) == []
-    [entry] = store.deletion_log("acme")
-    assert entry.ids == [a.id] and entry.receipt_id == log.receipt_id
-
-
-def test_record_access_counts_and_keeps_the_version(store: DynamoStore) -> None:
-    r = record("acme", "first text")
-    put(store, r)
-    store.record_access("acme", [r.id, r.id], T0 + timedelta(days=1))
-    stored = store.get("acme", r.id)
-    assert stored is not None
-    assert (stored.access_count, stored.version, stored.last_accessed_at) == (1, 1, T0 + timedelta(days=1))
-
-
-# -- API keys --------------------------------------------------------------------------------------
+# -- API key records (the erasure above deletes them too) ----------------------------------------
 
 
 def key_record(key_id: str, tenant: str, minute: int = 0) -> ApiKeyRecord:
@@ -401,51 +257,13 @@ def key_record(key_id: str, tenant: str, minute: int = 0) -> ApiKeyRecord:
     )
 
 
-def test_api_keys_are_found_by_id_listed_per_tenant_revoked_and_touched(
-    store: DynamoStore, client: Any
-) -> None:
-    keys = DynamoKeyStore(client, store.table)
-    keys.put_key(key_record("aaaaaaaaaaaa", "acme"))
-    keys.put_key(key_record("bbbbbbbbbbbb", "acme", 1))
-    keys.put_key(key_record("cccccccccccc", "globex"))
-    with pytest.raises(ConflictError):
-        keys.put_key(key_record("aaaaaaaaaaaa", "globex"))
-    got = keys.get_key("aaaaaaaaaaaa")
-    assert got == key_record("aaaaaaaaaaaa", "acme")
-    assert [k.key_id for k in keys.list_keys("acme")] == ["aaaaaaaaaaaa", "bbbbbbbbbbbb"]
-    assert keys.revoke_key("aaaaaaaaaaaa", T0 + timedelta(days=1))
-    assert keys.revoke_key("aaaaaaaaaaaa", T0 + timedelta(days=2))
-    assert not keys.revoke_key("zzzzzzzzzzzz", T0)
-    revoked = keys.get_key("aaaaaaaaaaaa")
-    assert revoked is not None and revoked.revoked_at == T0 + timedelta(days=1)
-    keys.touch_key("bbbbbbbbbbbb", T0 + timedelta(hours=2))
-    keys.touch_key("bbbbbbbbbbbb", T0 + timedelta(hours=1))
-    touched = keys.get_key("bbbbbbbbbbbb")
-    assert touched is not None and touched.last_used_at == T0 + timedelta(hours=2)
-    assert keys.delete_tenant_keys("acme") == 2
-    assert keys.list_keys("acme") == [] and keys.get_key("cccccccccccc") is not None
-
-
 # -- jobs and client configuration ------------------------------------------------------------------
 
 
-def test_open_jobs_are_listed_for_the_scheduler_and_finished_ones_expire(
-    store: DynamoStore, client: Any
-) -> None:
+def test_a_finished_job_carries_a_ttl_attribute(store: DynamoStore, client: Any) -> None:
     from engram.models import Job
 
-    queued = Job(job_id="job_1", status="queued", created_at=T0, updated_at=T0, request={"scope": "global"})
-    store.put_job("acme", queued)
-    store.put_job("globex", queued.model_copy(update={"job_id": "job_2", "status": "running"}))
-    assert [(t, j.job_id, j.request) for t, j in store.pending_jobs()] == [
-        ("acme", "job_1", {"scope": "global"}),
-        ("globex", "job_2", {"scope": "global"}),
-    ]
-    store.put_job("acme", queued.model_copy(update={"status": "succeeded", "request": None}))
-    assert [j.job_id for _, j in store.pending_jobs()] == ["job_2"]
-    done = store.get_job("acme", "job_1")
-    assert done is not None and done.status == "succeeded"
-    assert store.get_job("globex", "job_1") is None
+    store.put_job("acme", Job(job_id="job_1", status="succeeded", created_at=T0, updated_at=T0))
     item = client.get_item(
         TableName=store.table, Key={"pk": {"S": "TENANT#acme#JOB#job_1"}, "sk": {"S": "JOB"}}
     )
@@ -513,52 +331,3 @@ def test_the_capacity_a_memory_write_and_access_tracking_consume(store: DynamoSt
     meter.units = {}
     metered.get_many("acme", [r.id for r in others])
     assert meter.units == {"table": 10.0}
-
-
-# -- session neighbours and stored vectors ----------------------------------------------------------
-
-
-def test_session_neighbours_come_in_retain_order_within_scope_session_and_conditions(
-    store: DynamoStore,
-) -> None:
-    from engram.models import Source
-
-    def turn(i: int, session: str | None = "s1", scope: str = "user:alice", **fields: Any) -> MemoryRecord:
-        return record(
-            "acme", f"turn {i} of {session}", scope, minute=i, source=Source(session_id=session), **fields
-        )
-
-    turns = [turn(i) for i in range(6)]
-    put(
-        store,
-        *turns,
-        turn(10, session="s2"),
-        turn(11, scope="user:bob"),
-        turn(12, session=None),
-        turn(13, status="superseded"),
-    )
-    seed = turns[2]
-    found = store.neighbours("acme", [seed.id], Conditions(scopes=ScopeSet.every()), 2)
-    assert found == {seed.id: [turns[0].id, turns[1].id, turns[3].id, turns[4].id]}
-    # a memory without a session has no neighbours; the superseded turn is filtered out
-    assert (
-        store.neighbours(
-            "acme",
-            [memory_id("acme", "user:alice", "turn 12 of None")],
-            Conditions(scopes=ScopeSet.every()),
-            2,
-        )
-        == {}
-    )
-    last = store.neighbours("acme", [turns[5].id], Conditions(scopes=ScopeSet.every()), 3)
-    assert last == {turns[5].id: [turns[2].id, turns[3].id, turns[4].id]}
-    assert store.neighbours("globex", [seed.id], Conditions(scopes=ScopeSet.every()), 2) == {}
-
-
-def test_stored_vectors_come_back_by_id_for_this_tenant_only(store: DynamoStore) -> None:
-    a, b = record("acme", "first text"), record("acme", "second text", minute=1)
-    put(store, a)
-    put(store, b, embed=False)
-    vectors = store.get_vectors("acme", [a.id, b.id, "mem_" + "0" * 32])
-    assert list(vectors) == [a.id] and np.allclose(vectors[a.id], vector(0))
-    assert store.get_vectors("globex", [a.id]) == {}

@@ -61,7 +61,7 @@ def test_the_graph_is_read_from_real_files() -> None:
     names = {p.relative_to(LIBRARY).parts[0].removesuffix(".py") for p in services}
     assert {"retain", "recall", "forget", "feedback", "memories", "lifecycle", "indexer"} <= names
     assert len(HANDLERS) >= 10
-    assert any(name == "engram.adapters.sqlite_store" for _, name in imported(LIBRARY / "app.py"))
+    assert any(name == "engram.adapters.sqlite.store" for _, name in imported(LIBRARY / "app.py"))
 
 
 @pytest.mark.parametrize("path", library_modules(), ids=lambda p: str(p.relative_to(LIBRARY)))
@@ -135,5 +135,5 @@ def test_handlers_reach_the_services() -> None:
 def test_an_import_of_an_adapter_by_a_service_is_caught(tmp_path: Path) -> None:
     # The checker itself: a lazy import inside a function counts as much as a top-level one.
     probe = tmp_path / "probe.py"
-    probe.write_text("def f():\n    from engram.adapters.sqlite_store import SqliteStore\n")
-    assert (2, "engram.adapters.sqlite_store") in list(imported(probe))
+    probe.write_text("def f():\n    from engram.adapters.sqlite.store import SqliteStore\n")
+    assert (2, "engram.adapters.sqlite.store") in list(imported(probe))

@@ -14,6 +14,7 @@ from engram.recall import stages
 from engram.recall.present import CONTEXT_HEADER, present
 from engram.recall.state import RecallState
 from engram.recall.trace import NO_TRACE, Trace
+from engram.scopes import ScopeSet
 from engram.settings import Settings
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
@@ -37,7 +38,7 @@ def _state(method: str = "weighted", *, debug: bool = False, **request: object) 
     return RecallState(
         "acme",
         RecallRequest.model_validate({"query": "dark mode", "debug": debug, **request}),
-        Conditions(scopes=("user:alice",)),
+        Conditions(scopes=ScopeSet.of(["user:alice"])),
         method=method,
         now=T0,
         trace=Trace() if debug else NO_TRACE,

@@ -11,7 +11,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from engram.adapters.sqlite_store import SqliteDatabase, SqliteStore
+from engram.adapters.sqlite.database import SqliteDatabase
+from engram.adapters.sqlite.store import SqliteStore
 from engram.errors import ProviderError
 from engram.extraction import RuleExtractor
 from engram.extraction.dedup import Decision

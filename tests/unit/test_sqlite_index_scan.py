@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 
 from engram.adapters.int8_scan import MODEL, ZERO, Int8Codes, Int8Scan, build_model
+from engram.adapters.sqlite.database import SqliteDatabase
+from engram.adapters.sqlite.store import SqliteStore
 from engram.adapters.sqlite_index import SqliteIndex
-from engram.adapters.sqlite_store import SqliteDatabase, SqliteStore
 from engram.identity import content_hash
 from engram.models import MemoryRecord, Tenant
 from engram.ports import Conditions, WriteBatch

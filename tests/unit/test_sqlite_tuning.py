@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from engram.adapters.sqlite.database import SqliteDatabase
+from engram.adapters.sqlite.store import SqliteStore
 from engram.adapters.sqlite_index import SqliteIndex
-from engram.adapters.sqlite_store import SqliteDatabase, SqliteStore
 from engram.engine import Engine
 from engram.settings import Settings
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from engram.adapters.sqlite.schema import TOKENIZER
 from engram.adapters.sqlite_driver import sqlite3
-from engram.adapters.sqlite_store import TOKENIZER
 from engram.adapters.text_index import Bm25Index, Context, Fts5Tokenizer, query_terms
 
 CORPUS = [

@@ -1,6 +1,6 @@
 """The table's change stream (DynamoDB Streams) read as memory changes.
 
-The key scheme and the item codec are the DynamoDB store's; this module is the one place that
+The key scheme and the item codec are the DynamoDB store's (``engram.adapters.dynamodb.items``); this module is the one place that
 reads a stream record, so the services that react to changes (the search indexer) see records,
 never items. Only memory items (``sk = MEM``) are changes; every other item is ``None``.
 """
@@ -11,7 +11,7 @@ import base64
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
-from engram.adapters.dynamodb_store import DynamoStore, Item
+from engram.adapters.dynamodb.items import Item, record_of, vector_of
 from engram.models import MemoryRecord
 from engram.ports import MemoryChange
 
@@ -40,7 +40,7 @@ def memory_change(raw: Mapping[str, Any]) -> MemoryChange | None:
         tenant_id=tenant_id,
         memory_id=memory_id,
         new=new,
-        vector=DynamoStore._vector(new_image) if new is not None and new_image is not None else None,
+        vector=vector_of(new_image) if new is not None and new_image is not None else None,
         old=_record_of(tenant_id, old_image),
         index_changed=not (event == "MODIFY" and _same_for_the_index(old_image, new_image)),
     )
@@ -50,7 +50,7 @@ def _record_of(tenant_id: str, image: Item | None) -> MemoryRecord | None:
     """The image's record, if it has one and it belongs to the tenant its key names."""
     if image is None or image.get("doc") is None:
         return None
-    record = DynamoStore._record(image)
+    record = record_of(image)
     return record if record.tenant_id == tenant_id else None
 
 

@@ -13,7 +13,7 @@ OpenSearch (``engram.adapters.opensearch_index``).
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -102,6 +102,13 @@ class InMemoryIndex:
             self._tenants.pop(tenant_id, None)
 
     forget_tenant = invalidate
+
+    def rebuild_target(self) -> InMemoryIndex:
+        return self
+
+    def indexed_ids(self, tenant_id: str) -> Iterator[str]:
+        with self._lock:
+            return iter(list(self._tenant(tenant_id).row_of))
 
     indexes_unembedded = True
 

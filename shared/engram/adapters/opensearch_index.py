@@ -196,9 +196,15 @@ class OpenSearchIndex(IndexSetup):
             "the search index is rejecting writes (429); they will be retried from the stream"
         )
 
+    follows_upserts_only = False
     indexes_unembedded = False
     """Only embedded memories are documents here (the stream indexer removes the others): the
     cloud stack embeds at retain, and a read embeds whatever is still pending first."""
+
+    def rebuild_target(self) -> OpenSearchIndex:
+        """This index, once ``ensure`` has set it up."""
+        self.ensure()
+        return self
 
     def upsert(
         self, tenant_id: str, records: Sequence[MemoryRecord], vectors: Sequence[Vector | None]
@@ -442,7 +448,15 @@ class StreamBackedIndex:
     def __init__(self, inner: OpenSearchIndex) -> None:
         self.inner = inner
 
+    follows_upserts_only = False
     indexes_unembedded = False
+
+    def rebuild_target(self) -> OpenSearchIndex:
+        """OpenSearch itself: a rebuild's failures show instead of being left to the stream."""
+        return self.inner.rebuild_target()
+
+    def indexed_ids(self, tenant_id: str) -> Iterator[str]:
+        return self.inner.indexed_ids(tenant_id)
 
     def upsert(
         self, tenant_id: str, records: Sequence[MemoryRecord], vectors: Sequence[Vector | None]

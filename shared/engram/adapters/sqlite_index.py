@@ -22,14 +22,15 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import numpy.typing as npt
 
 from engram.adapters.int8_scan import Int8Codes, Int8Scan
-from engram.adapters.sqlite_store import SqliteDatabase, conditions_sql, fts_table
+from engram.adapters.sqlite.conditions import conditions_sql
+from engram.adapters.sqlite.database import SqliteDatabase, fts_table
 from engram.adapters.sqlite_vectors import TenantVectors, epoch, needs_sql
 from engram.adapters.text_index import Context, Fts5Tokenizer, query_terms
 from engram.models import MemoryRecord
@@ -102,6 +103,14 @@ class SqliteIndex:
         return cache
 
     indexes_unembedded = True
+    follows_upserts_only = False  # a write by another process shows through the file's generation
+
+    def rebuild_target(self) -> SqliteIndex:
+        return self
+
+    def indexed_ids(self, tenant_id: str) -> Iterator[str]:
+        with self._lock:
+            return iter(list(self._fresh(tenant_id).row_of))
 
     def upsert(
         self, tenant_id: str, records: Sequence[MemoryRecord], vectors: Sequence[Vector | None]

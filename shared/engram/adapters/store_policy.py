@@ -1,11 +1,11 @@
 """What every store keeps and for how long, and how a page position travels: one policy for both
-backends (``tests/contract/test_store_policy.py`` runs the same checks against each)."""
+backends (``tests/contract/`` runs one suite per port against each)."""
 
 from __future__ import annotations
 
 import base64
 import json
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from engram.errors import ValidationFailedError
 from engram.models import Job
@@ -16,6 +16,13 @@ FINISHED_JOB_TTL = timedelta(days=30)
 """A finished job (succeeded or failed) can be read back for this long."""
 LIFECYCLE_REPORTS_KEPT = 100
 """Lifecycle reports kept per tenant, newest first."""
+
+
+def stored_time(text: str) -> datetime:
+    """A time read back from a store; text written without a zone (SQLite's ``datetime('now')``)
+    is UTC."""
+    when = datetime.fromisoformat(text)
+    return when if when.tzinfo else when.replace(tzinfo=UTC)
 
 
 def idempotency_live(created_at: datetime, now: datetime) -> bool:

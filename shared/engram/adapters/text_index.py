@@ -19,8 +19,8 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from engram.adapters.sqlite.schema import TOKENIZER
 from engram.adapters.sqlite_driver import sqlite3
-from engram.adapters.sqlite_store import TOKENIZER
 from engram.scoring.words import STOPWORDS
 
 _WORD = re.compile(r"\w+", re.UNICODE)

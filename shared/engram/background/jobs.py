@@ -37,7 +37,7 @@ class LocalJobRunner:
         """Run again the jobs a stopped process left queued or running; returns how many."""
         if self._deps is None:
             return 0
-        pending: list[tuple[str, Job]] = getattr(self._deps.store, "pending_jobs", list)()
+        pending = self._deps.store.pending_jobs()
         for tenant_id, job in pending:
             self.submit(tenant_id, job)
         return len(pending)

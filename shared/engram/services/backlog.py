@@ -21,7 +21,7 @@ def embed_pending(deps: Deps, tenant_id: str, *, batch: int = 64, at_most: int |
     lock = deps.backlog.lock(tenant_id)
     waiting = store.pending_embedding(tenant_id, 1 if at_most is None else at_most + 1)
     if not waiting:  # the common case: nothing to wait for
-        if lock.locked() and getattr(deps.index, "follows_upserts_only", False):
+        if lock.locked() and deps.index.follows_upserts_only:
             # An index that learns of writes only through upsert (not from the store) must
             # not be read between a batch's set_embeddings and its upsert: wait for the batch.
             with lock:

@@ -9,7 +9,6 @@ from datetime import datetime
 from engram import lifecycle, tenancy
 from engram.deps import Deps
 from engram.models import LifecycleReport
-from engram.ports import SearchIndex
 from engram.services.backlog import embed_pending
 
 logger = logging.getLogger(__name__)
@@ -75,10 +74,7 @@ def reindex(
     for tenant_id in tenant_ids:
         tenancy.settings_for(deps, tenant_id)
         embed_pending(deps, tenant_id)
-    target: SearchIndex = getattr(deps.index, "inner", deps.index)  # failures show, not deferred
-    ensure = getattr(target, "ensure", None)
-    if ensure is not None:  # template, index and search pipeline exist before the rebuild
-        ensure()
+    target = deps.index.rebuild_target()  # set up, and failures show rather than deferred
     return rebuild(tenant_ids, records=deps.store.iter_records, index=target, clean=clean, progress=progress)
 
 

@@ -1,11 +1,11 @@
 """``UsageLedger`` in the embedded default's SQLite file: one row per tenant, day and counter
-(the ``usage_days`` table; erased with the tenant by ``SqliteStore.erase_tenant``)."""
+(the ``usage_days`` table; erased with the tenant by ``SqliteTenants.erase_tenant``)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from engram.adapters.sqlite_store import SqliteDatabase
+from engram.adapters.sqlite.database import SqliteDatabase
 
 
 class SqliteUsage:

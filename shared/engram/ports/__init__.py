@@ -1,5 +1,6 @@
 """Ports: the typed contracts between the services and their adapters.
 
+The store's ports, one per concern, are in ``engram.ports.store`` (and importable from here).
 Every store and index method takes the tenant id as its first argument; an adapter must never
 read, change or count another tenant's data, whatever else it is given. Scores are floats where
 higher is better; their ranges are stated per method.
@@ -7,29 +8,27 @@ higher is better; their ranges are stated per method.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
 
-from engram.models import (
-    DeletionLogEntry,
-    ExtractedMemory,
-    HistoryEntry,
-    Job,
-    LifecycleReport,
-    MemoryRecord,
-    Message,
-    StatsResponse,
-    Tenant,
-)
+from engram.models import ExtractedMemory, HistoryEntry, MemoryRecord, Message
+from engram.ports.store import DeletionLog as DeletionLog
+from engram.ports.store import EmbeddingBacklog as EmbeddingBacklog
+from engram.ports.store import IdempotencyRecords as IdempotencyRecords
+from engram.ports.store import JobStore as JobStore
+from engram.ports.store import KeyStore as KeyStore
+from engram.ports.store import LifecycleReports as LifecycleReports
+from engram.ports.store import MemoryHistory as MemoryHistory
+from engram.ports.store import MemoryRecords as MemoryRecords
+from engram.ports.store import MemoryStore as MemoryStore
+from engram.ports.store import TenantRegistry as TenantRegistry
+from engram.ports.store import UsageLedger as UsageLedger
 from engram.scopes import ScopeSet
-
-if TYPE_CHECKING:
-    from engram.auth import ApiKeyRecord
 
 Vector = npt.NDArray[np.float32]
 """A float32 array; one row per text, L2-normalised, so a dot product is the cosine."""
@@ -209,154 +208,6 @@ class Reranker(Protocol):
 
 
 @runtime_checkable
-class MemoryStore(Protocol):
-    """The system of record: memories with their vectors, history, tenants, logs, idempotency."""
-
-    def create_tenant(self, tenant: Tenant) -> None: ...
-    def get_tenant(self, tenant_id: str) -> Tenant | None: ...
-    def set_tenant_settings(self, tenant_id: str, overrides: dict[str, Any]) -> bool: ...
-    def list_tenants(self) -> list[Tenant]: ...
-    def erase_tenant(self, tenant_id: str, *, should_stop: Callable[[], bool] | None = None) -> int:
-        """Delete everything of the tenant, the tenant itself last; returns the memories removed.
-        A store that erases in steps first marks the tenant ``erasing`` and stops between
-        batches once ``should_stop()`` says so: the tenant is then still there (erasing), and
-        calling again goes on where it stopped."""
-        ...
-
-    def get(self, tenant_id: str, memory_id: str) -> MemoryRecord | None: ...
-    def get_many(self, tenant_id: str, memory_ids: Sequence[str]) -> dict[str, MemoryRecord]: ...
-    def find_by_hash(self, tenant_id: str, scope: str, content_hash: str) -> MemoryRecord | None: ...
-    def neighbours(
-        self, tenant_id: str, memory_ids: Sequence[str], conditions: Conditions, span: int
-    ) -> dict[str, list[str]]:
-        """For each listed memory of a thread (``MemoryRecord.thread``: its session, else the retain
-        batch it came in), up to ``span`` memories before and after it in the same scope and
-        thread, in the order they were retained (creation time: retain spaces a batch's items a
-        microsecond apart), that meet ``conditions``."""
-        ...
-
-    def write(self, tenant_id: str, batch: WriteBatch) -> None:
-        """Insert or replace records (with vectors), history and idempotency, atomically."""
-        ...
-
-    def update(
-        self,
-        tenant_id: str,
-        record: MemoryRecord,
-        *,
-        expected_version: int,
-        history: HistoryEntry | None = None,
-        vector: Vector | None = None,
-    ) -> bool:
-        """Replace a record only if its stored version is ``expected_version``; False if not. The
-        stored access count and last access (which recalls add to) are kept, unless the record
-        moves the last access itself."""
-        ...
-
-    def update_many(
-        self, tenant_id: str, updates: Sequence[ConditionalUpdate], *, report: LifecycleReport | None = None
-    ) -> list[str]:
-        """Apply each update whose record is still at its expected version and access count (no
-        write and no recall since it was read; stored vectors are kept),
-        skip the others, and return the ids applied. ``report``, if given, is stored after them
-        (``put_lifecycle_report``), in the same transaction where the backend has one, so a resumed
-        run never counts a change twice. Each update on its own is atomic; the batch need not be.
-        """
-        ...
-
-    def get_vectors(self, tenant_id: str, memory_ids: Sequence[str]) -> dict[str, Vector]:
-        """The stored vector of each listed memory of this tenant (unembedded or missing ids are left out).
-
-        The index drops archived memories; this is where their vectors come back from on a restore.
-        """
-        ...
-
-    def put_lifecycle_report(self, tenant_id: str, report: LifecycleReport) -> None:
-        """Insert or replace a lifecycle run's report, keyed by ``report.run_id``. A backend may drop a
-        tenant's reports beyond the latest 100 (SQLite does, when a run completes)."""
-        ...
-
-    def lifecycle_reports(self, tenant_id: str, limit: int = 10) -> list[LifecycleReport]:
-        """The tenant's lifecycle reports, most recently started first."""
-        ...
-
-    def delete(self, tenant_id: str, memory_ids: Sequence[str], log: DeletionLogEntry) -> list[str]:
-        """Hard-delete records, vectors, text index rows and history; write the log; return ids gone."""
-        ...
-
-    def select_ids(
-        self,
-        tenant_id: str,
-        conditions: Conditions,
-        *,
-        older_than: datetime | None = None,
-        limit: int | None = None,
-    ) -> list[str]: ...
-    def list_page(
-        self,
-        tenant_id: str,
-        conditions: Conditions,
-        *,
-        cursor: str | None,
-        limit: int,
-        tag: str | None = None,
-    ) -> Page: ...
-    def history(self, tenant_id: str, memory_id: str) -> list[HistoryEntry]: ...
-    def record_access(self, tenant_id: str, memory_ids: Sequence[str], at: datetime) -> None:
-        """access_count + 1 and last_accessed_at = ``at``; the version stays (it counts changes,
-        each with a history entry)."""
-        ...
-
-    def stats(self, tenant_id: str, *, scopes: Sequence[str] | None = None) -> StatsResponse:
-        """Counts over the tenant's memories, or only those in ``scopes``; usage only for the whole tenant."""
-        ...
-
-    def idempotent_result(self, tenant_id: str, key: str) -> tuple[str, list[dict[str, Any]]] | None:
-        """(request fingerprint, content-free results) stored for a key, if any."""
-        ...
-
-    def iter_records(self, tenant_id: str) -> Iterator[tuple[MemoryRecord, Vector | None]]: ...
-    def deletion_log(self, tenant_id: str) -> list[DeletionLogEntry]: ...
-
-    def pending_embedding(self, tenant_id: str, limit: int) -> list[tuple[str, str, str]]:
-        """(id, content, content_hash) of memories stored without a vector, oldest first."""
-        ...
-
-    def set_embeddings(
-        self, tenant_id: str, items: Sequence[tuple[str, str, Vector]], model_id: str
-    ) -> list[str]:
-        """Store vectors for (id, content_hash) pairs still unembedded with that text; ids updated."""
-        ...
-
-    def tenants_with_pending(self) -> list[str]: ...
-
-    def put_job(self, tenant_id: str, job: Job) -> None: ...
-
-    def get_job(self, tenant_id: str, job_id: str) -> Job | None: ...
-
-
-@runtime_checkable
-class UsageLedger(Protocol):
-    """Per-tenant usage counters by UTC day (``YYYY-MM-DD``); see ``engram.metering`` for the names."""
-
-    def add(self, tenant_id: str, day: str, counters: Mapping[str, int]) -> None:
-        """Add every counter to the tenant's day at once (atomically: concurrent adds all count)."""
-        ...
-
-    def days(self, tenant_id: str, *, since: str, until: str) -> dict[str, dict[str, int]]:
-        """The counters of each day from ``since`` to ``until`` (both included) that has any."""
-        ...
-
-    def totals(self, tenant_id: str) -> dict[str, int]:
-        """Every counter summed over all days."""
-        ...
-
-    def forget_tenant(self, tenant_id: str) -> None:
-        """Delete the tenant's counters (with the tenant)."""
-        ...
-
-
-@runtime_checkable
 class SearchIndex(Protocol):
     """Derived, rebuildable search structures over the active memories of each tenant.
 
@@ -367,6 +218,10 @@ class SearchIndex(Protocol):
     indexes_unembedded: bool
     """True when a memory upserted without a vector is searchable by BM25 at once (k-NN skips it
     until its vector arrives); False when such memories are left out until they have one."""
+
+    follows_upserts_only: bool
+    """True when the index learns of writes only through ``upsert``/``remove`` (not by reading the
+    store): it must then not be read between a batch's ``set_embeddings`` and its ``upsert``."""
 
     def knn(self, tenant_id: str, vector: Vector, k: int, conditions: Conditions) -> list[tuple[str, float]]:
         """Top-k ids by cosine in [-1, 1], among memories meeting ``conditions``."""
@@ -409,6 +264,20 @@ class SearchIndex(Protocol):
         (the archived record, or ``removed_state(record)`` for a hard delete), so that an index
         with versions never lets a delete remove a later write."""
 
+    def forget_tenant(self, tenant_id: str) -> object:
+        """Drop everything the index holds of the tenant (its erasure)."""
+        ...
+
+    def indexed_ids(self, tenant_id: str) -> Iterator[str]:
+        """Every memory id the index holds for the tenant (a clean rebuild removes those the store
+        no longer has)."""
+        ...
+
+    def rebuild_target(self) -> SearchIndex:
+        """The index a rebuild (``engram reindex``) writes to, set up and ready (a remote index puts
+        its template and pipelines first), whose failures show rather than being deferred."""
+        ...
+
 
 @runtime_checkable
 class ThreadSearch(Protocol):
@@ -442,31 +311,6 @@ class UsagePlanRegistry(Protocol):
 
     def withdraw(self, tenant_id: str) -> int:
         """Delete the tenant's usage-plan key(s); returns how many went."""
-        ...
-
-
-@runtime_checkable
-class KeyStore(Protocol):
-    """API key records (DESIGN §9): only the secret's HMAC and a display prefix are ever stored."""
-
-    def put_key(self, record: ApiKeyRecord) -> None:
-        """Insert a new key; ``ConflictError`` if its key id is taken."""
-        ...
-
-    def get_key(self, key_id: str) -> ApiKeyRecord | None: ...
-
-    def revoke_key(self, key_id: str, at: datetime) -> bool:
-        """Mark a key revoked (keeping the first revocation time); False if there is no such key."""
-        ...
-
-    def touch_key(self, key_id: str, at: datetime) -> None:
-        """Set last-used time to ``at`` unless it is already later."""
-        ...
-
-    def list_keys(self, tenant_id: str) -> list[ApiKeyRecord]: ...
-
-    def delete_tenant_keys(self, tenant_id: str) -> int:
-        """Delete every key of one tenant; return how many were deleted."""
         ...
 
 

@@ -151,7 +151,7 @@ class SqliteWebhooks:
     """Webhook endpoints, the outbox's fan-out into deliveries, and the delivery log."""
 
     def __init__(self, db: Any) -> None:
-        self.db = db  # engram.adapters.sqlite_store.SqliteDatabase
+        self.db = db  # engram.adapters.sqlite.database.SqliteDatabase
 
     # -- endpoints ----------------------------------------------------------------------------------
 

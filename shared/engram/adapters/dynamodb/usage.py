@@ -10,47 +10,34 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from engram.adapters.dynamodb_store import _key, _n, _s
+from engram.adapters.dynamodb.items import key, n, s
+from engram.adapters.dynamodb.requests import DynamoTable
 
 _PREFIX = "USAGE#D#"
 
 
-class DynamoUsage:
-    def __init__(self, client: Any, table_name: str) -> None:
-        self.client = client
-        self.table = table_name
-
+class DynamoUsage(DynamoTable):
     def add(self, tenant_id: str, day: str, counters: Mapping[str, int]) -> None:
         given = [(name, int(amount)) for name, amount in counters.items() if amount]
         if not given:
             return
         names = {f"#c{i}": f"c:{name}" for i, (name, _) in enumerate(given)}
-        values: dict[str, Any] = {f":c{i}": _n(amount) for i, (_, amount) in enumerate(given)}
+        values: dict[str, Any] = {f":c{i}": n(amount) for i, (_, amount) in enumerate(given)}
         self.client.update_item(
             TableName=self.table,
-            Key=_key(f"TENANT#{tenant_id}", _PREFIX + day),
+            Key=key(f"TENANT#{tenant_id}", _PREFIX + day),
             UpdateExpression="SET tenant_id = :t ADD " + ", ".join(f"#c{i} :c{i}" for i in range(len(given))),
             ExpressionAttributeNames=names,
-            ExpressionAttributeValues={":t": _s(tenant_id), **values},
+            ExpressionAttributeValues={":t": s(tenant_id), **values},
         )
 
     def _items(self, tenant_id: str, since: str, until: str) -> Iterator[dict[str, Any]]:
-        request: dict[str, Any] = {
-            "TableName": self.table,
-            "KeyConditionExpression": "pk = :p AND sk BETWEEN :a AND :b",
-            "ExpressionAttributeValues": {
-                ":p": _s(f"TENANT#{tenant_id}"),
-                ":a": _s(_PREFIX + since),
-                ":b": _s(_PREFIX + until),
-            },
-            "ConsistentRead": True,
-        }
-        while True:
-            page = self.client.query(**request)
-            yield from page.get("Items", [])
-            if not page.get("LastEvaluatedKey"):
-                return
-            request["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+        return self.query(
+            key="pk",
+            value=f"TENANT#{tenant_id}",
+            sk_condition="sk BETWEEN :a AND :b",
+            values={":a": s(_PREFIX + since), ":b": s(_PREFIX + until)},
+        )
 
     def days(self, tenant_id: str, *, since: str, until: str) -> dict[str, dict[str, int]]:
         return {

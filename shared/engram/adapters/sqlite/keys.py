@@ -1,4 +1,4 @@
-"""``KeyStore`` on ``SqliteDatabase``: one ``api_keys`` table beside the memories."""
+"""``KeyStore`` on ``SqliteDatabase``: the ``api_keys`` table beside the memories (``schema``)."""
 
 from __future__ import annotations
 
@@ -6,19 +6,9 @@ import json
 from datetime import datetime
 from typing import Any
 
-from engram.adapters.sqlite_driver import sqlite3
-from engram.adapters.sqlite_store import SqliteDatabase, iso
+from engram.adapters.matching import iso
+from engram.adapters.sqlite.database import SqliteDatabase, insert_new
 from engram.auth import ApiKeyRecord
-from engram.errors import ConflictError
-
-KEY_SCHEMA = """
-CREATE TABLE IF NOT EXISTS api_keys (
-  key_id TEXT PRIMARY KEY, tenant_id TEXT NOT NULL, display_prefix TEXT NOT NULL,
-  secret_hash TEXT NOT NULL, scopes TEXT NOT NULL, read_only INTEGER NOT NULL,
-  created_at TEXT NOT NULL, expires_at TEXT, revoked_at TEXT, last_used_at TEXT
-);
-CREATE INDEX IF NOT EXISTS api_keys_tenant ON api_keys (tenant_id, created_at);
-"""
 
 _COLUMNS = (
     "key_id, tenant_id, display_prefix, secret_hash, scopes, read_only, "
@@ -56,36 +46,23 @@ class SqliteKeyStore:
 
     def __init__(self, db: SqliteDatabase) -> None:
         self.db = db
-        # executescript manages its own transaction; every statement is IF NOT EXISTS.
-        self.db.connection().executescript(KEY_SCHEMA)
 
     def put_key(self, record: ApiKeyRecord) -> None:
+        values = (
+            record.key_id,
+            record.tenant_id,
+            record.display_prefix,
+            record.secret_hash,
+            json.dumps(list(record.scopes)),
+            int(record.read_only),
+            *(iso(t) for t in (record.created_at, record.expires_at, record.revoked_at, record.last_used_at)),
+        )
+        sql = f"INSERT INTO api_keys({_COLUMNS}) VALUES(?,?,?,?,?,?,?,?,?,?)"
         with self.db.transaction() as conn:
-            try:
-                conn.execute(
-                    f"INSERT INTO api_keys({_COLUMNS}) VALUES(?,?,?,?,?,?,?,?,?,?)",
-                    (
-                        record.key_id,
-                        record.tenant_id,
-                        record.display_prefix,
-                        record.secret_hash,
-                        json.dumps(list(record.scopes)),
-                        int(record.read_only),
-                        iso(record.created_at),
-                        iso(record.expires_at),
-                        iso(record.revoked_at),
-                        iso(record.last_used_at),
-                    ),
-                )
-            except sqlite3.IntegrityError as exc:
-                raise ConflictError(f"API key '{record.key_id}' already exists") from exc
+            insert_new(conn, sql, values, f"API key '{record.key_id}' already exists")
 
     def get_key(self, key_id: str) -> ApiKeyRecord | None:
-        row = (
-            self.db.connection()
-            .execute(f"SELECT {_COLUMNS} FROM api_keys WHERE key_id=?", (key_id,))
-            .fetchone()
-        )
+        row = self.db.one(f"SELECT {_COLUMNS} FROM api_keys WHERE key_id=?", (key_id,))
         return None if row is None else _record(row)
 
     def revoke_key(self, key_id: str, at: datetime) -> bool:
@@ -105,12 +82,8 @@ class SqliteKeyStore:
             )
 
     def list_keys(self, tenant_id: str) -> list[ApiKeyRecord]:
-        rows = (
-            self.db.connection()
-            .execute(
-                f"SELECT {_COLUMNS} FROM api_keys WHERE tenant_id=? ORDER BY created_at, key_id", (tenant_id,)
-            )
-            .fetchall()
+        rows = self.db.rows(
+            f"SELECT {_COLUMNS} FROM api_keys WHERE tenant_id=? ORDER BY created_at, key_id", (tenant_id,)
         )
         return [_record(row) for row in rows]
 

@@ -1,0 +1,132 @@
+"""The write actions a memory change is made of (for ``TransactWriteItems`` or alone): the
+memory item's ``Update`` with every listing key it belongs to, and a history ``Put``."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from typing import Any
+
+from engram.adapters.dynamodb.items import (
+    created_key,
+    embedding_fields,
+    memory_key,
+    memory_pk,
+    n,
+    s,
+    session_key,
+    tenant_pk,
+)
+from engram.adapters.matching import iso
+from engram.models import HistoryEntry, MemoryRecord
+from engram.ports import Vector
+
+
+def _fields(tenant_id: str, record: MemoryRecord) -> dict[str, dict[str, Any]]:
+    """The item's attributes: the record JSON (without what is kept natively), its filter
+    fields and its places in the listings g1 (all), g2 (scope), g3 (tier) and g4 (hash)."""
+    created = created_key(record.created_at, record.id)
+    prefix = tenant_pk(tenant_id)
+    doc = record.model_dump(mode="json", exclude={"version", "access_count", "last_accessed_at"})
+    return {
+        "tenant_id": s(tenant_id),
+        "id": s(record.id),
+        "doc": s(json.dumps(doc)),
+        "version": n(record.version),
+        "access_count": n(record.access_count),
+        "scope": s(record.scope),
+        "category": s(record.category),
+        "status": s(record.status),
+        "tier": s(record.tier),
+        "content_hash": s(record.content_hash),
+        "created_at": s(iso(record.created_at) or ""),
+        "g1pk": s(f"{prefix}#MEMS"),
+        "g1sk": s(created),
+        "g2pk": s(f"{prefix}#SCOPE#{record.scope}"),
+        "g2sk": s(created),
+        "g3pk": s(f"{prefix}#TIER#{record.tier}"),
+        "g3sk": s(created),
+        "g4pk": s(f"{prefix}#HASH#{record.scope}#{record.content_hash}"),
+        "g4sk": s(record.id),
+    }
+
+
+def _sparse(
+    tenant_id: str, record: MemoryRecord, vector: Vector | None, pending: bool, fields: dict[str, Any]
+) -> list[str]:
+    """Add the sparse listings (g6 thread, g5 pending embedding) and the vector to ``fields``;
+    returns the attributes to remove."""
+    created = created_key(record.created_at, record.id)
+    removes: list[str] = []
+    if record.thread is not None:  # sparse: only turns of a session (or a retain batch) are listed
+        fields["g6pk"] = s(session_key(tenant_id, record.scope, record.thread))
+        fields["g6sk"] = s(created)
+    else:
+        removes += ["g6pk", "g6sk"]
+    if vector is not None:
+        fields.update(embedding_fields(vector))
+        removes += ["g5pk", "g5sk"]
+    elif pending:
+        fields["g5pk"] = s(f"{tenant_pk(tenant_id)}#PENDING")
+        fields["g5sk"] = s(created)
+    return removes
+
+
+def memory_update(
+    table: str,
+    tenant_id: str,
+    record: MemoryRecord,
+    vector: Vector | None,
+    *,
+    pending: bool,
+    condition: str = "",
+    condition_values: dict[str, Any] | None = None,
+    keep_access: bool = False,
+) -> dict[str, Any]:
+    """An ``Update`` action that writes the whole record (and the vector, if given);
+    ``keep_access``: all but the access bookkeeping, which recalls add to atomically, unless
+    the record moves the last access itself (a restore restarts the decay clock)."""
+    fields = _fields(tenant_id, record)
+    optional = {
+        "last_accessed_at": iso(record.last_accessed_at),
+        "occurred_at": iso(record.occurred_at),
+        "session_id": record.source.session_id,
+    }
+    if record.embedding_model:  # an empty one never hides the model of a stored vector
+        fields["embedding_model"] = s(record.embedding_model)
+    if keep_access:
+        del fields["access_count"]
+        if record.last_accessed_at is None:
+            del optional["last_accessed_at"]
+    removes = [name for name, value in optional.items() if value is None]
+    fields.update({name: s(value) for name, value in optional.items() if value is not None})
+    removes += _sparse(tenant_id, record, vector, pending, fields)
+    expression = "SET " + ", ".join(f"#{k} = :{k}" for k in fields)
+    if removes:
+        expression += " REMOVE " + ", ".join(f"#{k}" for k in removes)
+    action: dict[str, Any] = {
+        "TableName": table,
+        "Key": memory_key(tenant_id, record.id),
+        "UpdateExpression": expression,
+        "ExpressionAttributeNames": {f"#{k}": k for k in fields} | {f"#{k}": k for k in removes},
+        "ExpressionAttributeValues": {f":{k}": v for k, v in fields.items()} | (condition_values or {}),
+    }
+    if condition:
+        action["ConditionExpression"] = condition
+    return {"Update": action}
+
+
+def history_put(table: str, tenant_id: str, entry: HistoryEntry) -> dict[str, Any]:
+    """A ``Put`` of one history entry, in its memory's partition (deleted with it)."""
+    sk = f"HIST#{entry.version:012d}#{iso(entry.at)}#{uuid.uuid4().hex[:8]}"
+    return {
+        "Put": {
+            "TableName": table,
+            "Item": {
+                "pk": s(memory_pk(tenant_id, entry.memory_id)),
+                "sk": s(sk),
+                "tenant_id": s(tenant_id),
+                "doc": s(entry.model_dump_json()),
+            },
+        }
+    }

@@ -1,0 +1,111 @@
+"""The item codec and key scheme of the one table (README, "DynamoDB key design")::
+
+    TENANT#<t>                       META                  the tenant (g1: TENANTS / <t>)
+    TENANT#<t>                       USAGE#D#<day>         usage counters of a day (atomic ADD; usage)
+    TENANT#<t>#MEM#<id>              MEM                   one memory (record, vector, filter fields)
+    TENANT#<t>#MEM#<id>              HIST#<version>#…      its history, deleted with it
+    TENANT#<t>#IDEM#<key>            IDEM                  idempotency result (TTL attribute ``ttl``)
+    TENANT#<t>#JOB#<id>              JOB                   an asynchronous retain
+    TENANT#<t>#DELLOG                <at>#<receipt>        content-free deletion log
+    TENANT#<t>#LIFECYCLE             RUN#<run>             a lifecycle run's report
+    APIKEY#<key_id>                  APIKEY                an API key record (secret HMAC only)
+
+Every key a store method builds starts with the tenant id handed to it, so no call can read,
+change or count another tenant's items. The memory record is kept as JSON (``doc``) beside
+native attributes for what conditions and atomic counters need (``version``, ``access_count``,
+``last_accessed_at``, scope, status, tier, …).
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+
+from engram.adapters.matching import iso
+from engram.models import MemoryRecord
+from engram.ports import Vector
+
+Item = dict[str, dict[str, Any]]
+
+
+def s(value: str) -> dict[str, str]:
+    """A string attribute value."""
+    return {"S": value}
+
+
+def n(value: int | float) -> dict[str, str]:
+    """A number attribute value."""
+    return {"N": repr(value) if isinstance(value, float) else str(value)}
+
+
+def key(pk: str, sk: str) -> Item:
+    return {"pk": s(pk), "sk": s(sk)}
+
+
+def key_of(item: Item) -> Item:
+    """The key of an item read back (a listing's projection holds ``pk`` and ``sk``)."""
+    return key(item["pk"]["S"], item["sk"]["S"])
+
+
+def tenant_pk(tenant_id: str) -> str:
+    return f"TENANT#{tenant_id}"
+
+
+def memory_pk(tenant_id: str, memory_id: str) -> str:
+    return f"TENANT#{tenant_id}#MEM#{memory_id}"
+
+
+def memory_key(tenant_id: str, memory_id: str) -> Item:
+    return key(memory_pk(tenant_id, memory_id), "MEM")
+
+
+def memory_id_of(pk: str) -> str:
+    """The memory id in a memory's ``pk`` (``TENANT#<t>#MEM#<id>``)."""
+    return pk.rsplit("#", 1)[1]
+
+
+def session_key(tenant_id: str, scope: str, session_id: str) -> str:
+    return f"TENANT#{tenant_id}#SESSION#{scope}#{session_id}"
+
+
+def created_key(created_at: datetime, item_id: str) -> str:
+    """The sort key of a listing in creation order: ``<created>#<id>``."""
+    return f"{iso(created_at)}#{item_id}"
+
+
+def expired(item: Item, now_s: int) -> bool:
+    """Whether an item's TTL (epoch seconds) has passed: TTL deletion lags expiry by up to days,
+    so an expired item is treated as gone."""
+    return "ttl" in item and int(item["ttl"]["N"]) <= now_s
+
+
+def owned(tenant_id: str, item: Item) -> bool:
+    """Whether an item is a memory of this tenant (a defensive check beside the key)."""
+    return item.get("tenant_id", {}).get("S") == tenant_id and item["sk"]["S"] == "MEM"
+
+
+def record_of(item: Item) -> MemoryRecord:
+    """The record of a full item (a listing's projection lacks the counters: 0 there)."""
+    doc = json.loads(item["doc"]["S"])
+    doc["version"] = int(item.get("version", {}).get("N", 0))
+    doc["access_count"] = int(item.get("access_count", {}).get("N", 0))
+    last = item.get("last_accessed_at", {}).get("S")
+    doc["last_accessed_at"] = last or None
+    model = item.get("embedding_model", {}).get("S")
+    if model:  # set by set_embeddings after the record was written unembedded
+        doc["embedding_model"] = model
+    return MemoryRecord.model_validate(doc)
+
+
+def vector_of(item: Item) -> Vector | None:
+    blob = item.get("embedding", {}).get("B")
+    return None if blob is None else np.frombuffer(blob, dtype=np.float32).copy()
+
+
+def embedding_fields(vector: Vector) -> Item:
+    """The attributes of a stored vector: its bytes and its dimension (``dim``: embedded)."""
+    array = np.asarray(vector, dtype=np.float32)
+    return {"embedding": {"B": array.tobytes()}, "dim": n(int(array.shape[0]))}

@@ -1,0 +1,94 @@
+"""``MemoryRecords`` on DynamoDB, reads by id: one memory, many (``BatchGetItem``), by content
+hash (index g4), thread neighbours (index g6) and stored vectors."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from engram.adapters.dynamodb.items import (
+    created_key,
+    memory_id_of,
+    memory_key,
+    owned,
+    record_of,
+    s,
+    session_key,
+    vector_of,
+)
+from engram.adapters.dynamodb.requests import DynamoTable
+from engram.adapters.matching import matches
+from engram.models import MemoryRecord
+from engram.ports import Conditions, Vector
+
+
+class DynamoMemoryReads(DynamoTable):
+    def get(self, tenant_id: str, memory_id: str) -> MemoryRecord | None:
+        item = self.client.get_item(
+            TableName=self.table, Key=memory_key(tenant_id, memory_id), ConsistentRead=True
+        ).get("Item")
+        return record_of(item) if item is not None and owned(tenant_id, item) else None
+
+    def get_many(self, tenant_id: str, memory_ids: Sequence[str]) -> dict[str, MemoryRecord]:
+        keys = [memory_key(tenant_id, i) for i in dict.fromkeys(memory_ids)]
+        records = [record_of(i) for i in self.batch_get(keys) if owned(tenant_id, i)]
+        return {r.id: r for r in records}
+
+    def find_by_hash(self, tenant_id: str, scope: str, content_hash: str) -> MemoryRecord | None:
+        hits = self.query(
+            index="g4", key="g4pk", value=f"TENANT#{tenant_id}#HASH#{scope}#{content_hash}", projection="pk"
+        )
+        ids = [memory_id_of(h["pk"]["S"]) for h in hits]
+        for record in self.get_many(tenant_id, ids).values():
+            if record.status == "active" and record.content_hash == content_hash and record.scope == scope:
+                return record
+        return None
+
+    def neighbours(
+        self, tenant_id: str, memory_ids: Sequence[str], conditions: Conditions, span: int
+    ) -> dict[str, list[str]]:
+        """For each listed memory of a thread (session or retain batch), up to ``span`` memories
+        before and after it in the same scope and thread (creation order) that meet ``conditions``;
+        through index g6."""
+        if not memory_ids or span < 1:
+            return {}
+        out: dict[str, list[str]] = {}
+        for seed in self.get_many(tenant_id, memory_ids).values():
+            if seed.thread is None:
+                continue
+            before, after = (
+                self._side(tenant_id, seed, conditions, span, forward) for forward in (False, True)
+            )
+            if before or after:
+                out[seed.id] = [*reversed(before), *after]
+        return out
+
+    def _side(
+        self, tenant_id: str, seed: MemoryRecord, conditions: Conditions, span: int, forward: bool
+    ) -> list[str]:
+        """Up to ``span`` ids after (``forward``) or before the seed in its thread."""
+        assert seed.thread is not None
+        found: list[str] = []
+        items: Iterator[dict[str, dict[str, str]]] = self.query(
+            index="g6",
+            key="g6pk",
+            value=session_key(tenant_id, seed.scope, seed.thread),
+            sk_condition="g6sk > :at" if forward else "g6sk < :at",
+            values={":at": s(created_key(seed.created_at, seed.id))},
+            forward=forward,
+        )
+        for item in items:
+            if item.get("tenant_id", {}).get("S") == tenant_id and matches(record_of(item), conditions):
+                found.append(item["id"]["S"])
+                if len(found) == span:
+                    break
+        return found
+
+    def get_vectors(self, tenant_id: str, memory_ids: Sequence[str]) -> dict[str, Vector]:
+        """The stored vector of each listed memory of this tenant (unembedded or missing ids left out)."""
+        keys = [memory_key(tenant_id, i) for i in dict.fromkeys(memory_ids)]
+        out: dict[str, Vector] = {}
+        for item in self.batch_get(keys, projection="id, tenant_id, sk, embedding"):
+            vector = vector_of(item)
+            if vector is not None and owned(tenant_id, item):
+                out[item["id"]["S"]] = vector
+        return out

@@ -1,0 +1,164 @@
+"""``MemoryRecords`` on DynamoDB, the writing half: batches in transactions (each record with its
+history), conditional updates, access counts and hard deletes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any, Unpack
+
+from engram.adapters.dynamodb.actions import history_put, memory_update
+from engram.adapters.dynamodb.deletion_log import log_deletion
+from engram.adapters.dynamodb.idempotency import put_idempotency
+from engram.adapters.dynamodb.items import memory_key, memory_pk, n, s
+from engram.adapters.dynamodb.lifecycle import put_report
+from engram.adapters.dynamodb.listing import DynamoMemories
+from engram.adapters.dynamodb.requests import TRANSACTION_LIMIT, cancellation_codes
+from engram.adapters.matching import iso
+from engram.errors import ValidationFailedError
+from engram.models import DeletionLogEntry, LifecycleReport, MemoryRecord
+from engram.ports import ConditionalUpdate, Vector, WriteBatch
+from engram.ports.store import Change
+
+_EXISTS = "attribute_exists(pk)"
+
+
+def _own(tenant_id: str, records: Sequence[MemoryRecord]) -> None:
+    if any(r.tenant_id != tenant_id for r in records):
+        raise ValidationFailedError("every record must belong to the tenant written to")
+
+
+class DynamoMemoryStore(DynamoMemories):
+    def _embedded(self, tenant_id: str, memory_ids: Sequence[str]) -> set[str]:
+        """Which of these memories already have a vector stored."""
+        keys = [memory_key(tenant_id, i) for i in memory_ids]
+        return {i["id"]["S"] for i in self.batch_get(keys, projection="id, dim") if "dim" in i}
+
+    def write(self, tenant_id: str, batch: WriteBatch) -> None:
+        """Records with their history in transactions (each record with its own history in the
+        same one), the idempotency result last: a crash in between leaves whole records that a
+        replay of the same request rewrites under the same ids, and never a stored result for a
+        write that did not happen."""
+        _own(tenant_id, batch.records)
+        vectors = list(batch.vectors) or [None] * len(batch.records)
+        unembedded = [r.id for r, v in zip(batch.records, vectors, strict=True) if v is None]
+        embedded = self._embedded(tenant_id, unembedded) if unembedded else set()
+        groups: dict[str, list[dict[str, Any]]] = {}
+        for record, vector in zip(batch.records, vectors, strict=True):
+            pending = vector is None and record.id not in embedded
+            groups[record.id] = [memory_update(self.table, tenant_id, record, vector, pending=pending)]
+        loose: list[list[dict[str, Any]]] = []
+        for entry in batch.history:
+            put = history_put(self.table, tenant_id, entry)
+            if entry.memory_id in groups:
+                groups[entry.memory_id].append(put)
+            else:
+                loose.append([put])
+        self.transact_chunks([*groups.values(), *loose])
+        if batch.idempotency is not None:
+            put_idempotency(self, tenant_id, batch.idempotency)
+
+    def update(self, tenant_id: str, record: MemoryRecord, **change: Unpack[Change]) -> bool:
+        """A conditional write: only if the stored version is ``expected_version`` (lost updates
+        of the feedback EMA or a tier are impossible; the loser re-reads and retries). The access
+        bookkeeping recalls add meanwhile is kept."""
+        expected_version = change["expected_version"]
+        history, vector = change.get("history"), change.get("vector")
+        return self._conditional(tenant_id, ConditionalUpdate(record, expected_version, history), vector)
+
+    def _conditional(
+        self, tenant_id: str, update: ConditionalUpdate, vector: Vector | None, *, unaccessed: bool = False
+    ) -> bool:
+        """``update``; ``unaccessed``: also only if no recall touched the memory since it was
+        read (its access count is still the record's), as the lifecycle job needs."""
+        record = update.record
+        _own(tenant_id, [record])
+        condition, values = "#version = :expected", {":expected": n(update.expected_version)}
+        if unaccessed:
+            condition += " AND access_count = :seen"
+            values[":seen"] = n(record.access_count)
+        actions = [
+            memory_update(
+                self.table,
+                tenant_id,
+                record,
+                vector,
+                pending=False,
+                condition=condition,
+                condition_values=values,
+                keep_access=True,
+            )
+        ]
+        if update.history is not None:
+            actions.append(history_put(self.table, tenant_id, update.history))
+        try:
+            # No retry here: a conflict means another writer moved first, and the caller re-reads.
+            self.client.transact_write_items(TransactItems=actions)
+        except self.client.exceptions.TransactionCanceledException as exc:
+            codes = cancellation_codes(exc)
+            if "ConditionalCheckFailed" in codes or "TransactionConflict" in codes:
+                return False
+            raise
+        return True
+
+    def update_many(
+        self, tenant_id: str, updates: Sequence[ConditionalUpdate], *, report: LifecycleReport | None = None
+    ) -> list[str]:
+        """Each update is its own conditional transaction (with its history); the report follows.
+        DynamoDB has no transaction wide enough for a page, so a crash between the two can make a
+        resumed run see these changes again: they are then no-ops (their versions moved on)."""
+        applied = [u.record.id for u in updates if self._conditional(tenant_id, u, None, unaccessed=True)]
+        if report is not None:
+            put_report(self, tenant_id, report)
+        return applied
+
+    def delete(self, tenant_id: str, memory_ids: Sequence[str], log: DeletionLogEntry) -> list[str]:
+        """Memories go in transactions (only those that exist), then their history, then the log."""
+        present = [r.id for r in self.get_many(tenant_id, memory_ids).values()]
+        deleted: list[str] = []
+        for start in range(0, len(present), TRANSACTION_LIMIT - 1):
+            deleted += self._delete_chunk(tenant_id, present[start : start + TRANSACTION_LIMIT - 1])
+        for memory_id in deleted:
+            self.batch_delete(self.partition_keys(memory_pk(tenant_id, memory_id)))
+        if deleted:
+            log_deletion(self, tenant_id, log.model_copy(update={"ids": deleted}))
+        return deleted
+
+    def _delete_chunk(self, tenant_id: str, chunk: Sequence[str]) -> list[str]:
+        """Delete the memory items of ``chunk`` that still exist; the ids deleted."""
+        actions = [
+            {
+                "Delete": {
+                    "TableName": self.table,
+                    "Key": memory_key(tenant_id, i),
+                    "ConditionExpression": _EXISTS,
+                }
+            }
+            for i in chunk
+        ]
+        try:
+            self.transact(actions)
+            return list(chunk)
+        except self.client.exceptions.TransactionCanceledException:
+            pass
+        deleted: list[str] = []
+        for memory_id in chunk:  # someone deleted one meanwhile: go one by one
+            try:
+                self.client.delete_item(
+                    TableName=self.table, Key=memory_key(tenant_id, memory_id), ConditionExpression=_EXISTS
+                )
+                deleted.append(memory_id)
+            except self.client.exceptions.ConditionalCheckFailedException:
+                pass
+        return deleted
+
+    def record_access(self, tenant_id: str, memory_ids: Sequence[str], at: datetime) -> None:
+        """access_count + 1 and last_accessed_at = at for each id (atomic per item)."""
+        for memory_id in dict.fromkeys(memory_ids):
+            # The version stays (it counts changes); ``update`` leaves these two alone. An id
+            # forgotten meanwhile is skipped.
+            self.update_existing(
+                memory_key(tenant_id, memory_id),
+                "SET last_accessed_at = :at ADD access_count :one",
+                {":at": s(iso(at) or ""), ":one": n(1)},
+            )

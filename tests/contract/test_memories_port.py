@@ -1,0 +1,214 @@
+"""``MemoryRecords``, the same contract on every backend: conditional updates, listings in
+creation order with an opaque cursor, reads by id, hash, thread and vector, access counts, hard
+deletes, and one tenant never seeing, changing or counting another's memories."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import numpy as np
+import pytest
+from store_support import EVERY_SCOPE, T0, Backend, log, put, record, vector
+
+from engram.errors import ValidationFailedError
+from engram.identity import memory_id
+from engram.models import MemoryRecord, Source
+from engram.ports import ConditionalUpdate, Conditions, WriteBatch
+from engram.scopes import ScopeSet
+
+
+def test_an_update_with_a_stale_version_changes_nothing(backend: Backend) -> None:
+    store = backend.store
+    original = record("acme", "I prefer dark mode")
+    put(store, original)
+    first = original.model_copy(update={"feedback_weight": 0.65, "version": 2})
+    stale = original.model_copy(update={"feedback_weight": 0.1, "version": 2})
+    assert store.update("acme", first, expected_version=1)
+    assert not store.update("acme", stale, expected_version=1)
+    stored = store.get("acme", original.id)
+    assert stored is not None and stored.feedback_weight == 0.65 and stored.version == 2
+
+
+def test_an_update_keeps_the_stored_vector_and_the_accesses_recalls_added(backend: Backend) -> None:
+    store = backend.store
+    original = record("acme", "I prefer dark mode")
+    put(store, original)
+    # a recall counts an access after the writer read the record
+    store.record_access("acme", [original.id], T0 + timedelta(hours=1))
+    assert store.update(
+        "acme", original.model_copy(update={"version": 2, "tags": ["ui"]}), expected_version=1
+    )
+    [(stored, kept)] = list(store.iter_records("acme"))
+    assert kept is not None and np.allclose(kept, vector(0))
+    assert (
+        stored.tags == ["ui"]
+        and stored.access_count == 1
+        and stored.last_accessed_at == T0 + timedelta(hours=1)
+    )
+
+
+def test_a_lifecycle_batch_skips_what_changed_or_was_recalled_since_it_was_read(backend: Backend) -> None:
+    store = backend.store
+    untouched, recalled, rewritten = (record("acme", f"fact {i}", minute=i) for i in range(3))
+    put(store, untouched, recalled, rewritten)
+    store.record_access("acme", [recalled.id], T0 + timedelta(hours=1))
+    assert store.update(
+        "acme", rewritten.model_copy(update={"version": 2, "tags": ["x"]}), expected_version=1
+    )
+    demoted = [
+        ConditionalUpdate(r.model_copy(update={"tier": "archived", "version": 2}), expected_version=1)
+        for r in (untouched, recalled, rewritten)
+    ]
+    assert store.update_many("acme", demoted) == [untouched.id]
+    tiers = {r.id: r.tier for r, _ in store.iter_records("acme")}
+    assert tiers == {untouched.id: "archived", recalled.id: untouched.tier, rewritten.id: untouched.tier}
+
+
+def test_listing_pages_through_every_memory_in_creation_order(backend: Backend) -> None:
+    store = backend.store
+    records = [
+        record("acme", f"fact number {i}", scope="user:alice" if i % 3 else "user:bob", minute=i)
+        for i in range(25)
+    ]
+    put(store, *records)
+    for scopes, expected in (
+        (ScopeSet.every(), records),
+        (ScopeSet.of(["user:bob"]), [r for r in records if r.scope == "user:bob"]),
+        (ScopeSet.of(["user:alice", "user:bob"]), records),
+    ):
+        seen: list[str] = []
+        cursor = None
+        pages = 0
+        while True:
+            page = store.list_page("acme", Conditions(scopes=scopes), cursor=cursor, limit=4)
+            seen += [r.id for r in page.records]
+            pages += 1
+            cursor = page.next_cursor
+            if cursor is None:
+                break
+        assert seen == [r.id for r in expected]
+        assert pages == -(-len(expected) // 4)
+
+
+def test_a_listing_by_tag_and_a_made_up_cursor(backend: Backend) -> None:
+    store = backend.store
+    put(store, record("acme", "tagged", tags=["ui"]), record("acme", "plain", minute=1))
+    page = store.list_page("acme", EVERY_SCOPE, cursor=None, limit=10, tag="ui")
+    assert [r.content for r in page.records] == ["tagged"] and page.next_cursor is None
+    for forged in ("not-a-cursor", "WyJ4Il0=", "bWVtXzE="):  # garbage, a one-element list, plain text
+        with pytest.raises(ValidationFailedError, match="cursor"):
+            store.list_page("acme", EVERY_SCOPE, cursor=forged, limit=2)
+
+
+def test_selecting_ids_by_tier_age_and_limit(backend: Backend) -> None:
+    store = backend.store
+    core, old, new = (
+        record("acme", "core", tier="core"),
+        record("acme", "old", minute=1),
+        record("acme", "new", minute=9),
+    )
+    put(store, core, old, new)
+    assert store.select_ids("acme", Conditions(scopes=ScopeSet.every(), tiers=("core",))) == [core.id]
+    assert store.select_ids("acme", EVERY_SCOPE, older_than=T0 + timedelta(minutes=5)) == [core.id, old.id]
+    assert store.select_ids("acme", EVERY_SCOPE, limit=2) == [core.id, old.id]
+
+
+def test_find_by_hash_finds_an_active_memory_of_the_scope(backend: Backend) -> None:
+    store = backend.store
+    r = record("acme", "I prefer dark mode")
+    put(store, r, record("acme", "gone", status="superseded", minute=1))
+    found = store.find_by_hash("acme", "user:alice", r.content_hash)
+    assert found is not None and found.id == r.id
+    assert store.find_by_hash("acme", "user:bob", r.content_hash) is None
+    assert store.find_by_hash("acme", "user:alice", record("acme", "gone").content_hash) is None
+    assert store.find_by_hash("globex", "user:alice", r.content_hash) is None
+
+
+def test_thread_neighbours_come_in_retain_order_within_scope_thread_and_conditions(backend: Backend) -> None:
+    store = backend.store
+
+    def turn(i: int, session: str | None = "s1", scope: str = "user:alice", **fields: Any) -> MemoryRecord:
+        return record(
+            "acme", f"turn {i} of {session}", scope, minute=i, source=Source(session_id=session), **fields
+        )
+
+    turns = [turn(i) for i in range(6)]
+    put(store, *turns, turn(10, session="s2"), turn(11, scope="user:bob"), turn(12, session=None))
+    put(store, turn(13, status="superseded"))
+    ids = [t.id for t in turns]
+    active = Conditions(scopes=ScopeSet.every())
+    assert store.neighbours("acme", [ids[2]], active, 2) == {ids[2]: [ids[0], ids[1], ids[3], ids[4]]}
+    # a memory without a thread has no neighbours; the superseded turn is filtered out
+    assert store.neighbours("acme", [memory_id("acme", "user:alice", "turn 12 of None")], active, 2) == {}
+    assert store.neighbours("acme", [ids[5]], active, 3) == {ids[5]: [ids[2], ids[3], ids[4]]}
+    assert store.neighbours("globex", [ids[2]], active, 2) == {}
+
+
+def test_stored_vectors_come_back_by_id_for_this_tenant_only(backend: Backend) -> None:
+    store = backend.store
+    a, b = record("acme", "first text"), record("acme", "second text", minute=1)
+    put(store, a)
+    put(store, b, embed=False)
+    vectors = store.get_vectors("acme", [a.id, b.id, "mem_" + "0" * 32])
+    assert list(vectors) == [a.id] and np.allclose(vectors[a.id], vector(0))
+    assert store.get_vectors("globex", [a.id]) == {}
+
+
+def test_record_access_counts_once_per_call_and_keeps_the_version(backend: Backend) -> None:
+    store = backend.store
+    r = record("acme", "first text")
+    put(store, r)
+    store.record_access("acme", [r.id, r.id], T0 + timedelta(hours=24))
+    stored = store.get("acme", r.id)
+    assert stored is not None
+    assert (stored.access_count, stored.version, stored.last_accessed_at) == (1, 1, T0 + timedelta(hours=24))
+
+
+def test_a_hard_delete_returns_only_the_ids_that_were_there(backend: Backend) -> None:
+    store = backend.store
+    a, b = record("acme", "first text"), record("acme", "second text", minute=1)
+    put(store, a, b)
+    assert store.delete("acme", [a.id, "mem_" + "0" * 32], log("acme")) == [a.id]
+    assert store.get("acme", a.id) is None and list(store.get_many("acme", [a.id, b.id])) == [b.id]
+    assert store.stats("acme").total == 1
+
+
+def test_counts_by_scope_category_tier_status_and_backlog(backend: Backend) -> None:
+    store = backend.store
+    put(store, record("acme", "a"), record("acme", "b", scope="user:bob", minute=1, tier="core"))
+    put(store, record("acme", "c", minute=2), embed=False)
+    stats = store.stats("acme")
+    assert (stats.total, stats.by_scope, stats.pending_embedding) == (3, {"user:alice": 2, "user:bob": 1}, 1)
+    assert stats.by_tier["core"] == 1 and stats.by_status == {"active": 3} and stats.storage_bytes > 0
+    assert store.stats("acme", scopes=["user:bob"]).total == 1
+
+
+def test_one_tenant_never_sees_changes_or_counts_anothers_memories(backend: Backend) -> None:
+    store = backend.store
+    mine = record("acme", "acme's secret plan")
+    put(store, mine)
+    put(store, record("globex", "globex note"))
+    # globex cannot read it by id, list it, find it, count it or access it
+    assert store.get("globex", mine.id) is None and store.get_many("globex", [mine.id]) == {}
+    assert store.select_ids("globex", EVERY_SCOPE) == [memory_id("globex", "user:alice", "globex note")]
+    assert [r.content for r in store.list_page("globex", EVERY_SCOPE, cursor=None, limit=10).records] == [
+        "globex note"
+    ]
+    assert [r.content for r, _ in store.iter_records("globex")] == ["globex note"]
+    assert store.stats("globex").total == 1
+    store.record_access("globex", [mine.id], T0)
+    # nor change or delete it
+    forged = mine.model_copy(update={"tenant_id": "globex", "feedback_weight": 0.0, "version": 2})
+    assert not store.update("globex", forged, expected_version=1)
+    assert store.update_many("globex", [ConditionalUpdate(forged, expected_version=1)]) == []
+    assert store.delete("globex", [mine.id], log("globex")) == []
+    for wrong in (
+        lambda: store.update("globex", mine.model_copy(update={"version": 2}), expected_version=1),
+        lambda: store.write("globex", WriteBatch(records=[mine])),
+        lambda: store.update_many("globex", [ConditionalUpdate(mine, expected_version=1)]),
+    ):
+        with pytest.raises(ValidationFailedError):
+            wrong()
+    stored = store.get("acme", mine.id)
+    assert stored is not None and stored.feedback_weight == 0.5 and stored.access_count == 0
