@@ -161,7 +161,8 @@ def _aws_index(settings: Settings, store: Any, embedder: Embedder, opensearch: A
         from engram.adapters.memory_index import InMemoryIndex
 
         return InMemoryIndex(store, dimension=embedder.dimension)
-    from engram.adapters.opensearch_index import OpenSearchIndex, StreamBackedIndex
+    from engram.adapters.opensearch_index import OpenSearchIndex
+    from engram.adapters.stream_backed_index import StreamBackedIndex
 
     built = build_search_index(settings, client=opensearch)
     assert isinstance(built, OpenSearchIndex)

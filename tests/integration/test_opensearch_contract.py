@@ -21,7 +21,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engram.adapters import opensearch_client, opensearch_index
-from engram.adapters.opensearch_index import OpenSearchIndex, StreamBackedIndex, external_version
+from engram.adapters.opensearch_index import OpenSearchIndex, external_version
+from engram.adapters.stream_backed_index import StreamBackedIndex
 from engram.errors import ConfigurationError, ProviderError, ValidationFailedError
 from engram.models import MemoryRecord
 from engram.ports import Conditions, removed_state
