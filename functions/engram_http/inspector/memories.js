@@ -32,6 +32,7 @@ export function memoriesView(open) {
   const counts = document.getElementById("counts");
   let cursor = null;
   let total = "";
+  let latest = 0; // the newest listing asked for
 
   async function stats() {
     const s = await api("GET", "/v1/stats");
@@ -49,8 +50,10 @@ export function memoriesView(open) {
       cursor = null;
       clear(list);
     }
+    const asked = ++latest; // a later listing makes this one's answer stale
     const query = Object.fromEntries(new FormData(form));
     const answer = await api("GET", "/v1/memories", { query: { ...query, cursor, limit: PAGE } });
+    if (asked !== latest) return;
     list.append(...answer.memories.map((m) => summary(m, open)));
     cursor = answer.next_cursor;
     more.hidden = !cursor;
