@@ -332,6 +332,8 @@ def load_or_create_secret(path: Path, *, nbytes: int = 32) -> bytes:
         return existing
     private_dir(path.parent)
     value = secrets.token_urlsafe(nbytes).encode("ascii")
+    while value.startswith(b"-"):  # a secret is passed as a command-line value (--operator-token)
+        value = secrets.token_urlsafe(nbytes).encode("ascii")
     tmp = path.with_name(f".{path.name}.{secrets.token_hex(8)}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:

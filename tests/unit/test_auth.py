@@ -233,3 +233,18 @@ def test_the_usage_plan_key_value_fits_api_gateway_for_the_shortest_tenant_id() 
     # Then the usage-plan key value is within API Gateway's 20-128 characters, and names the tenant
     assert 20 <= len(shortest) <= 128 and 20 <= len(longest) <= 128
     assert shortest.endswith("-abc")
+
+
+def test_a_new_secret_never_starts_with_a_dash(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Given random text that would start with "-" first (argparse would read it as an option)
+    import secrets
+
+    from engram.auth import load_or_create_secret
+
+    drawn = iter(["-starts-like-an-option-xxxxxxxxxxxxxxxx", "plain-secret-xxxxxxxxxxxxxxxxxxxxxxxx"])
+    monkeypatch.setattr(secrets, "token_urlsafe", lambda _n: next(drawn))
+    # When a secret is created
+    value = load_or_create_secret(tmp_path / "operator-token")
+    # Then it is the first draw that does not start with a dash, and that is what the file holds
+    assert value == b"plain-secret-xxxxxxxxxxxxxxxxxxxxxxxx"
+    assert (tmp_path / "operator-token").read_bytes().strip() == value
