@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 
-from engram import tenants
 from engram.models import (
     dump,
 )
@@ -13,7 +12,9 @@ from engram_cli.common import Command, json_arg, open_engine, out
 
 
 def cmd_tenant(args: argparse.Namespace) -> int:
-    deps = open_engine(args).deps
+    deps = open_engine(args).deps  # names the pip command when the local extra is missing
+    from engram import tenants
+
     if args.action == "create":
         tenant = tenants.create_tenant(deps, args.name, args.display_name)
         out(args, {"tenant_id": tenant.tenant_id, "name": tenant.name}, f"created tenant {tenant.tenant_id}")
@@ -54,6 +55,8 @@ def add_tenant(command: Command) -> None:
 
 def cmd_key(args: argparse.Namespace) -> int:
     deps = open_engine(args).deps
+    from engram import tenants
+
     if args.action == "create":
         scopes = [s for group in (args.scopes or []) for s in group.split(",") if s]
         plaintext, record = tenants.create_key(
