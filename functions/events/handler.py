@@ -24,8 +24,9 @@ def publisher() -> Any:
         with _lock:
             if _publisher is None:
                 from engram.app import build_event_publisher
+                from engram.settings import Settings
 
-                _publisher = build_event_publisher(os.environ["ENGRAM_EVENT_BUS"])
+                _publisher = build_event_publisher(Settings.from_env(os.environ))
     return _publisher
 
 

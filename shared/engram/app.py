@@ -223,12 +223,14 @@ def stream_events(records: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[
     return read(records)
 
 
-def build_event_publisher(bus_name: str) -> Callable[[Sequence[Event]], list[int]]:
-    """What puts events on the stack's EventBridge bus: a function of a batch of events that
-    answers the positions of those that could not be put."""
+def build_event_publisher(settings: Settings) -> Callable[[Sequence[Event]], list[int]]:
+    """What puts events on the stack's EventBridge bus (``settings.aws.event_bus``): a function of
+    a batch of events that answers the positions of those that could not be put."""
     from engram.adapters.eventbridge import EventBridgePublisher
 
-    return EventBridgePublisher(bus_name).publish
+    if not settings.aws.event_bus:
+        raise ConfigurationError("ENGRAM_EVENT_BUS is required for the events function")
+    return EventBridgePublisher(settings.aws.event_bus).publish
 
 
 def check_configuration(settings: Settings) -> None:

@@ -290,6 +290,8 @@ class AwsSettings(_Section):
     """SQS queue (env ENGRAM_STEP_QUEUE_URL) of tenant-wide work in resumable steps: erasures and
     the scheduled lifecycle run of every tenant."""
     export_url_expiry_s: int = Field(default=900, ge=60, le=43_200)
+    event_bus: str | None = None
+    """EventBridge bus (env ENGRAM_EVENT_BUS) the events function puts every memory and job event on."""
 
 
 def _is_section(annotation: Any) -> TypeGuard[type[_Section]]:

@@ -50,6 +50,7 @@ SHORT_NAMES: dict[str, str] = {
             "usage_plan_prefix",
             "bucket",
             "step_queue_url",
+            "event_bus",
         ]
     },
 }
