@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from engram.errors import ProviderError
@@ -25,9 +25,8 @@ class IndexSetup:
     shards: int
     replicas: int
     hybrid_pipeline: str | None
-
-    def _send(self, operation: str, **kwargs: Any) -> Any:
-        raise NotImplementedError
+    _send: Callable[..., Any]
+    """One client call (``OpenSearchIndex._send``: transport failures become ``ProviderError``)."""
 
     def template_body(self) -> dict[str, Any]:
         """``PUT _index_template/<index>``: settings and mappings of the memory index."""
