@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from engram.adapters.clock import FixedClock
+from engram.auth import ApiKeyRecord
 from engram.identity import content_hash, memory_id, receipt_id
 from engram.models import DeletionLogEntry, HistoryEntry, MemoryRecord, Tenant
 from engram.ports import Conditions, KeyStore, MemoryStore, UsageLedger, Vector, WriteBatch
@@ -105,3 +106,18 @@ def open_backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Bac
     yield built
     if request.param == "dynamodb":
         client.delete_table(TableName=table)
+
+
+def key_record(key_id: str, tenant: str, minute: int = 0) -> ApiKeyRecord:
+    return ApiKeyRecord(
+        key_id=key_id,
+        tenant_id=tenant,
+        display_prefix=f"egk_{key_id}_",
+        secret_hash="ab" * 32,
+        scopes=("user:alice",),
+        read_only=False,
+        created_at=T0 + timedelta(minutes=minute),
+        expires_at=None,
+        revoked_at=None,
+        last_used_at=None,
+    )

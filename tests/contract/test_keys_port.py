@@ -5,25 +5,9 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from store_support import T0, Backend
+from store_support import T0, Backend, key_record
 
-from engram.auth import ApiKeyRecord
 from engram.errors import ConflictError
-
-
-def key_record(key_id: str, tenant: str, minute: int = 0) -> ApiKeyRecord:
-    return ApiKeyRecord(
-        key_id=key_id,
-        tenant_id=tenant,
-        display_prefix=f"egk_{key_id}_",
-        secret_hash="ab" * 32,
-        scopes=("user:alice",),
-        read_only=False,
-        created_at=T0 + timedelta(minutes=minute),
-        expires_at=None,
-        revoked_at=None,
-        last_used_at=None,
-    )
 
 
 def test_api_keys_are_found_by_id_listed_per_tenant_revoked_and_touched(backend: Backend) -> None:

@@ -12,11 +12,11 @@ from typing import Any
 
 import numpy as np
 import pytest
+from store_support import key_record
 
 from engram.adapters.dynamodb.keys import DynamoKeyStore
 from engram.adapters.dynamodb.store import DynamoStore
 from engram.adapters.dynamodb.usage import DynamoUsage
-from engram.auth import ApiKeyRecord
 from engram.feedback import feedback
 from engram.identity import content_hash, memory_id
 from engram.models import FeedbackRequest, HistoryEntry, MemoryRecord, Tenant
@@ -240,21 +240,6 @@ def test_erasing_a_tenant_batches_by_25_and_retries_unprocessed_items(
 
 
 # -- API key records (the erasure above deletes them too) ----------------------------------------
-
-
-def key_record(key_id: str, tenant: str, minute: int = 0) -> ApiKeyRecord:
-    return ApiKeyRecord(
-        key_id=key_id,
-        tenant_id=tenant,
-        display_prefix=f"egk_{key_id}_",
-        secret_hash="ab" * 32,
-        scopes=("user:alice",),
-        read_only=False,
-        created_at=T0 + timedelta(minutes=minute),
-        expires_at=None,
-        revoked_at=None,
-        last_used_at=None,
-    )
 
 
 # -- jobs and client configuration ------------------------------------------------------------------
