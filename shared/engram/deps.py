@@ -12,7 +12,7 @@ import threading
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol, TypedDict
+from typing import TYPE_CHECKING, Protocol
 
 from engram.metering import MeteredEmbedder
 from engram.models import Job
@@ -24,6 +24,7 @@ from engram.ports import (
     Extractor,
     JobQueue,
     MemoryStore,
+    Ports,
     Reranker,
     SearchIndex,
     StepQueue,
@@ -90,22 +91,16 @@ class Deps:
     events on EventBridge instead)."""
     backlog: Backlog = field(default_factory=Backlog, repr=False, compare=False)
 
+    @property
+    def ports(self) -> Ports:
+        """The store, index, embedder and clock, for an operation that is not metered."""
+        return Ports(self.store, self.index, self.embedder, self.clock)
+
     def operator_credential(self) -> str | None:
         """The operator token, read (once, by its reader) when first needed."""
         return self.operator_token() if callable(self.operator_token) else self.operator_token
 
 
-class Ports(TypedDict):
-    """The ports a pipeline that reads, writes and embeds takes (``pipeline(..., **ports)``)."""
-
-    store: MemoryStore
-    index: SearchIndex
-    embedder: Embedder
-    clock: Clock
-
-
 def metered_ports(deps: Deps, usage: Counter[str]) -> Ports:
     """``deps``' ports for one operation, its embedder counting into ``usage``."""
-    return Ports(
-        store=deps.store, index=deps.index, embedder=MeteredEmbedder(deps.embedder, usage), clock=deps.clock
-    )
+    return Ports(deps.store, deps.index, MeteredEmbedder(deps.embedder, usage), deps.clock)

@@ -7,10 +7,11 @@ import random
 import time
 from typing import Any
 
-from engram.errors import ConflictError, NotFoundError
+from engram.errors import ConflictError
 from engram.history import entry as history_entry
+from engram.memories import visible
 from engram.models import FeedbackRequest, FeedbackResponse
-from engram.ports import Clock, MemoryStore, SearchIndex
+from engram.ports import Ports
 from engram.scopes import EVERY_SCOPE, ScopeSet
 from engram.scoring.lifecycle import POSITIVE_SIGNALS, demotion_on_feedback, feedback_ema
 from engram.settings import Settings
@@ -22,12 +23,10 @@ def feedback(
     tenant_id: str,
     memory_id: str,
     request: FeedbackRequest,
+    ports: Ports,
     *,
-    store: MemoryStore,
-    clock: Clock,
     settings: Settings,
     scopes: ScopeSet = EVERY_SCOPE,
-    index: SearchIndex | None = None,
 ) -> FeedbackResponse:
     """Apply one signal: read, compute, write only if nobody wrote in between; else retry with jitter.
 
@@ -37,15 +36,14 @@ def feedback(
     ``corrected`` demotes the memory one tier at once; ``ignored``/``negative`` do when the weight
     falls below ``lifecycle.feedback_demote_below`` (pinned memories never move down).
     """
+    store = ports.store
     for attempt in range(MAX_ATTEMPTS):
-        record = store.get(tenant_id, memory_id)
-        if record is None or not scopes.allows(record.scope):
-            raise NotFoundError(f"memory '{memory_id}' not found")
+        record = visible(store, tenant_id, memory_id, scopes)
         # Stored as answered: the weight a GET shows is the one this call returned.
         weight = round(
             feedback_ema(record.feedback_weight, request.signal, alpha=settings.lifecycle.feedback_alpha), 6
         )
-        now = clock.now()
+        now = ports.clock.now()
         tier = demotion_on_feedback(
             record.tier, request.signal, weight, pinned=record.pinned, settings=settings.lifecycle
         )
@@ -70,9 +68,9 @@ def feedback(
                 # Counted as recalls count theirs (atomic, version unmoved): an update keeps the
                 # stored access bookkeeping, so a count carried in the record would be lost.
                 store.record_access(tenant_id, [memory_id], now)
-            if tier is not None and index is not None:  # the index filters on the tier
+            if tier is not None:  # the index filters on the tier
                 vectors = store.get_vectors(tenant_id, [memory_id])
-                index.upsert(tenant_id, [updated], [vectors.get(memory_id)])
+                ports.index.upsert(tenant_id, [updated], [vectors.get(memory_id)])
             return FeedbackResponse(id=memory_id, feedback_weight=weight)
         time.sleep(random.uniform(0, 0.002 * min(attempt + 1, 10)))
     raise ConflictError("the memory is being changed too often; retry")

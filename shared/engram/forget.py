@@ -11,7 +11,7 @@ from __future__ import annotations
 from engram.errors import NotFoundError
 from engram.identity import receipt_id
 from engram.models import DeletionLogEntry, ForgetRequest, ForgetResponse, MemoryRecord, RecallRequest
-from engram.ports import Clock, Embedder, MemoryStore, SearchIndex, removed_state
+from engram.ports import Ports, removed_state
 from engram.query import forget_conditions
 from engram.recall import recall
 from engram.scopes import ScopeSet
@@ -21,12 +21,9 @@ from engram.settings import Settings
 def forget(
     tenant_id: str,
     request: ForgetRequest,
+    ports: Ports,
     *,
     scopes: ScopeSet,
-    store: MemoryStore,
-    index: SearchIndex,
-    embedder: Embedder,
-    clock: Clock,
     settings: Settings,
 ) -> ForgetResponse:
     """Delete what the request selects among ``scopes`` (``dry_run`` only reports it).
@@ -36,7 +33,7 @@ def forget(
     candidates = None
     found: dict[str, MemoryRecord] = {}
     if request.ids is not None:
-        found = store.get_many(tenant_id, request.ids)
+        found = ports.store.get_many(tenant_id, request.ids)
         ids = [i for i in dict.fromkeys(request.ids) if i in found and scopes.allows(found[i].scope)]
         if not ids:
             raise NotFoundError("no memory with these ids")
@@ -50,11 +47,8 @@ def forget(
                 min_score=request.threshold,
                 track_access=False,
             ),
+            ports,
             scopes=scopes,
-            store=store,
-            index=index,
-            embedder=embedder,
-            clock=clock,
             settings=settings,
         )
         ids = [m.id for m in hits.memories]
@@ -65,7 +59,7 @@ def forget(
     else:
         assert request.filter is not None
         conditions = forget_conditions(scopes, request.filter)
-        ids = store.select_ids(tenant_id, conditions, older_than=request.filter.older_than)
+        ids = ports.store.select_ids(tenant_id, conditions, older_than=request.filter.older_than)
         reason = "filter"
     if request.dry_run:
         return ForgetResponse(
@@ -74,8 +68,8 @@ def forget(
     if not ids:
         return ForgetResponse(deleted=[], dry_run=False, receipt_id=None, candidates=candidates)
     log = DeletionLogEntry(
-        receipt_id=receipt_id(), tenant_id=tenant_id, at=clock.now(), ids=ids, reason=reason
+        receipt_id=receipt_id(), tenant_id=tenant_id, at=ports.clock.now(), ids=ids, reason=reason
     )
-    deleted = store.delete(tenant_id, ids, log)
-    index.remove(tenant_id, deleted, states=[removed_state(found[i]) for i in deleted if i in found])
+    deleted = ports.store.delete(tenant_id, ids, log)
+    ports.index.remove(tenant_id, deleted, states=[removed_state(found[i]) for i in deleted if i in found])
     return ForgetResponse(deleted=deleted, dry_run=False, receipt_id=log.receipt_id, candidates=candidates)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import base64
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 import numpy as np
@@ -31,7 +31,7 @@ from engram.models import (
     RestoreRequest,
     check_expiry,
 )
-from engram.ports import Clock, Conditions, Embedder, MemoryStore, SearchIndex, Vector, WriteBatch
+from engram.ports import Conditions, MemoryStore, Ports, Vector, WriteBatch
 from engram.scopes import EVERY_SCOPE, ScopeSet
 from engram.settings import Settings
 
@@ -41,22 +41,29 @@ EXPORT_FORMAT = "engram.export.v1"
 def get(
     tenant_id: str,
     memory_id: str,
+    ports: Ports,
     *,
-    store: MemoryStore,
     scopes: ScopeSet = EVERY_SCOPE,
     with_history: bool = False,
-    clock: Clock | None = None,
     settings: Settings | None = None,
 ) -> MemoryView:
-    """One memory; with a clock and settings, its lifecycle now (R, C, tier and why)."""
+    """One memory; with settings, its lifecycle now (R, C, tier and why)."""
+    store = ports.store
+    record = visible(store, tenant_id, memory_id, scopes)
+    view = MemoryView.of(record, _chain_history(tenant_id, record, store) if with_history else None)
+    if settings is not None:
+        history = store.history(tenant_id, memory_id)
+        view.lifecycle = lifecycle.describe(record, history, now=ports.clock.now(), settings=settings)
+    return view
+
+
+def visible(store: MemoryStore, tenant_id: str, memory_id: str, scopes: ScopeSet) -> MemoryRecord:
+    """The memory if it exists among ``scopes``; one of another scope is "not found", as one of
+    another tenant is."""
     record = store.get(tenant_id, memory_id)
     if record is None or not scopes.allows(record.scope):
         raise NotFoundError(f"memory '{memory_id}' not found")
-    history = store.history(tenant_id, memory_id) if clock is not None else []
-    view = MemoryView.of(record, _chain_history(tenant_id, record, store) if with_history else None)
-    if clock is not None and settings is not None:
-        view.lifecycle = lifecycle.describe(record, history, now=clock.now(), settings=settings)
-    return view
+    return record
 
 
 MAX_CHAIN = 50
@@ -101,11 +108,8 @@ def patch(
     tenant_id: str,
     memory_id: str,
     request: PatchRequest,
+    ports: Ports,
     *,
-    store: MemoryStore,
-    index: SearchIndex,
-    embedder: Embedder,
-    clock: Clock,
     scopes: ScopeSet = EVERY_SCOPE,
     reason: str = "set by PATCH",
 ) -> MemoryView:
@@ -113,10 +117,9 @@ def patch(
     entry per patch. Moving a memory out of ``archived`` restores it to the search index and
     restarts its decay clock (``last_accessed_at`` = now), so the next job run does not archive
     it again at once; moving it into ``archived`` takes it out of the index."""
-    record = store.get(tenant_id, memory_id)
-    if record is None or not scopes.allows(record.scope):
-        raise NotFoundError(f"memory '{memory_id}' not found")
-    now = clock.now()
+    store, index = ports.store, ports.index
+    record = visible(store, tenant_id, memory_id, scopes)
+    now = ports.clock.now()
     changes: dict[str, Any] = {"version": record.version + 1, "updated_at": now}
     detail: dict[str, Any] = {"fields": sorted(request.model_fields_set)}
     if "expires_at" in request.model_fields_set:
@@ -139,7 +142,7 @@ def patch(
             entities=entities_of(request.content),
         )
         changes.update(_quarantine(record, request.content, detail))
-        vector = embedder.embed([request.content])[0]
+        vector = ports.embedder.embed([request.content])[0]
     for name in ("tags", "metadata", "pinned"):
         value = getattr(request, name)
         if value is not None:
@@ -166,30 +169,17 @@ def restore(
     tenant_id: str,
     memory_id: str,
     request: RestoreRequest,
+    ports: Ports,
     *,
-    store: MemoryStore,
-    index: SearchIndex,
-    embedder: Embedder,
-    clock: Clock,
     scopes: ScopeSet = EVERY_SCOPE,
 ) -> MemoryView:
     """Bring an archived memory back into ``request.tier`` (a memory that is not archived is
     returned unchanged, so a retried restore is harmless)."""
-    record = store.get(tenant_id, memory_id)
-    if record is None or not scopes.allows(record.scope):
-        raise NotFoundError(f"memory '{memory_id}' not found")
+    record = visible(ports.store, tenant_id, memory_id, scopes)
     if record.tier != "archived":
         return MemoryView.of(record)
     return patch(
-        tenant_id,
-        memory_id,
-        PatchRequest(tier=request.tier),
-        store=store,
-        index=index,
-        embedder=embedder,
-        clock=clock,
-        scopes=scopes,
-        reason="restored",
+        tenant_id, memory_id, PatchRequest(tier=request.tier), ports, scopes=scopes, reason="restored"
     )
 
 
@@ -206,22 +196,19 @@ def _quarantine(record: MemoryRecord, content: str, detail: dict[str, Any]) -> d
 def release(
     tenant_id: str,
     memory_id: str,
+    ports: Ports,
     *,
-    store: MemoryStore,
-    index: SearchIndex,
-    clock: Clock,
     scopes: ScopeSet = EVERY_SCOPE,
     released_by: str = "",
 ) -> MemoryView:
     """Return a quarantined memory to recall after review: ``active`` again (``superseded`` if a
     newer version replaced it meanwhile), without the ``quarantined`` tag, with a history entry
     naming who released it. A memory that is not quarantined is a conflict."""
-    record = store.get(tenant_id, memory_id)
-    if record is None or not scopes.allows(record.scope):
-        raise NotFoundError(f"memory '{memory_id}' not found")
+    store = ports.store
+    record = visible(store, tenant_id, memory_id, scopes)
     if record.status != "quarantined":
         raise ConflictError(f"memory '{memory_id}' is not quarantined (status: {record.status})")
-    now = clock.now()
+    now = ports.clock.now()
     status = "superseded" if record.superseded_by else "active"
     updated = record.model_copy(
         update={
@@ -237,7 +224,7 @@ def release(
         raise ConflictError("the memory changed while it was being released; retry")
     vectors = store.get_vectors(tenant_id, [memory_id])
     if memory_id in vectors:  # the index filters on status: it must learn the new one
-        index.upsert(tenant_id, [updated], [vectors[memory_id]])
+        ports.index.upsert(tenant_id, [updated], [vectors[memory_id]])
     return MemoryView.of(updated)
 
 
@@ -292,14 +279,11 @@ Imported = tuple[MemoryRecord, list[HistoryEntry], np.ndarray | None]
 def import_lines(
     tenant_id: str,
     lines: Iterable[str],
+    ports: Ports,
     *,
-    store: MemoryStore,
-    index: SearchIndex,
-    embedder: Embedder,
     batch_size: int = 200,
     progress: Callable[[int, int], None] | None = None,
     scopes: ScopeSet = EVERY_SCOPE,
-    clock: Clock | None = None,
 ) -> dict[str, int]:
     """Import an export into ``tenant_id``: validated line by line, written in batches.
 
@@ -308,7 +292,7 @@ def import_lines(
     fields the server owns start afresh, as for a retain (``_as_retained``). A memory whose text
     reads as an instruction to a model is imported ``quarantined``.
     """
-    now = clock.now() if clock is not None else datetime.now(UTC)
+    embedder, now = ports.embedder, ports.clock.now()
     parsed: list[Imported] = []
     for number, line in enumerate(lines, start=1):
         if not line.strip():
@@ -336,26 +320,15 @@ def import_lines(
             raise ValidationFailedError(f"line {number}: not a valid export line ({exc})") from exc
         parsed.append((record, history, vector))
     # Every line is validated before the first write: a bad file changes nothing.
-    written = write_imported(
-        tenant_id,
-        parsed,
-        store=store,
-        index=index,
-        embedder=embedder,
-        now=now,
-        batch_size=batch_size,
-        progress=progress,
-    )
+    written = write_imported(tenant_id, parsed, ports, now=now, batch_size=batch_size, progress=progress)
     return {"imported": len(written), "skipped": len(parsed) - len(written)}
 
 
 def write_imported(
     tenant_id: str,
     items: Sequence[Imported],
+    ports: Ports,
     *,
-    store: MemoryStore,
-    index: SearchIndex,
-    embedder: Embedder,
     now: datetime,
     batch_size: int = 200,
     progress: Callable[[int, int], None] | None = None,
@@ -363,6 +336,7 @@ def write_imported(
     """Write validated imports in batches (one store write and one index upsert each); returns
     the memories written. An id that exists already is skipped; instruction-like text is
     quarantined; a memory without a vector is embedded."""
+    store, embedder = ports.store, ports.embedder
     written: list[MemoryRecord] = []
     for start in range(0, len(items), batch_size):
         batch = [(*_screened(r, h, now), v) for r, h, v in items[start : start + batch_size]]
@@ -382,7 +356,7 @@ def write_imported(
         if records:
             history = [h for _, hs, _ in fresh for h in hs]
             store.write(tenant_id, WriteBatch(records=records, vectors=list(arrays), history=history))
-            index.upsert(tenant_id, records, arrays)
+            ports.index.upsert(tenant_id, records, arrays)
         written.extend(records)
         if progress is not None:
             progress(min(start + batch_size, len(items)), len(items))

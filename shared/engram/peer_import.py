@@ -44,7 +44,7 @@ from engram.models import (
     Tag,
     Text,
 )
-from engram.ports import Embedder, MemoryStore, SearchIndex
+from engram.ports import MemoryStore, Ports
 
 PeerFormat = Literal["mem0", "jsonl"]
 PEER_FORMATS: tuple[str, ...] = ("mem0", "jsonl")
@@ -135,10 +135,8 @@ def parse(fmt: str, text: str, *, tenant_id: str, now: datetime, default_scope: 
 def run(
     tenant_id: str,
     plan: Plan,
+    ports: Ports,
     *,
-    store: MemoryStore,
-    index: SearchIndex,
-    embedder: Embedder,
     now: datetime,
     dry_run: bool = False,
     skip_invalid: bool = False,
@@ -152,13 +150,11 @@ def run(
             details=plan.invalid[:MAX_REPORTED],
         )
     if dry_run:
-        existing = _existing(tenant_id, [r.id for _, r, _ in plan.memories], store)
+        existing = _existing(tenant_id, [r.id for _, r, _ in plan.memories], ports.store)
         new = [r for _, r, _ in plan.memories if r.id not in existing]
     else:
         items: list[Imported] = [(r, [h], None) for _, r, h in plan.memories]
-        new = write_imported(
-            tenant_id, items, store=store, index=index, embedder=embedder, now=now, progress=progress
-        )
+        new = write_imported(tenant_id, items, ports, now=now, progress=progress)
     written = {r.id for r in new}
     present = [
         {plan.unit: n, "reason": f"already in the tenant as {r.id}"}

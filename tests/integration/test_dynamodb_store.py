@@ -17,10 +17,12 @@ from store_support import key_record
 from engram.adapters.dynamodb.keys import DynamoKeyStore
 from engram.adapters.dynamodb.store import DynamoStore
 from engram.adapters.dynamodb.usage import DynamoUsage
+from engram.adapters.local_embedder import LocalEmbedder
+from engram.adapters.memory_index import InMemoryIndex
 from engram.feedback import feedback
 from engram.identity import content_hash, memory_id
 from engram.models import FeedbackRequest, HistoryEntry, MemoryRecord, Tenant
-from engram.ports import WriteBatch
+from engram.ports import Ports, WriteBatch
 from engram.scoring.lifecycle import feedback_ema
 from engram.settings import Settings
 
@@ -100,8 +102,7 @@ def test_twenty_concurrent_feedback_updates_lose_nothing(store: DynamoStore) -> 
                 "acme",
                 original.id,
                 FeedbackRequest(signal="used"),
-                store=store,
-                clock=_Clock(),
+                Ports(store, InMemoryIndex(store, dimension=4), LocalEmbedder(), _Clock()),
                 settings=Settings(),
             )
         except BaseException as exc:  # collected so the test fails with it

@@ -317,3 +317,14 @@ class UsagePlanRegistry(Protocol):
 def removed_state(record: MemoryRecord) -> MemoryRecord:
     """The state a hard delete leaves: one version after the record's last (an index orders it so)."""
     return record.model_copy(update={"version": record.version + 1})
+
+
+@dataclass(frozen=True)
+class Ports:
+    """The ports an operation that reads, writes and embeds works with, as one argument
+    (``engram.deps.Deps.ports`` builds it; a metered operation's embedder counts its use)."""
+
+    store: MemoryStore
+    index: SearchIndex
+    embedder: Embedder
+    clock: Clock

@@ -6,7 +6,7 @@ import time
 from collections import Counter
 
 from engram.models import RecallRequest, RecallResponse
-from engram.ports import Clock, Conditions, Embedder, MemoryStore, Reranker, SearchIndex
+from engram.ports import Clock, Conditions, Ports, Reranker
 from engram.query import recall_conditions
 from engram.recall import gather, stages
 from engram.recall.present import present
@@ -20,12 +20,9 @@ from engram.settings import Settings
 def recall(
     tenant_id: str,
     request: RecallRequest,
+    ports: Ports,
     *,
     scopes: ScopeSet,
-    store: MemoryStore,
-    index: SearchIndex,
-    embedder: Embedder,
-    clock: Clock,
     settings: Settings,
     reranker: Reranker | None = None,
     with_timings: bool = False,
@@ -37,10 +34,11 @@ def recall(
     ``usage``, if given, counts the provider calls made (``rerank_calls``).
     """
     began = time.perf_counter()
-    state = start(tenant_id, request, scopes, clock, settings)
+    store, index = ports.store, ports.index
+    state = start(tenant_id, request, scopes, ports.clock, settings)
     timer, r = state.timer, settings.recall
     side = gather.text_side(state, index, store, settings)
-    state.query_vector = timer.run("embed", lambda: embedder.embed([request.query])[0])
+    state.query_vector = timer.run("embed", lambda: ports.embedder.embed([request.query])[0])
     gather.gather(state, index, store, side)
     timer.run("fusion", lambda: stages.fuse(state, settings))
     timer.run("context", lambda: stages.context(state, store, index, settings))

@@ -11,7 +11,7 @@ from engram.errors import ConflictError
 from engram.extraction.llm import LlmUsage
 from engram.extraction.llm_extractor import for_retain
 from engram.models import RetainRequest, RetainResponse, check_expiry
-from engram.ports import LLM, Clock, Embedder, Extractor, MemoryStore, SearchIndex
+from engram.ports import LLM, Extractor, Ports
 from engram.retain import plan as planning
 from engram.retain.candidates import candidates
 from engram.retain.write import batch_of, count, replay, write
@@ -29,12 +29,9 @@ def fingerprint(request: RetainRequest) -> str:
 def retain(
     tenant_id: str,
     request: RetainRequest,
+    ports: Ports,
     *,
-    store: MemoryStore,
-    index: SearchIndex,
-    embedder: Embedder,
     extractor: Extractor,
-    clock: Clock,
     settings: Settings,
     llm: LLM | None = None,
     usage: Counter[str] | None = None,
@@ -46,6 +43,7 @@ def retain(
 
     >>> # engine.retain("acme", RetainRequest(scope="user:alice", text="I prefer dark mode"))
     """
+    store, index, embedder = ports.store, ports.index, ports.embedder
     fp = fingerprint(request)
     if request.idempotency_key:
         previous = store.idempotent_result(tenant_id, request.idempotency_key)
@@ -53,7 +51,7 @@ def retain(
             if previous[0] != fp:
                 raise ConflictError("this Idempotency-Key was used for a different request")
             return replay(tenant_id, previous[1], store)
-    now = clock.now()
+    now = ports.clock.now()
     check_expiry(request.expires_at, now)
     spent = LlmUsage()
     texts, items = for_retain(extractor, llm_allowed=llm is not None, settings=settings.retain, usage=spent)

@@ -23,8 +23,8 @@ def forget(deps: Deps, context: TenantContext, request: ForgetRequest) -> Forget
         return pipeline.forget(
             tenant_id,
             request,
+            metered_ports(deps, usage),
             scopes=scopes,
-            **metered_ports(deps, usage),
             settings=context.settings,
         )
 

@@ -26,9 +26,7 @@ def run_lifecycle(
     """Run (or resume) the lifecycle job on one tenant, with the tenant's lifecycle settings."""
     return lifecycle.run(
         tenant_id,
-        store=deps.store,
-        index=deps.index,
-        clock=deps.clock,
+        deps.ports,
         settings=tenancy.settings_for(deps, tenant_id),
         now=now,
         dry_run=dry_run,

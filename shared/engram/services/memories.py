@@ -32,10 +32,9 @@ def get(deps: Deps, context: TenantContext, memory_id: str, *, with_history: boo
     return pipeline.get(
         context.tenant_id,
         memory_id,
-        store=deps.store,
+        deps.ports,
         scopes=context.scopes,
         with_history=with_history,
-        clock=deps.clock,
         settings=context.settings,
     )
 
@@ -48,11 +47,7 @@ def list_memories(deps: Deps, context: TenantContext, request: ListRequest) -> L
 def patch(deps: Deps, context: TenantContext, memory_id: str, request: PatchRequest) -> MemoryView:
     with metering.metered(deps, context.tenant_id) as usage:
         return pipeline.patch(
-            context.tenant_id,
-            memory_id,
-            request,
-            **metered_ports(deps, usage),
-            scopes=context.scopes,
+            context.tenant_id, memory_id, request, metered_ports(deps, usage), scopes=context.scopes
         )
 
 
@@ -64,7 +59,7 @@ def restore(
             context.tenant_id,
             memory_id,
             request or RestoreRequest(),
-            **metered_ports(deps, usage),
+            metered_ports(deps, usage),
             scopes=context.scopes,
         )
 
@@ -74,9 +69,7 @@ def release(deps: Deps, context: TenantContext, memory_id: str, *, released_by: 
     return pipeline.release(
         context.tenant_id,
         memory_id,
-        store=deps.store,
-        index=deps.index,
-        clock=deps.clock,
+        deps.ports,
         scopes=context.scopes,
         released_by=released_by or context.key_id,
     )
@@ -87,14 +80,7 @@ def feedback(
 ) -> FeedbackResponse:
     metering.meter(deps, context.tenant_id, {"feedback_calls": 1})
     return feedback_pipeline.feedback(
-        context.tenant_id,
-        memory_id,
-        request,
-        store=deps.store,
-        clock=deps.clock,
-        settings=context.settings,
-        scopes=context.scopes,
-        index=deps.index,
+        context.tenant_id, memory_id, request, deps.ports, settings=context.settings, scopes=context.scopes
     )
 
 

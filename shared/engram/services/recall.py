@@ -24,8 +24,8 @@ def recall(
         return pipeline.recall(
             tenant_id,
             request,
+            metered_ports(deps, usage),
             scopes=scopes,
-            **metered_ports(deps, usage),
             settings=settings,
             reranker=deps.reranker,
             with_timings=with_timings,

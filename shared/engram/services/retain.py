@@ -25,8 +25,8 @@ def retain(deps: Deps, context: TenantContext, request: RetainRequest) -> Retain
         response = pipeline.retain(
             tenant_id,
             request,
+            metered_ports(deps, usage),
             extractor=deps.extractor,
-            **metered_ports(deps, usage),
             settings=settings,
             llm=llm,
             usage=usage,

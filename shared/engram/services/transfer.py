@@ -56,11 +56,7 @@ def import_lines(
     """Import an export's lines; a key limited to some scopes imports only memories of those."""
     with metering.metered(deps, context.tenant_id) as usage:
         return pipeline.import_lines(
-            context.tenant_id,
-            lines,
-            progress=progress,
-            scopes=context.scopes,
-            **metered_ports(deps, usage),
+            context.tenant_id, lines, metered_ports(deps, usage), progress=progress, scopes=context.scopes
         )
 
 
@@ -84,9 +80,7 @@ def import_peer(
     return peer_import.run(
         context.tenant_id,
         plan,
-        store=deps.store,
-        index=deps.index,
-        embedder=deps.embedder,
+        deps.ports,
         now=now,
         dry_run=dry_run,
         skip_invalid=skip_invalid,
