@@ -12,7 +12,7 @@ from engram.history import entry as history_entry
 from engram.memories import visible
 from engram.models import FeedbackRequest, FeedbackResponse
 from engram.ports import Ports
-from engram.scopes import EVERY_SCOPE, ScopeSet
+from engram.scopes import ScopeSet
 from engram.scoring.lifecycle import POSITIVE_SIGNALS, demotion_on_feedback, feedback_ema
 from engram.settings import Settings
 
@@ -26,7 +26,7 @@ def feedback(
     ports: Ports,
     *,
     settings: Settings,
-    scopes: ScopeSet = EVERY_SCOPE,
+    scopes: ScopeSet,
 ) -> FeedbackResponse:
     """Apply one signal: read, compute, write only if nobody wrote in between; else retry with jitter.
 

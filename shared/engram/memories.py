@@ -32,7 +32,7 @@ from engram.models import (
     check_expiry,
 )
 from engram.ports import Conditions, MemoryStore, Ports, Vector, WriteBatch
-from engram.scopes import EVERY_SCOPE, ScopeSet
+from engram.scopes import ScopeSet
 from engram.settings import Settings
 
 EXPORT_FORMAT = "engram.export.v1"
@@ -43,7 +43,7 @@ def get(
     memory_id: str,
     ports: Ports,
     *,
-    scopes: ScopeSet = EVERY_SCOPE,
+    scopes: ScopeSet,
     with_history: bool = False,
     settings: Settings | None = None,
 ) -> MemoryView:
@@ -110,7 +110,7 @@ def patch(
     request: PatchRequest,
     ports: Ports,
     *,
-    scopes: ScopeSet = EVERY_SCOPE,
+    scopes: ScopeSet,
     reason: str = "set by PATCH",
 ) -> MemoryView:
     """Change content (re-embedded), tags, metadata, pin, tier or expiry; one version and history
@@ -166,12 +166,7 @@ def patch(
 
 
 def restore(
-    tenant_id: str,
-    memory_id: str,
-    request: RestoreRequest,
-    ports: Ports,
-    *,
-    scopes: ScopeSet = EVERY_SCOPE,
+    tenant_id: str, memory_id: str, request: RestoreRequest, ports: Ports, *, scopes: ScopeSet
 ) -> MemoryView:
     """Bring an archived memory back into ``request.tier`` (a memory that is not archived is
     returned unchanged, so a retried restore is harmless)."""
@@ -194,12 +189,7 @@ def _quarantine(record: MemoryRecord, content: str, detail: dict[str, Any]) -> d
 
 
 def release(
-    tenant_id: str,
-    memory_id: str,
-    ports: Ports,
-    *,
-    scopes: ScopeSet = EVERY_SCOPE,
-    released_by: str = "",
+    tenant_id: str, memory_id: str, ports: Ports, *, scopes: ScopeSet, released_by: str = ""
 ) -> MemoryView:
     """Return a quarantined memory to recall after review: ``active`` again (``superseded`` if a
     newer version replaced it meanwhile), without the ``quarantined`` tag, with a history entry
@@ -257,7 +247,7 @@ def _as_retained(record: MemoryRecord) -> MemoryRecord:
     )
 
 
-def export_lines(tenant_id: str, *, store: MemoryStore, scopes: ScopeSet = EVERY_SCOPE) -> Iterator[str]:
+def export_lines(tenant_id: str, *, store: MemoryStore, scopes: ScopeSet) -> Iterator[str]:
     """JSONL: one header line, then one line per memory (of ``scopes``, if given) with its
     history and embedding."""
     yield json.dumps({"format": EXPORT_FORMAT, "tenant_id": tenant_id})
@@ -281,9 +271,9 @@ def import_lines(
     lines: Iterable[str],
     ports: Ports,
     *,
+    scopes: ScopeSet,
     batch_size: int = 200,
     progress: Callable[[int, int], None] | None = None,
-    scopes: ScopeSet = EVERY_SCOPE,
 ) -> dict[str, int]:
     """Import an export into ``tenant_id``: validated line by line, written in batches.
 

@@ -21,11 +21,7 @@ def forget(deps: Deps, context: TenantContext, request: ForgetRequest) -> Forget
         embed_pending(deps, tenant_id)
     with metering.metered(deps, tenant_id, "forget_calls") as usage:
         return pipeline.forget(
-            tenant_id,
-            request,
-            metered_ports(deps, usage),
-            scopes=scopes,
-            settings=context.settings,
+            tenant_id, request, metered_ports(deps, usage), scopes=scopes, settings=context.settings
         )
 
 
