@@ -18,6 +18,7 @@ from serve_support import Server, new_key, new_tenant, running_server
 from engram.client import (
     AsyncEngram,
     BadRequest,
+    ConnectionFailed,
     Engram,
     Forbidden,
     NotFound,
@@ -184,6 +185,9 @@ class _ScriptedHandler(BaseHTTPRequestHandler):
         body = self.rfile.read(length) if length else b""
         self.server.seen.append({"path": self.path, "headers": dict(self.headers), "body": body})
         status, headers, payload = self.server.script.pop(0)
+        if status == HANG_UP[0]:
+            self.close_connection = True
+            return
         data = json.dumps(payload).encode()
         self.send_response(status)
         for name, value in {"Content-Type": "application/json", **headers}.items():
@@ -200,6 +204,8 @@ class _ScriptedHandler(BaseHTTPRequestHandler):
 
 RETAINED = {"results": [{"id": "mem_" + "a" * 32, "action": "created", "memory": None, "reason": None}]}
 BUSY = {"error": {"code": "quota_exceeded", "message": "slow down"}}
+HANG_UP: tuple[int, dict[str, str], Any] = (0, {}, None)
+"""A script's step that closes the connection without answering."""
 
 
 def test_a_429_is_retried_after_retry_after_with_the_same_idempotency_key() -> None:
@@ -304,3 +310,42 @@ def test_an_unknown_field_answered_by_the_server_is_unprocessable() -> None:
     scripted.shutdown()
     # Then it is the typed 422
     assert refused.value.status == 422 and refused.value.details == [{"field": "x"}]
+
+
+def test_a_lost_connection_is_retried_then_raised_as_connection_failed() -> None:
+    # Given a server that hangs up on every request
+    scripted = Scripted([HANG_UP] * 2)
+    # When a call is made with one retry allowed
+    with Engram(scripted.url, "egk_k", max_retries=1) as memory, pytest.raises(ConnectionFailed) as lost:
+        memory.stats()
+    scripted.shutdown()
+    # Then it was sent twice, and the error names the call
+    assert len(scripted.seen) == 2 and "GET /v1/stats" in str(lost.value)
+
+
+def test_the_async_client_retries_as_the_blocking_one_does() -> None:
+    # Given a server that hangs up, then answers 429, then the retain's answer
+    scripted = Scripted([HANG_UP, (429, {"Retry-After": "0"}, BUSY), (200, {}, RETAINED)])
+
+    async def scenario() -> str:
+        async with AsyncEngram(scripted.url, "egk_k") as memory:
+            return (await memory.retain("user:alice", "I prefer dark mode")).results[0].action
+
+    # When the async client sends a retain
+    action = asyncio.run(scenario())
+    scripted.shutdown()
+    # Then it was sent three times with one Idempotency-Key, and the third answer is returned
+    keys = {seen["headers"]["Idempotency-Key"] for seen in scripted.seen}
+    assert len(scripted.seen) == 3 and len(keys) == 1 and action == "created"
+
+
+def test_waiting_for_a_job_past_its_timeout_raises_timeout_error() -> None:
+    # Given a server whose job is always running
+    job = {"job_id": "job_1", "status": "running", "created_at": "2026-01-01T00:00:00Z"}
+    scripted = Scripted([(200, {}, {**job, "updated_at": job["created_at"]})] * 3)
+    # When a client waits for it with no time to spare
+    with Engram(scripted.url, "egk_k") as memory, pytest.raises(TimeoutError) as late:
+        memory.wait_for_job("job_1", timeout=0.0)
+    scripted.shutdown()
+    # Then it polled once and names the job and its status
+    assert len(scripted.seen) == 1 and str(late.value) == "job job_1 is still running"

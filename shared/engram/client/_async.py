@@ -10,33 +10,10 @@ from typing import Any, TypeVar, Unpack
 
 import httpx
 
-from engram.admin_models import KeyCreated, KeyRevoked, TenantConfigured, TenantCreated, TenantErased
+from engram import admin_models as admin
+from engram import models
 from engram.client import _calls as calls
-from engram.client._calls import (
-    Call,
-    ForgetOptions,
-    ListOptions,
-    PatchOptions,
-    RecallOptions,
-    RetainOptions,
-    RetryPolicy,
-    Signal,
-)
-from engram.client._sync import _inputs, client_options, env_options
-from engram.client.errors import ConnectionFailed
-from engram.models import (
-    FeedbackResponse,
-    ForgetResponse,
-    HealthResponse,
-    ImportResponse,
-    Job,
-    JobAccepted,
-    ListResponse,
-    MemoryView,
-    RecallResponse,
-    RetainResponse,
-    StatsResponse,
-)
+from engram.client._common import Attempts, Wait, client_options, env_options, request, unfinished
 
 T = TypeVar("T")
 
@@ -66,7 +43,7 @@ class AsyncEngram:
     ) -> None:
         self._http = http_client or httpx.AsyncClient(**client_options(base_url, api_key, timeout))
         self._owns_http = http_client is None
-        self.retry = RetryPolicy(max_retries=max_retries)
+        self.retry = calls.RetryPolicy(max_retries=max_retries)
 
     @classmethod
     def from_env(cls, **options: Any) -> AsyncEngram:
@@ -84,31 +61,18 @@ class AsyncEngram:
         if self._owns_http:
             await self._http.aclose()
 
-    async def send(self, call: Call[T]) -> T:
+    async def send(self, call: calls.Call[T]) -> T:
         """Send one call, retrying as the policy allows; its answer, read."""
-        attempt = 0
-        while True:
-            try:
-                response = await self._http.request(
-                    call.method,
-                    call.path,
-                    json=call.json,
-                    content=call.content,
-                    params=call.params,
-                    headers=call.headers,
-                )
-            except httpx.TransportError as exc:
-                wait = self.retry.delay(attempt, None, {}, retry_unsafe=call.retry_unsafe)
-                if wait is None:
-                    raise ConnectionFailed(f"{call.method} {call.path}: {exc}") from exc
-            else:
-                wait = self.retry.delay(
-                    attempt, response.status_code, response.headers, retry_unsafe=call.retry_unsafe
-                )
-                if wait is None:
-                    return call.read(response.status_code, response.headers, response.content)
-            await asyncio.sleep(wait)
-            attempt += 1
+        attempts = Attempts(call, self.retry)
+        while isinstance(step := attempts.after(await self._attempt(call)), Wait):
+            await asyncio.sleep(step.seconds)
+        return step
+
+    async def _attempt(self, call: calls.Call[Any]) -> httpx.Response | httpx.TransportError:
+        try:
+            return await self._http.send(request(self._http, call))
+        except httpx.TransportError as exc:
+            return exc
 
     # -- memories -----------------------------------------------------------------------------
 
@@ -120,10 +84,11 @@ class AsyncEngram:
         messages: list[dict[str, Any]] | None = None,
         items: list[dict[str, Any]] | None = None,
         idempotency_key: str | None = None,
-        **options: Unpack[RetainOptions],
-    ) -> RetainResponse:
+        **options: Unpack[calls.RetainOptions],
+    ) -> models.RetainResponse:
         """Retain ``text``, ``messages`` or ``items`` in ``scope`` and wait for the outcome."""
-        return await self.send(calls.retain(scope, _inputs(text, messages, items), idempotency_key, options))
+        inputs = calls.retain_inputs(text, messages, items)
+        return await self.send(calls.retain(scope, inputs, idempotency_key, options))
 
     async def submit_retain(
         self,
@@ -133,32 +98,32 @@ class AsyncEngram:
         messages: list[dict[str, Any]] | None = None,
         items: list[dict[str, Any]] | None = None,
         idempotency_key: str | None = None,
-        **options: Unpack[RetainOptions],
-    ) -> JobAccepted:
+        **options: Unpack[calls.RetainOptions],
+    ) -> models.JobAccepted:
         """Retain as a job (202); follow it with ``job`` or ``wait_for_job``."""
-        call = calls.submit_retain(scope, _inputs(text, messages, items), idempotency_key, options)
-        return await self.send(call)
+        inputs = calls.retain_inputs(text, messages, items)
+        return await self.send(calls.submit_retain(scope, inputs, idempotency_key, options))
 
-    async def recall(self, query: str, **options: Unpack[RecallOptions]) -> RecallResponse:
+    async def recall(self, query: str, **options: Unpack[calls.RecallOptions]) -> models.RecallResponse:
         """The best memories for ``query`` (``context=True``: with a prompt-ready block)."""
         return await self.send(calls.recall(query, options))
 
-    async def forget(self, **options: Unpack[ForgetOptions]) -> ForgetResponse:
+    async def forget(self, **options: Unpack[calls.ForgetOptions]) -> models.ForgetResponse:
         """Hard-delete by ``ids``, ``query`` or ``filter`` (``dry_run=True``: only say what)."""
         return await self.send(calls.forget(options))
 
-    async def feedback(self, memory_id: str, signal: Signal) -> FeedbackResponse:
+    async def feedback(self, memory_id: str, signal: calls.Signal) -> models.FeedbackResponse:
         return await self.send(calls.feedback(memory_id, signal))
 
-    async def get(self, memory_id: str, *, history: bool = False) -> MemoryView:
+    async def get(self, memory_id: str, *, history: bool = False) -> models.MemoryView:
         return await self.send(calls.get(memory_id, history))
 
     async def list_memories(
-        self, *, cursor: str | None = None, **options: Unpack[ListOptions]
-    ) -> ListResponse:
+        self, *, cursor: str | None = None, **options: Unpack[calls.ListOptions]
+    ) -> models.ListResponse:
         return await self.send(calls.list_memories(cursor, options))
 
-    async def iter_memories(self, **options: Unpack[ListOptions]) -> AsyncIterator[MemoryView]:
+    async def iter_memories(self, **options: Unpack[calls.ListOptions]) -> AsyncIterator[models.MemoryView]:
         """Every memory the filters select, page after page."""
         cursor: str | None = None
         while True:
@@ -169,31 +134,29 @@ class AsyncEngram:
                 return
             cursor = page.next_cursor
 
-    async def update(self, memory_id: str, **changes: Unpack[PatchOptions]) -> MemoryView:
+    async def update(self, memory_id: str, **changes: Unpack[calls.PatchOptions]) -> models.MemoryView:
         """``PATCH``: content, tags, metadata, pinned, tier or expires_at."""
         return await self.send(calls.patch(memory_id, changes))
 
-    async def delete(self, memory_id: str) -> ForgetResponse:
+    async def delete(self, memory_id: str) -> models.ForgetResponse:
         return await self.send(calls.delete(memory_id))
 
-    async def restore(self, memory_id: str, tier: str = "peripheral") -> MemoryView:
+    async def restore(self, memory_id: str, tier: str = "peripheral") -> models.MemoryView:
         return await self.send(calls.restore(memory_id, tier))
 
-    async def release(self, memory_id: str) -> MemoryView:
+    async def release(self, memory_id: str) -> models.MemoryView:
         return await self.send(calls.release(memory_id))
 
-    async def stats(self) -> StatsResponse:
+    async def stats(self) -> models.StatsResponse:
         return await self.send(calls.stats())
 
-    async def job(self, job_id: str) -> Job:
+    async def job(self, job_id: str) -> models.Job:
         return await self.send(calls.job(job_id))
 
-    async def wait_for_job(self, job_id: str, *, timeout: float = 60.0, interval: float = 0.25) -> Job:
+    async def wait_for_job(self, job_id: str, *, timeout: float = 60.0, interval: float = 0.25) -> models.Job:
         """Poll a job until it has succeeded or failed (``TimeoutError`` after ``timeout`` s)."""
         deadline = time.monotonic() + timeout
-        while (current := await self.job(job_id)).status in ("queued", "running"):
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"job {job_id} is still {current.status}")
+        while unfinished(current := await self.job(job_id), deadline):
             await asyncio.sleep(interval)
         return current
 
@@ -201,10 +164,10 @@ class AsyncEngram:
         """Every memory as JSONL (with history and vectors), as ``import_jsonl`` takes it."""
         return await self.send(calls.export())
 
-    async def import_jsonl(self, jsonl: str) -> ImportResponse:
+    async def import_jsonl(self, jsonl: str) -> models.ImportResponse:
         return await self.send(calls.import_jsonl(jsonl))
 
-    async def health(self) -> HealthResponse:
+    async def health(self) -> models.HealthResponse:
         return await self.send(calls.health())
 
     async def openapi(self) -> dict[str, Any]:
@@ -212,7 +175,7 @@ class AsyncEngram:
 
     # -- operator routes (the client's key is the operator token) ------------------------------
 
-    async def create_tenant(self, tenant_id: str, name: str | None = None) -> TenantCreated:
+    async def create_tenant(self, tenant_id: str, name: str | None = None) -> admin.TenantCreated:
         return await self.send(calls.create_tenant(tenant_id, name))
 
     async def create_key(
@@ -222,14 +185,14 @@ class AsyncEngram:
         scopes: list[str] | None = None,
         read_only: bool = False,
         expires_in_days: float | None = None,
-    ) -> KeyCreated:
+    ) -> admin.KeyCreated:
         return await self.send(calls.create_key(tenant_id, scopes, read_only, expires_in_days))
 
-    async def configure_tenant(self, tenant_id: str, settings: dict[str, Any]) -> TenantConfigured:
+    async def configure_tenant(self, tenant_id: str, settings: dict[str, Any]) -> admin.TenantConfigured:
         return await self.send(calls.configure_tenant(tenant_id, settings))
 
-    async def revoke_key(self, key_id: str) -> KeyRevoked:
+    async def revoke_key(self, key_id: str) -> admin.KeyRevoked:
         return await self.send(calls.revoke_key(key_id))
 
-    async def erase_tenant(self, tenant_id: str) -> TenantErased:
+    async def erase_tenant(self, tenant_id: str) -> admin.TenantErased:
         return await self.send(calls.erase_tenant(tenant_id))

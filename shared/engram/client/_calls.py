@@ -163,6 +163,13 @@ class PatchOptions(TypedDict, total=False):
 # -- the routes ---------------------------------------------------------------------------------
 
 
+def retain_inputs(
+    text: str | None, messages: list[dict[str, Any]] | None, items: list[dict[str, Any]] | None
+) -> dict[str, Any]:
+    """What a retain keeps: one of ``text``, ``messages``, ``items``."""
+    return {"text": text, "messages": messages, "items": items}
+
+
 def _retain_call(
     read: Callable[[int, Mapping[str, str], bytes], T],
     scope: str,

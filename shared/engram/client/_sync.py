@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Iterator
 from types import TracebackType
@@ -10,53 +9,12 @@ from typing import Any, TypeVar, Unpack
 
 import httpx
 
-from engram.admin_models import KeyCreated, KeyRevoked, TenantConfigured, TenantCreated, TenantErased
+from engram import admin_models as admin
+from engram import models
 from engram.client import _calls as calls
-from engram.client._calls import (
-    Call,
-    ForgetOptions,
-    ListOptions,
-    PatchOptions,
-    RecallOptions,
-    RetainOptions,
-    RetryPolicy,
-    Signal,
-)
-from engram.client.errors import ConnectionFailed
-from engram.models import (
-    FeedbackResponse,
-    ForgetResponse,
-    HealthResponse,
-    ImportResponse,
-    Job,
-    JobAccepted,
-    ListResponse,
-    MemoryView,
-    RecallResponse,
-    RetainResponse,
-    StatsResponse,
-)
+from engram.client._common import Attempts, Wait, client_options, env_options, request, unfinished
 
 T = TypeVar("T")
-
-
-def client_options(base_url: str, api_key: str | None, timeout: float) -> dict[str, Any]:
-    """What both clients give httpx: the base URL, the key as a bearer token, timeouts."""
-    headers = {"User-Agent": "engram-python"}
-    if api_key:
-        headers["Authorization"] = f"Bearer {api_key}"
-    return {"base_url": base_url.rstrip("/"), "headers": headers, "timeout": httpx.Timeout(timeout)}
-
-
-def env_options() -> tuple[str, str | None]:
-    """``ENGRAM_URL`` (default ``http://127.0.0.1:8080``) and ``ENGRAM_API_KEY``."""
-    return os.environ.get("ENGRAM_URL", "http://127.0.0.1:8080"), os.environ.get("ENGRAM_API_KEY")
-
-
-def _inputs(
-    text: str | None, messages: list[dict[str, Any]] | None, items: list[dict[str, Any]] | None
-) -> dict[str, Any]:
-    return {"text": text, "messages": messages, "items": items}
 
 
 class Engram:
@@ -84,7 +42,7 @@ class Engram:
     ) -> None:
         self._http = http_client or httpx.Client(**client_options(base_url, api_key, timeout))
         self._owns_http = http_client is None
-        self.retry = RetryPolicy(max_retries=max_retries)
+        self.retry = calls.RetryPolicy(max_retries=max_retries)
 
     @classmethod
     def from_env(cls, **options: Any) -> Engram:
@@ -102,31 +60,18 @@ class Engram:
         if self._owns_http:
             self._http.close()
 
-    def send(self, call: Call[T]) -> T:
+    def send(self, call: calls.Call[T]) -> T:
         """Send one call, retrying as the policy allows; its answer, read."""
-        attempt = 0
-        while True:
-            try:
-                response = self._http.request(
-                    call.method,
-                    call.path,
-                    json=call.json,
-                    content=call.content,
-                    params=call.params,
-                    headers=call.headers,
-                )
-            except httpx.TransportError as exc:
-                wait = self.retry.delay(attempt, None, {}, retry_unsafe=call.retry_unsafe)
-                if wait is None:
-                    raise ConnectionFailed(f"{call.method} {call.path}: {exc}") from exc
-            else:
-                wait = self.retry.delay(
-                    attempt, response.status_code, response.headers, retry_unsafe=call.retry_unsafe
-                )
-                if wait is None:
-                    return call.read(response.status_code, response.headers, response.content)
-            time.sleep(wait)
-            attempt += 1
+        attempts = Attempts(call, self.retry)
+        while isinstance(step := attempts.after(self._attempt(call)), Wait):
+            time.sleep(step.seconds)
+        return step
+
+    def _attempt(self, call: calls.Call[Any]) -> httpx.Response | httpx.TransportError:
+        try:
+            return self._http.send(request(self._http, call))
+        except httpx.TransportError as exc:
+            return exc
 
     # -- memories -----------------------------------------------------------------------------
 
@@ -138,10 +83,11 @@ class Engram:
         messages: list[dict[str, Any]] | None = None,
         items: list[dict[str, Any]] | None = None,
         idempotency_key: str | None = None,
-        **options: Unpack[RetainOptions],
-    ) -> RetainResponse:
+        **options: Unpack[calls.RetainOptions],
+    ) -> models.RetainResponse:
         """Retain ``text``, ``messages`` or ``items`` in ``scope`` and wait for the outcome."""
-        return self.send(calls.retain(scope, _inputs(text, messages, items), idempotency_key, options))
+        inputs = calls.retain_inputs(text, messages, items)
+        return self.send(calls.retain(scope, inputs, idempotency_key, options))
 
     def submit_retain(
         self,
@@ -151,30 +97,32 @@ class Engram:
         messages: list[dict[str, Any]] | None = None,
         items: list[dict[str, Any]] | None = None,
         idempotency_key: str | None = None,
-        **options: Unpack[RetainOptions],
-    ) -> JobAccepted:
+        **options: Unpack[calls.RetainOptions],
+    ) -> models.JobAccepted:
         """Retain as a job (202); follow it with ``job`` or ``wait_for_job``."""
-        call = calls.submit_retain(scope, _inputs(text, messages, items), idempotency_key, options)
-        return self.send(call)
+        inputs = calls.retain_inputs(text, messages, items)
+        return self.send(calls.submit_retain(scope, inputs, idempotency_key, options))
 
-    def recall(self, query: str, **options: Unpack[RecallOptions]) -> RecallResponse:
+    def recall(self, query: str, **options: Unpack[calls.RecallOptions]) -> models.RecallResponse:
         """The best memories for ``query`` (``context=True``: with a prompt-ready block)."""
         return self.send(calls.recall(query, options))
 
-    def forget(self, **options: Unpack[ForgetOptions]) -> ForgetResponse:
+    def forget(self, **options: Unpack[calls.ForgetOptions]) -> models.ForgetResponse:
         """Hard-delete by ``ids``, ``query`` or ``filter`` (``dry_run=True``: only say what)."""
         return self.send(calls.forget(options))
 
-    def feedback(self, memory_id: str, signal: Signal) -> FeedbackResponse:
+    def feedback(self, memory_id: str, signal: calls.Signal) -> models.FeedbackResponse:
         return self.send(calls.feedback(memory_id, signal))
 
-    def get(self, memory_id: str, *, history: bool = False) -> MemoryView:
+    def get(self, memory_id: str, *, history: bool = False) -> models.MemoryView:
         return self.send(calls.get(memory_id, history))
 
-    def list_memories(self, *, cursor: str | None = None, **options: Unpack[ListOptions]) -> ListResponse:
+    def list_memories(
+        self, *, cursor: str | None = None, **options: Unpack[calls.ListOptions]
+    ) -> models.ListResponse:
         return self.send(calls.list_memories(cursor, options))
 
-    def iter_memories(self, **options: Unpack[ListOptions]) -> Iterator[MemoryView]:
+    def iter_memories(self, **options: Unpack[calls.ListOptions]) -> Iterator[models.MemoryView]:
         """Every memory the filters select, page after page."""
         cursor: str | None = None
         while True:
@@ -184,31 +132,29 @@ class Engram:
                 return
             cursor = page.next_cursor
 
-    def update(self, memory_id: str, **changes: Unpack[PatchOptions]) -> MemoryView:
+    def update(self, memory_id: str, **changes: Unpack[calls.PatchOptions]) -> models.MemoryView:
         """``PATCH``: content, tags, metadata, pinned, tier or expires_at."""
         return self.send(calls.patch(memory_id, changes))
 
-    def delete(self, memory_id: str) -> ForgetResponse:
+    def delete(self, memory_id: str) -> models.ForgetResponse:
         return self.send(calls.delete(memory_id))
 
-    def restore(self, memory_id: str, tier: str = "peripheral") -> MemoryView:
+    def restore(self, memory_id: str, tier: str = "peripheral") -> models.MemoryView:
         return self.send(calls.restore(memory_id, tier))
 
-    def release(self, memory_id: str) -> MemoryView:
+    def release(self, memory_id: str) -> models.MemoryView:
         return self.send(calls.release(memory_id))
 
-    def stats(self) -> StatsResponse:
+    def stats(self) -> models.StatsResponse:
         return self.send(calls.stats())
 
-    def job(self, job_id: str) -> Job:
+    def job(self, job_id: str) -> models.Job:
         return self.send(calls.job(job_id))
 
-    def wait_for_job(self, job_id: str, *, timeout: float = 60.0, interval: float = 0.25) -> Job:
+    def wait_for_job(self, job_id: str, *, timeout: float = 60.0, interval: float = 0.25) -> models.Job:
         """Poll a job until it has succeeded or failed (``TimeoutError`` after ``timeout`` s)."""
         deadline = time.monotonic() + timeout
-        while (current := self.job(job_id)).status in ("queued", "running"):
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"job {job_id} is still {current.status}")
+        while unfinished(current := self.job(job_id), deadline):
             time.sleep(interval)
         return current
 
@@ -216,10 +162,10 @@ class Engram:
         """Every memory as JSONL (with history and vectors), as ``import_jsonl`` takes it."""
         return self.send(calls.export())
 
-    def import_jsonl(self, jsonl: str) -> ImportResponse:
+    def import_jsonl(self, jsonl: str) -> models.ImportResponse:
         return self.send(calls.import_jsonl(jsonl))
 
-    def health(self) -> HealthResponse:
+    def health(self) -> models.HealthResponse:
         return self.send(calls.health())
 
     def openapi(self) -> dict[str, Any]:
@@ -227,7 +173,7 @@ class Engram:
 
     # -- operator routes (the client's key is the operator token) ------------------------------
 
-    def create_tenant(self, tenant_id: str, name: str | None = None) -> TenantCreated:
+    def create_tenant(self, tenant_id: str, name: str | None = None) -> admin.TenantCreated:
         return self.send(calls.create_tenant(tenant_id, name))
 
     def create_key(
@@ -237,14 +183,14 @@ class Engram:
         scopes: list[str] | None = None,
         read_only: bool = False,
         expires_in_days: float | None = None,
-    ) -> KeyCreated:
+    ) -> admin.KeyCreated:
         return self.send(calls.create_key(tenant_id, scopes, read_only, expires_in_days))
 
-    def configure_tenant(self, tenant_id: str, settings: dict[str, Any]) -> TenantConfigured:
+    def configure_tenant(self, tenant_id: str, settings: dict[str, Any]) -> admin.TenantConfigured:
         return self.send(calls.configure_tenant(tenant_id, settings))
 
-    def revoke_key(self, key_id: str) -> KeyRevoked:
+    def revoke_key(self, key_id: str) -> admin.KeyRevoked:
         return self.send(calls.revoke_key(key_id))
 
-    def erase_tenant(self, tenant_id: str) -> TenantErased:
+    def erase_tenant(self, tenant_id: str) -> admin.TenantErased:
         return self.send(calls.erase_tenant(tenant_id))

@@ -44,7 +44,8 @@ import hashlib
 import json
 import uuid
 from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
-from typing import Any, TypeVar
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
 from langgraph.store.base import (
     BaseStore,
@@ -411,29 +412,37 @@ def _views(hits: Sequence[RecalledMemory], counts: dict[str, int]) -> Plan[dict[
 
 def _drive(client: Engram, plan: Plan[T]) -> T:
     """Run a plan with the blocking client: each call's answer (or its error) goes back into it."""
-    answer: Any = None
-    error: ApiError | None = None
-    while True:
+    outcome: Any = None
+    while not isinstance(step := _resume(plan, outcome), _Done):
         try:
-            ask = plan.throw(error) if error is not None else plan.send(answer)
-        except StopIteration as done:
-            return done.value  # type: ignore[no-any-return]
-        try:
-            answer, error = ask(client), None
+            outcome = step(client)
         except ApiError as exc:
-            answer, error = None, exc
+            outcome = exc
+    return step.value
 
 
 async def _adrive(client: AsyncEngram, plan: Plan[T]) -> T:
     """``_drive`` with the async client."""
-    answer: Any = None
-    error: ApiError | None = None
-    while True:
+    outcome: Any = None
+    while not isinstance(step := _resume(plan, outcome), _Done):
         try:
-            ask = plan.throw(error) if error is not None else plan.send(answer)
-        except StopIteration as done:
-            return done.value  # type: ignore[no-any-return]
-        try:
-            answer, error = await ask(client), None
+            outcome = await step(client)
         except ApiError as exc:
-            answer, error = None, exc
+            outcome = exc
+    return step.value
+
+
+@dataclass(frozen=True)
+class _Done(Generic[T]):
+    """What a plan returned."""
+
+    value: T
+
+
+def _resume(plan: Plan[T], outcome: Any) -> Ask | _Done[T]:
+    """The plan's next call once the last one answered ``outcome`` (an ``ApiError`` is raised in
+    the plan), or what the plan returned."""
+    try:
+        return plan.throw(outcome) if isinstance(outcome, ApiError) else plan.send(outcome)
+    except StopIteration as done:
+        return _Done(done.value)

@@ -1,0 +1,80 @@
+"""What ``Engram`` and ``AsyncEngram`` share besides the calls: the options they open httpx with,
+the environment's defaults, and each call's retries without the I/O (``Attempts``), so the two
+clients only send and sleep.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+import httpx
+
+from engram.client._calls import Call, RetryPolicy
+from engram.client.errors import ConnectionFailed
+from engram.models import Job
+
+T = TypeVar("T")
+
+
+def client_options(base_url: str, api_key: str | None, timeout: float) -> dict[str, Any]:
+    """What both clients give httpx: the base URL, the key as a bearer token, timeouts."""
+    headers = {"User-Agent": "engram-python"}
+    if api_key:
+        headers["Authorization"] = f"Bearer {api_key}"
+    return {"base_url": base_url.rstrip("/"), "headers": headers, "timeout": httpx.Timeout(timeout)}
+
+
+def env_options() -> tuple[str, str | None]:
+    """``ENGRAM_URL`` (default ``http://127.0.0.1:8080``) and ``ENGRAM_API_KEY``."""
+    return os.environ.get("ENGRAM_URL", "http://127.0.0.1:8080"), os.environ.get("ENGRAM_API_KEY")
+
+
+def request(http: httpx.Client | httpx.AsyncClient, call: Call[Any]) -> httpx.Request:
+    """``call`` as httpx sends it (built afresh for each attempt)."""
+    return http.build_request(
+        call.method, call.path, json=call.json, content=call.content, params=call.params, headers=call.headers
+    )
+
+
+@dataclass(frozen=True)
+class Wait:
+    """Send the call again after ``seconds``."""
+
+    seconds: float
+
+
+class Attempts(Generic[T]):
+    """One call through its retries: the client sends it and hands what came back to ``after``,
+    which reads the answer, or says how long to wait before sending again, or raises (the API's
+    error, or ``ConnectionFailed`` for a lost connection that may not be tried again)."""
+
+    def __init__(self, call: Call[T], policy: RetryPolicy) -> None:
+        self.call, self.policy, self.made = call, policy, 0
+
+    def after(self, outcome: httpx.Response | httpx.TransportError) -> T | Wait:
+        call, attempt = self.call, self.made
+        if isinstance(outcome, httpx.TransportError):
+            wait = self.policy.delay(attempt, None, {}, retry_unsafe=call.retry_unsafe)
+            if wait is None:
+                raise ConnectionFailed(f"{call.method} {call.path}: {outcome}") from outcome
+        else:
+            wait = self.policy.delay(
+                attempt, outcome.status_code, outcome.headers, retry_unsafe=call.retry_unsafe
+            )
+            if wait is None:
+                return call.read(outcome.status_code, outcome.headers, outcome.content)
+        self.made += 1
+        return Wait(wait)
+
+
+def unfinished(job: Job, deadline: float) -> bool:
+    """Whether ``job`` is still queued or running (``TimeoutError`` once past ``deadline``, a
+    ``time.monotonic`` instant)."""
+    if job.status not in ("queued", "running"):
+        return False
+    if time.monotonic() > deadline:
+        raise TimeoutError(f"job {job.job_id} is still {job.status}")
+    return True
