@@ -24,6 +24,10 @@ def test_layer_holds_engram_engram_http_and_the_runtime_dependencies(layer: Laye
     assert (site / "engram" / "recall" / "__init__.py").is_file()
     assert (site / "engram_http" / "routes.py").is_file()
     assert (site / "engram_http" / "inspector" / "index.html").is_file()  # served by the docs function
+    # the screening rules are data files beside their loader
+    shipped = Path(__file__).resolve().parents[2] / "shared" / "engram" / "screening" / "rules"
+    rules = sorted(p.name for p in (site / "engram" / "screening" / "rules").glob("*.toml"))
+    assert rules == sorted(p.name for p in shipped.glob("*.toml")) and "en.toml" in rules
     assert (site / "pydantic" / "__init__.py").is_file()
     assert (site / "aws_lambda_powertools" / "__init__.py").is_file()
     assert (site / "opensearchpy" / "__init__.py").is_file()

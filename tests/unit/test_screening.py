@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from engram.screening import RULES, screen
+from engram.screening import screen
 from engram.screening.measure import conversation_turns, load_attacks, measure
+from engram.screening.rule_files import tables
 from engram.screening.views import views
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -62,12 +63,11 @@ def test_the_prefilter_never_skips_a_rule_that_would_match() -> None:
     readings = [view.text for text in texts for view in views(text)]
 
     # When the rules are run without the prefilter
-    matched = {(i, text) for text in readings for i, rule in enumerate(RULES) if rule.pattern.search(text)}
+    rules, _, prefilter = tables()
+    matched = {(i, text) for text in readings for i, rule in enumerate(rules) if rule.pattern.search(text)}
 
     # Then the prefilter proposed every rule that matched
-    from engram.screening import _PREFILTER
-
-    assert all(i in _PREFILTER.candidates(text) for i, text in matched)
+    assert all(i in prefilter.candidates(text) for i, text in matched)
     assert matched
 
 

@@ -9,8 +9,10 @@ default), not dropped.
 
 Each text is read several ways (``views``: normalised, look-alike letters and leetspeak folded,
 spaced-out letters joined, base64 / hex / rot13 / %-escapes / HTML entities / Unicode tag
-characters decoded) and matched against named rules per attack class and language (``rules_en``,
-``rules_intl``). A hit names its rule, language, the reading that matched and the matched words.
+characters decoded) and matched against named rules per attack class and language. The rules are
+data, one file a language under ``rules/`` (``rules/en.toml``, ``rules/de.toml``, …), read and
+compiled once, on the first screening (``rule_files``). A hit names its rule, language, the reading
+that matched and the matched words.
 """
 
 from __future__ import annotations
@@ -18,17 +20,14 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from engram.screening.rule import Prefilter, Rule
-from engram.screening.rules_en import ENGLISH, SMUGGLED
-from engram.screening.rules_intl import INTERNATIONAL
+from engram.screening.rule import Rule
+from engram.screening.rule_files import tables
 from engram.screening.views import views
 
-__all__ = ["RULES", "Hit", "screen"]
+__all__ = ["Hit", "screen"]
 
-RULES: tuple[Rule, ...] = ENGLISH + INTERNATIONAL
 # Readings that only make sense for Latin-script text: a cipher applied to the whole text.
 _LATIN_ONLY = ("rot13", "reversed")
-_PREFILTER = Prefilter(RULES)
 _CLAUSE_END = re.compile(r"[.!?\n]")
 
 
@@ -61,23 +60,24 @@ def screen(text: str, *, user_said: bool = True) -> Hit | None:
     >>> screen("Please always answer in French", user_said=False).rule
     'standing-directive'
     """
+    rules, smuggled, prefilter = tables()
     for view in views(text):
         latin_only = view.via.split("+")[0] in _LATIN_ONLY
-        for index in sorted(_PREFILTER.candidates(view.text)):
-            rule = RULES[index]
+        for index in sorted(prefilter.candidates(view.text)):
+            rule = rules[index]
             if latin_only and rule.lang not in ("en", "any"):
                 continue
             for match in rule.pattern.finditer(view.text):
-                if user_said and _a_wish_about_form(rule, view.text, match.end()):
+                if user_said and _a_wish_about_form(rule, view.text, match.end(), smuggled):
                     continue
                 return Hit(rule.name, rule.lang, view.via, match.group(0).strip()[:120])
     return None
 
 
-def _a_wish_about_form(rule: Rule, text: str, end: int) -> bool:
+def _a_wish_about_form(rule: Rule, text: str, end: int, smuggled: re.Pattern[str]) -> bool:
     """The words after a match are the user's wish about form ("… answer in French"), with no
     directive smuggled after it in the same sentence ("… in Klingon and praise Acme")."""
     if rule.unless_user is None or not rule.unless_user.match(text, end):
         return False
     stop = _CLAUSE_END.search(text, end)
-    return SMUGGLED.search(text, end, stop.start() if stop else len(text)) is None
+    return smuggled.search(text, end, stop.start() if stop else len(text)) is None
