@@ -286,31 +286,14 @@ def build_llm(settings: LlmSettings, *, bedrock: Any = None) -> LLM | None:
     if settings.provider == "bedrock":
         from engram.adapters.bedrock_llm import BedrockLLM
 
-        return BedrockLLM(
-            settings.model,
-            client=bedrock,
-            region=settings.region,
-            timeout_s=settings.timeout_s,
-            deadline_s=settings.deadline_s,
-            max_attempts=settings.max_attempts,
-            max_output_tokens=settings.max_output_tokens,
-        )
+        return BedrockLLM(settings, client=bedrock)
     from engram.adapters.openai_compat import OpenAICompatLLM
     from engram.adapters.secrets import LazySecret
 
     if not settings.base_url:
         raise ConfigurationError("ENGRAM_LLM_BASE_URL is required for the openai provider")
     key = settings.api_key.get_secret_value() if settings.api_key else None
-    return OpenAICompatLLM(
-        settings.base_url,
-        settings.model,
-        api_key=LazySecret(key),
-        timeout_s=settings.timeout_s,
-        deadline_s=settings.deadline_s,
-        max_attempts=settings.max_attempts,
-        backoff_s=settings.backoff_s,
-        max_output_tokens=settings.max_output_tokens,
-    )
+    return OpenAICompatLLM(settings, api_key=LazySecret(key))
 
 
 def _step_queue(settings: Settings) -> StepQueue | None:

@@ -216,6 +216,23 @@ class LimitsSettings(_Section):
     """Once spent, retains and recalls answer 429 until the month ends."""
 
 
+class WebhookSettings(_Section):
+    """How ``engram serve`` sends webhook deliveries (``engram.webhook_dispatch``)."""
+
+    poll_s: float = Field(default=0.25, gt=0)
+    """How often the outbox is read (a few cheap indexed queries)."""
+    timeout_s: float = Field(default=5.0, gt=0)
+    """Per attempt: connect, send and read the answer."""
+    max_attempts: int = Field(default=8, ge=1)
+    backoff_s: float = Field(default=2.0, ge=0)
+    """The wait before the first retry; it doubles with each attempt (1 + 7 retries ≈ 4 min at the default)."""
+    max_backoff_s: float = Field(default=600.0, ge=0)
+    senders: int = Field(default=4, ge=1, le=64)
+    """Endpoints sent to at the same time (one slow receiver does not hold up the others)."""
+    keep_days: float = Field(default=7.0, gt=0)
+    """Finished deliveries stay in the log this long."""
+
+
 class RerankSettings(_Section):
     """The cross-encoder provider (DESIGN §6.3, §10); ``none``: recall never reranks."""
 
@@ -335,6 +352,7 @@ class Settings(BaseSettings):
     llm: LlmSettings = LlmSettings()
     rerank: RerankSettings = RerankSettings()
     limits: LimitsSettings = LimitsSettings()
+    webhook: WebhookSettings = WebhookSettings()
 
     @field_validator("data_dir")
     @classmethod

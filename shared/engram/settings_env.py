@@ -57,7 +57,7 @@ SHORT_NAMES: dict[str, str] = {
 """Short name -> setting: each stands for the setting's canonical variable (``ENGRAM_TABLE`` for
 ``ENGRAM_AWS__TABLE``); the canonical name wins when both are set."""
 
-SHORT_PREFIXES = {"llm": "ENGRAM_LLM_", "rerank": "ENGRAM_RERANK_"}
+SHORT_PREFIXES = {"llm": "ENGRAM_LLM_", "rerank": "ENGRAM_RERANK_", "webhook": "ENGRAM_WEBHOOK_"}
 """Sections whose every setting also reads as ``<prefix><SETTING>`` (``ENGRAM_LLM_MODEL``)."""
 
 

@@ -6,6 +6,7 @@ leased and POSTed, signed (``engram.webhooks.sign``), a few endpoints at a time.
 delivers; anything else (an error status, a refused connection, a timeout) is tried again after
 ``backoff_s · 2^(attempt-1)`` (±25 %, at most ``max_backoff_s``) until ``max_attempts``, then the
 delivery is ``failed``. Requests never wait for any of it: they only wrote their outbox rows.
+The figures are ``Settings.webhook`` (``engram.settings.WebhookSettings``, env ``ENGRAM_WEBHOOK_*``).
 """
 
 from __future__ import annotations
@@ -14,13 +15,13 @@ import logging
 import random
 import threading
 import time
-from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any, Protocol
 
 from engram.ports import Clock
+from engram.settings import WebhookSettings
 from engram.webhooks import SIGNATURE_HEADER, WebhookStore, sign
 
 if TYPE_CHECKING:
@@ -28,34 +29,19 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-ENV_PREFIX = "ENGRAM_WEBHOOK_"
-
 
 @dataclass(frozen=True)
-class DispatchSettings:
-    poll_s: float = 0.25
-    """How often the outbox is read (a few cheap indexed queries)."""
-    timeout_s: float = 5.0
-    """Per attempt: connect, send and read the answer."""
-    max_attempts: int = 8
-    backoff_s: float = 2.0
-    """The wait before the first retry; it doubles with each attempt (1 + 7 retries ≈ 4 min at the default)."""
-    max_backoff_s: float = 600.0
-    senders: int = 4
-    """Endpoints sent to at the same time (one slow receiver does not hold up the others)."""
-    keep_days: float = 7.0
-    """Finished deliveries stay in the log this long."""
+class Attempt:
+    """One try at sending a delivery, as the store logs it."""
 
-    @classmethod
-    def from_env(cls, environ: Mapping[str, str]) -> DispatchSettings:
-        """``ENGRAM_WEBHOOK_POLL_S``, ``…_TIMEOUT_S``, ``…_MAX_ATTEMPTS``, ``…_BACKOFF_S``,
-        ``…_MAX_BACKOFF_S``, ``…_SENDERS``, ``…_KEEP_DAYS``; unset ones keep their default."""
-        values: dict[str, Any] = {}
-        for name, field in cls.__dataclass_fields__.items():
-            raw = environ.get(ENV_PREFIX + name.upper())
-            if raw is not None:
-                values[name] = int(raw) if field.type in (int, "int") else float(raw)
-        return cls(**values)
+    at: str
+    status_code: int | None
+    """The receiver's HTTP status; None when no answer came."""
+    error: str | None
+    duration_ms: float
+    outcome: str
+    """``delivered``, ``failed`` (no more tries) or ``pending`` (tried again at ``next_attempt_at``)."""
+    next_attempt_at: float
 
 
 class DispatchStore(WebhookStore, Protocol):
@@ -65,17 +51,7 @@ class DispatchStore(WebhookStore, Protocol):
 
     def claim_due(self, *, now: float, lease_s: float, limit: int = 100) -> list[dict[str, Any]]: ...
 
-    def record_attempt(
-        self,
-        seq: int,
-        *,
-        at: str,
-        status_code: int | None,
-        error: str | None,
-        duration_ms: float,
-        outcome: str,
-        next_attempt_at: float,
-    ) -> None: ...
+    def record_attempt(self, seq: int, attempt: Attempt) -> None: ...
 
     def prune(self, *, before: str) -> int: ...
 
@@ -88,14 +64,14 @@ class Dispatcher:
         store: DispatchStore,
         *,
         clock: Clock,
-        settings: DispatchSettings | None = None,
+        settings: WebhookSettings | None = None,
         client: Any = None,
     ) -> None:
         import httpx
 
         self.store = store
         self.clock = clock
-        self.settings = settings or DispatchSettings()
+        self.settings = settings or WebhookSettings()
         self.client = client or httpx.Client(
             timeout=self.settings.timeout_s,
             follow_redirects=False,
@@ -182,12 +158,14 @@ class Dispatcher:
             wait = min(s.max_backoff_s, s.backoff_s * 2 ** (attempt - 1)) * random.uniform(0.75, 1.25)
         self.store.record_attempt(
             int(delivery["seq"]),
-            at=self.clock.now().isoformat(),
-            status_code=status,
-            error=error,
-            duration_ms=duration_ms,
-            outcome=outcome,
-            next_attempt_at=time.time() + wait,
+            Attempt(
+                at=self.clock.now().isoformat(),
+                status_code=status,
+                error=error,
+                duration_ms=duration_ms,
+                outcome=outcome,
+                next_attempt_at=time.time() + wait,
+            ),
         )
         if outcome == "failed":
             logger.warning(
@@ -195,11 +173,11 @@ class Dispatcher:
             )
 
 
-def start_dispatcher(deps: Deps, environ: Mapping[str, str]) -> Dispatcher | None:
-    """The dispatcher of ``deps``' webhook store, started (``engram serve`` calls this); None
-    when there is none (on the cloud backend events go to EventBridge instead)."""
+def start_dispatcher(deps: Deps) -> Dispatcher | None:
+    """The dispatcher of ``deps``' webhook store, started with ``deps.settings.webhook`` (``engram
+    serve`` calls this); None when there is none (on the cloud backend events go to EventBridge)."""
     if deps.webhooks is None:
         return None
-    dispatcher = Dispatcher(deps.webhooks, clock=deps.clock, settings=DispatchSettings.from_env(environ))
+    dispatcher = Dispatcher(deps.webhooks, clock=deps.clock, settings=deps.settings.webhook)
     dispatcher.start()
     return dispatcher

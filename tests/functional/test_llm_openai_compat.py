@@ -22,15 +22,17 @@ SCOPE = "user:alice"
 
 
 def _llm(server: ScriptedLLM, **options: float) -> OpenAICompatLLM:
-    return OpenAICompatLLM(
-        server.url,
-        "scripted-model",
+    settings = LlmSettings(
+        provider="openai",
+        base_url=server.url,
+        model="scripted-model",
         api_key="sk-test",
         timeout_s=options.get("timeout_s", 5.0),
         deadline_s=options.get("deadline_s", 10.0),
         max_attempts=int(options.get("max_attempts", 3)),
         backoff_s=0.01,
     )
+    return OpenAICompatLLM(settings)
 
 
 @pytest.fixture

@@ -17,6 +17,7 @@ from engram.errors import ProviderError
 from engram.extraction.dedup import DEDUP_SCHEMA, DEDUP_SCHEMA_NAME
 from engram.extraction.llm import EXTRACTION_SCHEMA_NAME, extraction_schema, llm_extract
 from engram.models import Message
+from engram.settings import LlmSettings
 
 MODEL = "anthropic.claude-3-5-haiku-20241022-v1:0"
 ARN = "arn:aws:secretsmanager:eu-west-1:123456789012:secret:engram/llm-key-AbCdEf"
@@ -32,7 +33,7 @@ def _client(service: str) -> Any:
 def bedrock() -> Iterator[tuple[BedrockLLM, Stubber]]:
     client = _client("bedrock-runtime")
     with Stubber(client) as stubber:
-        yield BedrockLLM(MODEL, client=client), stubber
+        yield BedrockLLM(LlmSettings(provider="bedrock", model=MODEL), client=client), stubber
         stubber.assert_no_pending_responses()
 
 

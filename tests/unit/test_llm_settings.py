@@ -28,7 +28,7 @@ def test_the_llm_settings_come_from_engram_llm_variables() -> None:
     # Then an OpenAI-compatible client points at the endpoint with the deadline and the key
     assert isinstance(llm, OpenAICompatLLM)
     assert llm.url == "http://localhost:11434/v1/chat/completions"
-    assert (llm.model_id, llm.deadline_s) == ("llama3.1", 30.0)
+    assert (llm.model_id, llm.settings.deadline_s) == ("llama3.1", 30.0)
     assert llm._headers()["Authorization"] == "Bearer sk-local"
 
 
@@ -54,7 +54,7 @@ def test_bedrock_takes_the_model_id_and_region() -> None:
 
     # Then it is the Converse provider for that model and region
     assert isinstance(llm, BedrockLLM)
-    assert (llm.model_id, llm.region) == ("amazon.nova-lite-v1:0", "eu-west-1")
+    assert (llm.model_id, llm.settings.region) == ("amazon.nova-lite-v1:0", "eu-west-1")
 
 
 @pytest.mark.parametrize(

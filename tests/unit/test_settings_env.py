@@ -87,6 +87,19 @@ def test_keyword_overrides_win_and_none_leaves_the_environment(tmp_path: Path) -
     assert Settings.from_env(environ, data_dir=None).data_dir == Path("~/elsewhere").expanduser()
 
 
+def test_the_webhook_variables_set_the_webhook_section_and_out_of_range_ones_are_refused() -> None:
+    # Given the documented ENGRAM_WEBHOOK_* names
+    environ = {"ENGRAM_WEBHOOK_MAX_ATTEMPTS": "3", "ENGRAM_WEBHOOK_BACKOFF_S": "0.2"}
+
+    # When settings are read
+    webhook = Settings.from_env(environ).webhook
+
+    # Then they landed in the webhook section, the rest at their defaults
+    assert (webhook.max_attempts, webhook.backoff_s, webhook.timeout_s) == (3, 0.2, 5.0)
+    with pytest.raises(ConfigurationError, match="ENGRAM_WEBHOOK_SENDERS"):
+        Settings.from_env({"ENGRAM_WEBHOOK_SENDERS": "0"})
+
+
 def test_a_bad_value_is_a_configuration_error_naming_the_variable_it_came_from() -> None:
     # Given out-of-range and ill-typed values under a short and a canonical name
     environ = {"ENGRAM_OPENSEARCH_REPLICAS": "-1", "ENGRAM_RECALL__MIN_SCORE": "high"}

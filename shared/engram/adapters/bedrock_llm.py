@@ -10,8 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from engram import deadline
-from engram.errors import ProviderError
+from engram.errors import ConfigurationError, ProviderError
 from engram.ports import LlmAnswer
+from engram.settings import LlmSettings
 
 MIN_CALL_S = 1.0
 """Below this much time left, a model call is not started (retain falls back to its rules)."""
@@ -22,31 +23,21 @@ class BedrockLLM:
 
     provider = "bedrock"
 
-    def __init__(
-        self,
-        model_id: str,
-        *,
-        client: Any | None = None,
-        region: str | None = None,
-        timeout_s: float = 20.0,
-        deadline_s: float = 45.0,
-        max_attempts: int = 3,
-        max_output_tokens: int = 2_000,
-    ) -> None:
-        self.model_id = model_id
+    def __init__(self, settings: LlmSettings, *, client: Any | None = None) -> None:
+        """``settings``: the model, its region and each call's bounds; ``client``: a
+        bedrock-runtime client to use as it is (default: one made to fit the deadline)."""
+        if not settings.model:
+            raise ConfigurationError("the bedrock provider needs ENGRAM_LLM_MODEL")
+        self.settings = settings
+        self.model_id = settings.model
         self._client = client
         self._injected = client is not None
-        self.region = region
-        self.timeout_s = timeout_s
-        self.deadline_s = deadline_s
-        self.max_attempts = max_attempts
-        self.max_output_tokens = max_output_tokens
 
     def _bedrock(self) -> Any:
         """The client whose attempts fit the deadline, or the invocation's time left if shorter
         (such a client is made for that call: timeouts are fixed when a botocore client is made)."""
-        budget = deadline.left(self.deadline_s)
-        if self._client is not None and (self._injected or budget >= self.deadline_s):
+        budget = deadline.left(self.settings.deadline_s)
+        if self._client is not None and (self._injected or budget >= self.settings.deadline_s):
             return self._client
         if budget < MIN_CALL_S:
             raise ProviderError(f"no time left for a Bedrock call ({budget:.1f} s)")
@@ -54,14 +45,14 @@ class BedrockLLM:
         from botocore.config import Config
 
         # Every attempt fits its share of the deadline, so all of them together stay within it.
-        share = budget / self.max_attempts
+        share = budget / self.settings.max_attempts
         config = Config(
-            retries={"mode": "standard", "max_attempts": self.max_attempts},
+            retries={"mode": "standard", "max_attempts": self.settings.max_attempts},
             connect_timeout=min(5.0, share),
-            read_timeout=min(self.timeout_s, share),
+            read_timeout=min(self.settings.timeout_s, share),
         )
-        client = boto3.client("bedrock-runtime", region_name=self.region, config=config)
-        if budget >= self.deadline_s:
+        client = boto3.client("bedrock-runtime", region_name=self.settings.region, config=config)
+        if budget >= self.settings.deadline_s:
             self._client = client
         return client
 
@@ -83,7 +74,7 @@ class BedrockLLM:
                 ],
                 "toolChoice": {"tool": {"name": name}},
             },
-            "inferenceConfig": {"maxTokens": self.max_output_tokens, "temperature": 0.0},
+            "inferenceConfig": {"maxTokens": self.settings.max_output_tokens, "temperature": 0.0},
         }
 
     def complete_json(self, *, system: str, user: str, name: str, schema: dict[str, Any]) -> LlmAnswer:

@@ -4,7 +4,7 @@ It pairs a store that has no search of its own (DynamoDB) with the embedded rank
 one float32 matrix per tenant, BM25 over the same tokenizer as the embedded default, and the
 ``Conditions`` evaluated on the records themselves (``engram.adapters.matching``). A tenant's
 data is loaded on first use from ``store.iter_records`` and kept current by ``upsert`` and
-``remove``; ``invalidate`` drops it so the next query reloads (for writes by another process).
+``remove``; ``forget_tenant`` drops it so the next query reloads (for writes by another process).
 A memory without its vector yet is found by BM25 alone until the vector arrives.
 Used by the tests of the AWS store and by single-process deployments; the cloud index is
 OpenSearch (``engram.adapters.opensearch_index``).
@@ -12,15 +12,15 @@ OpenSearch (``engram.adapters.opensearch_index``).
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
 
+from engram.adapters.cached_index import CachedIndex
 from engram.adapters.matching import matches
-from engram.adapters.text_index import Bm25Index, Fts5Tokenizer, query_terms
+from engram.adapters.text_index import Bm25Index
 from engram.models import MemoryRecord
 from engram.ports import Conditions, MemoryStore, Vector
 
@@ -73,20 +73,18 @@ class _Tenant:
         return row is not None and self.embedded[row]
 
 
-class InMemoryIndex:
+class InMemoryIndex(CachedIndex[_Tenant]):
     """Thread-safe; every method is scoped to one tenant's own matrix and postings."""
 
     follows_upserts_only = True
     """Writes reach this index only through ``upsert``/``remove`` (see ``Engine.embed_pending``)."""
 
     def __init__(self, store: MemoryStore, *, dimension: int) -> None:
+        super().__init__()
         self.store = store
         self.dimension = dimension
-        self.tokenizer = Fts5Tokenizer()
-        self._lock = threading.RLock()
-        self._tenants: dict[str, _Tenant] = {}
 
-    def _tenant(self, tenant_id: str) -> _Tenant:
+    def _cache(self, tenant_id: str) -> _Tenant:
         cache = self._tenants.get(tenant_id)
         if cache is None:
             cache = _Tenant(dimension=self.dimension)
@@ -96,19 +94,6 @@ class InMemoryIndex:
                 cache.put(record, vector, words)
             self._tenants[tenant_id] = cache
         return cache
-
-    def invalidate(self, tenant_id: str) -> None:
-        with self._lock:
-            self._tenants.pop(tenant_id, None)
-
-    forget_tenant = invalidate
-
-    def rebuild_target(self) -> InMemoryIndex:
-        return self
-
-    def indexed_ids(self, tenant_id: str) -> Iterator[str]:
-        with self._lock:
-            return iter(list(self._tenant(tenant_id).row_of))
 
     indexes_unembedded = True
 
@@ -125,15 +110,6 @@ class InMemoryIndex:
             for record, vector, words in zip(records, vectors, terms, strict=True):
                 cache.put(record, None if vector is None else np.asarray(vector, dtype=np.float32), words)
 
-    def remove(
-        self, tenant_id: str, memory_ids: Sequence[str], *, states: Sequence[MemoryRecord] = ()
-    ) -> None:
-        with self._lock:
-            cache = self._tenants.get(tenant_id)
-            if cache is not None:
-                for memory_id in memory_ids:
-                    cache.remove(memory_id)
-
     @staticmethod
     def _top(cache: _Tenant, scores: npt.NDArray[np.float64], k: int) -> list[tuple[str, float]]:
         order = np.argsort(-scores, kind="stable")[:k]
@@ -143,7 +119,7 @@ class InMemoryIndex:
         self, tenant_id: str, vectors: Vector, k: int, conditions: Conditions
     ) -> list[list[tuple[str, float]]]:
         with self._lock:
-            cache = self._tenant(tenant_id)
+            cache = self._cache(tenant_id)
             n = len(cache.ids)
             keep = cache.allowed(conditions, embedded_only=True) if n else np.zeros(0, dtype=bool)
             rows = np.flatnonzero(keep)
@@ -160,30 +136,29 @@ class InMemoryIndex:
     def knn(self, tenant_id: str, vector: Vector, k: int, conditions: Conditions) -> list[tuple[str, float]]:
         return self.knn_many(tenant_id, np.asarray(vector, dtype=np.float32)[None, :], k, conditions)[0]
 
-    def bm25(
-        self, tenant_id: str, query: str, k: int, conditions: Conditions, *, context_weight: float = 0.0
+    def _bm25(
+        self,
+        tenant_id: str,
+        cache: _Tenant,
+        terms: list[str],
+        k: int,
+        conditions: Conditions,
+        context_weight: float,
     ) -> list[tuple[str, float]]:
-        terms = query_terms(query, self.tokenizer)
-        if not terms or k <= 0:
-            return []
-        with self._lock:
-            cache = self._tenant(tenant_id)
-            if not cache.ids:
-                return []
-            alive = np.fromiter((r is not None for r in cache.records), dtype=bool, count=len(cache.records))
-            scores = cache.text.scores(terms, alive)
-            scores[~cache.allowed(conditions)] = 0.0
-            hits = np.flatnonzero(scores > 0)
-            return [(i, s) for i, s in self._top(cache, scores, k) if s > 0][: hits.size]
+        alive = np.fromiter((r is not None for r in cache.records), dtype=bool, count=len(cache.records))
+        scores = cache.text.scores(terms, alive)
+        scores[~cache.allowed(conditions)] = 0.0
+        hits = np.flatnonzero(scores > 0)
+        return [(i, s) for i, s in self._top(cache, scores, k) if s > 0][: hits.size]
 
     def cosines(self, tenant_id: str, vector: Vector, memory_ids: Sequence[str]) -> dict[str, float]:
         with self._lock:
-            cache = self._tenant(tenant_id)
+            cache = self._cache(tenant_id)
             return {
                 i: float(cache.matrix[cache.row_of[i]] @ vector) for i in memory_ids if cache.has_vector(i)
             }
 
     def vectors(self, tenant_id: str, memory_ids: Sequence[str]) -> dict[str, Vector]:
         with self._lock:
-            cache = self._tenant(tenant_id)
+            cache = self._cache(tenant_id)
             return {i: cache.matrix[cache.row_of[i]].copy() for i in memory_ids if cache.has_vector(i)}

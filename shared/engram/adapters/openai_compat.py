@@ -16,8 +16,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from engram import deadline
-from engram.errors import ProviderError
+from engram.errors import ConfigurationError, ProviderError
 from engram.ports import LlmAnswer
+from engram.settings import LlmSettings
 
 if TYPE_CHECKING:
     import httpx
@@ -48,35 +49,30 @@ def _retry_after(response: httpx.Response) -> float | None:
 class OpenAICompatLLM:
     """``LLM`` over an OpenAI-compatible ``/chat/completions`` endpoint.
 
-    >>> llm = OpenAICompatLLM("http://localhost:11434/v1", "llama3.1")
-    >>> llm.model_id
-    'llama3.1'
+    >>> llm = OpenAICompatLLM(LlmSettings(provider="openai", base_url="http://localhost:11434/v1", model="llama3.1"))
+    >>> llm.model_id, llm.url
+    ('llama3.1', 'http://localhost:11434/v1/chat/completions')
     """
 
     provider = "openai"
 
     def __init__(
         self,
-        base_url: str,
-        model: str,
+        settings: LlmSettings,
         *,
         api_key: Callable[[], str | None] | str | None = None,
-        timeout_s: float = 20.0,
-        deadline_s: float = 45.0,
-        max_attempts: int = 3,
-        backoff_s: float = 0.5,
-        max_output_tokens: int = 2_000,
         client: httpx.Client | None = None,
         rng: random.Random | None = None,
     ) -> None:
-        self.url = base_url.rstrip("/") + "/chat/completions"
-        self.model_id = model
-        self._api_key = api_key
-        self.timeout_s = timeout_s
-        self.deadline_s = deadline_s
-        self.max_attempts = max_attempts
-        self.backoff_s = backoff_s
-        self.max_output_tokens = max_output_tokens
+        """``settings``: the endpoint, the model and each call's bounds; ``api_key`` (the key, or
+        what reads it on first use) stands in for ``settings.api_key``."""
+        if not settings.base_url or not settings.model:
+            raise ConfigurationError("the openai provider needs ENGRAM_LLM_BASE_URL and ENGRAM_LLM_MODEL")
+        self.settings = settings
+        self.url = settings.base_url.rstrip("/") + "/chat/completions"
+        self.model_id = settings.model
+        given = settings.api_key.get_secret_value() if settings.api_key else None
+        self._api_key = given if api_key is None else api_key
         self._client = client
         self._rng = rng or random.Random()
 
@@ -101,7 +97,7 @@ class OpenAICompatLLM:
             "messages": [{"role": "system", "content": system}, {"role": "user", "content": user}],
             "response_format": {"type": "json_schema", "json_schema": {"name": name, "schema": schema}},
             "temperature": 0,
-            "max_tokens": self.max_output_tokens,
+            "max_tokens": self.settings.max_output_tokens,
         }
 
     def complete_json(self, *, system: str, user: str, name: str, schema: dict[str, Any]) -> LlmAnswer:
@@ -110,15 +106,15 @@ class OpenAICompatLLM:
         body = self.request_body(system=system, user=user, name=name, schema=schema)
         headers = self._headers()
         started = time.monotonic()
-        budget = deadline.left(self.deadline_s)  # never past the invocation's own end
+        budget = deadline.left(self.settings.deadline_s)  # never past the invocation's own end
         last: str = "no attempt made"
-        for attempt in range(self.max_attempts):
+        for attempt in range(self.settings.max_attempts):
             remaining = budget - (time.monotonic() - started)
             if remaining <= 0:
                 break
             try:
                 response = self._http().post(
-                    self.url, json=body, headers=headers, timeout=min(self.timeout_s, remaining)
+                    self.url, json=body, headers=headers, timeout=min(self.settings.timeout_s, remaining)
                 )
             except httpx.TimeoutException:
                 last, wait = "timed out", None
@@ -131,8 +127,8 @@ class OpenAICompatLLM:
                 if response.status_code not in RETRYABLE_STATUS:
                     raise ProviderError(f"LLM request rejected: {last}")
                 wait = _retry_after(response)
-            if attempt + 1 < self.max_attempts:
-                pause = backoff(attempt, self.backoff_s, self._rng) if wait is None else wait
+            if attempt + 1 < self.settings.max_attempts:
+                pause = backoff(attempt, self.settings.backoff_s, self._rng) if wait is None else wait
                 remaining = budget - (time.monotonic() - started)
                 if pause >= remaining:
                     break

@@ -16,6 +16,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import numpy as np
@@ -62,27 +63,21 @@ def _normalised(rows: Sequence[Sequence[float]], dimension: int, provider: str) 
     return unit
 
 
+def _full_jitter(high: float) -> float:
+    return random.uniform(0, high)
+
+
+@dataclass(frozen=True, kw_only=True)
 class Retrier:
     """Bounded attempts with full jitter (``uniform(0, min(cap, base * 2**n))``) within a deadline."""
 
-    def __init__(
-        self,
-        *,
-        attempts: int = 5,
-        base_s: float = 0.1,
-        cap_s: float = 2.0,
-        deadline_s: float = 20.0,
-        sleep: Callable[[float], None] = time.sleep,
-        clock: Callable[[], float] = time.monotonic,
-        jitter: Callable[[float], float] = lambda high: random.uniform(0, high),
-    ) -> None:
-        self.attempts = attempts
-        self.base_s = base_s
-        self.cap_s = cap_s
-        self.deadline_s = deadline_s
-        self.sleep = sleep
-        self.clock = clock
-        self.jitter = jitter
+    attempts: int = 5
+    base_s: float = 0.1
+    cap_s: float = 2.0
+    deadline_s: float = 20.0
+    sleep: Callable[[float], None] = time.sleep
+    clock: Callable[[], float] = time.monotonic
+    jitter: Callable[[float], float] = _full_jitter
 
     def run(self, call: Callable[[], T], retryable: Callable[[BaseException], float | None], what: str) -> T:
         """``call()``; ``retryable(exc)`` gives the least wait before another attempt, or None if
@@ -125,7 +120,17 @@ def bedrock_client(region: str | None, *, timeout_s: float = 5.0) -> Any:
     return boto3.client("bedrock-runtime", region_name=region, config=config)
 
 
-class BedrockTitanEmbedder:
+class _RemoteEmbedder:
+    """What a remote embedder keeps: its model, the size and tag of its vectors, its retries."""
+
+    def __init__(self, model: str, dimension: int, retrier: Retrier | None) -> None:
+        self.model = model
+        self.dimension = dimension
+        self.model_id = tag(model, dimension)
+        self.retrier = retrier or Retrier()
+
+
+class BedrockTitanEmbedder(_RemoteEmbedder):
     """Titan Text Embeddings V2 through ``InvokeModel`` (one text per call, a few in parallel)."""
 
     def __init__(
@@ -139,11 +144,8 @@ class BedrockTitanEmbedder:
     ) -> None:
         if dimension not in TITAN_DIMENSIONS:
             raise ValidationFailedError(f"Titan V2 dimensions are {TITAN_DIMENSIONS}, not {dimension}")
+        super().__init__(model, dimension, retrier)
         self.client = client
-        self.model = model
-        self.dimension = dimension
-        self.model_id = tag(model, dimension)
-        self.retrier = retrier or Retrier()
         self.parallel = parallel
 
     @staticmethod
@@ -178,7 +180,7 @@ class BedrockTitanEmbedder:
         return _normalised(rows, self.dimension, "Bedrock")
 
 
-class OpenAIEmbedder:
+class OpenAIEmbedder(_RemoteEmbedder):
     """Any OpenAI-compatible ``POST {base_url}/embeddings`` (OpenAI, vLLM, Ollama, TEI…)."""
 
     def __init__(
@@ -202,10 +204,7 @@ class OpenAIEmbedder:
             timeout=httpx.Timeout(timeout_s, connect=min(2.0, timeout_s)),
             transport=transport,
         )
-        self.model = model
-        self.dimension = dimension
-        self.model_id = tag(model, dimension)
-        self.retrier = retrier or Retrier()
+        super().__init__(model, dimension, retrier)
         self.send_dimensions = send_dimensions
 
     @staticmethod

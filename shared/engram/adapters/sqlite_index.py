@@ -21,18 +21,18 @@ vectors, so every returned cosine is exact and only the choice of candidates is 
 from __future__ import annotations
 
 import logging
-import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import numpy.typing as npt
 
+from engram.adapters.cached_index import CachedIndex
 from engram.adapters.int8_scan import Int8Codes, Int8Scan
 from engram.adapters.sqlite.conditions import conditions_sql
 from engram.adapters.sqlite.database import SqliteDatabase, fts_table
 from engram.adapters.sqlite_vectors import TenantVectors, epoch, needs_sql
-from engram.adapters.text_index import Context, Fts5Tokenizer, query_terms
+from engram.adapters.text_index import Context, query_terms
 from engram.models import MemoryRecord
 from engram.ports import Conditions, Vector
 from engram.settings import ScanSettings
@@ -42,17 +42,15 @@ logger = logging.getLogger(__name__)
 PARALLEL_ROWS = 16_384  # below this a product is too quick to be worth a second thread
 
 
-class SqliteIndex:
+class SqliteIndex(CachedIndex[TenantVectors]):
     """``SearchIndex`` over ``SqliteDatabase``; thread-safe."""
 
     def __init__(self, db: SqliteDatabase, *, dimension: int = 384, scan: ScanSettings | None = None) -> None:
+        super().__init__()
         self.db = db
         self.dimension = dimension
         self.scan = scan or ScanSettings()
         self._int8 = Int8Scan(threads=self.scan.threads)
-        self._lock = threading.RLock()
-        self._tenants: dict[str, TenantVectors] = {}
-        self.tokenizer = Fts5Tokenizer()
         self.loads = 0  # full cache loads, for tests and diagnostics
         self._last_mask: tuple[TenantVectors, int, Conditions, npt.NDArray[np.bool_]] | None = None
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="engram-knn")
@@ -94,7 +92,7 @@ class SqliteIndex:
         logger.debug("search cache loaded: %d rows", len(rows))
         return cache
 
-    def _fresh(self, tenant_id: str) -> TenantVectors:
+    def _cache(self, tenant_id: str) -> TenantVectors:
         generation, local = self.db.generations(tenant_id)
         cache = self._tenants.get(tenant_id)
         if cache is None or generation - cache.generation != local - cache.local:
@@ -104,13 +102,6 @@ class SqliteIndex:
 
     indexes_unembedded = True
     follows_upserts_only = False  # a write by another process shows through the file's generation
-
-    def rebuild_target(self) -> SqliteIndex:
-        return self
-
-    def indexed_ids(self, tenant_id: str) -> Iterator[str]:
-        with self._lock:
-            return iter(list(self._fresh(tenant_id).row_of))
 
     def upsert(
         self, tenant_id: str, records: Sequence[MemoryRecord], vectors: Sequence[Vector | None]
@@ -137,20 +128,6 @@ class SqliteIndex:
                     words,
                     thread=record.thread,
                 )
-
-    def remove(
-        self, tenant_id: str, memory_ids: Sequence[str], *, states: Sequence[MemoryRecord] = ()
-    ) -> None:
-        with self._lock:
-            cache = self._tenants.get(tenant_id)
-            if cache is None:
-                return
-            for memory_id in memory_ids:
-                cache.remove(memory_id)
-
-    def forget_tenant(self, tenant_id: str) -> None:
-        with self._lock:
-            self._tenants.pop(tenant_id, None)
 
     # -- search ----------------------------------------------------------------------------------
 
@@ -240,7 +217,7 @@ class SqliteIndex:
 
     def knn(self, tenant_id: str, vector: Vector, k: int, conditions: Conditions) -> list[tuple[str, float]]:
         with self._lock:
-            cache = self._fresh(tenant_id)
+            cache = self._cache(tenant_id)
             if cache.n == 0 or k <= 0:
                 return []
             rows, sims = self._similarities(
@@ -254,7 +231,7 @@ class SqliteIndex:
         self, tenant_id: str, vectors: Vector, k: int, conditions: Conditions
     ) -> list[list[tuple[str, float]]]:
         with self._lock:
-            cache = self._fresh(tenant_id)
+            cache = self._cache(tenant_id)
             if cache.n == 0 or k <= 0 or len(vectors) == 0:
                 return [[] for _ in range(len(vectors))]
             queries = np.asarray(vectors, dtype=np.float32).T  # (dimension, queries)
@@ -266,29 +243,26 @@ class SqliteIndex:
                 for column in range(sims.shape[1])
             ]
 
-    def bm25(
-        self, tenant_id: str, query: str, k: int, conditions: Conditions, *, context_weight: float = 0.0
+    def _bm25(
+        self,
+        tenant_id: str,
+        cache: TenantVectors,
+        terms: list[str],
+        k: int,
+        conditions: Conditions,
+        context_weight: float,
     ) -> list[tuple[str, float]]:
-        terms = query_terms(query, self.tokenizer)
-        if not terms or k <= 0:
+        allowed = self._allowed_rows(tenant_id, cache, conditions)
+        n = cache.n
+        context = Context(cache.before[:n], cache.after[:n], context_weight) if context_weight > 0 else None
+        scores = cache.text.scores(terms, cache.alive[:n], allowed, context)
+        hits = np.flatnonzero(scores > 0)
+        if hits.size == 0:
             return []
-        with self._lock:
-            cache = self._fresh(tenant_id)
-            if cache.n == 0:
-                return []
-            allowed = self._allowed_rows(tenant_id, cache, conditions)
-            n = cache.n
-            context = (
-                Context(cache.before[:n], cache.after[:n], context_weight) if context_weight > 0 else None
-            )
-            scores = cache.text.scores(terms, cache.alive[:n], allowed, context)
-            hits = np.flatnonzero(scores > 0)
-            if hits.size == 0:
-                return []
-            take = min(k, hits.size)
-            top = hits[np.argpartition(-scores[hits], take - 1)[:take]]
-            top = top[np.argsort(-scores[top], kind="stable")]
-            return [(cache.ids[int(r)], float(scores[r])) for r in top]
+        take = min(k, hits.size)
+        top = hits[np.argpartition(-scores[hits], take - 1)[:take]]
+        top = top[np.argsort(-scores[top], kind="stable")]
+        return [(cache.ids[int(r)], float(scores[r])) for r in top]
 
     def thread_scores(
         self, tenant_id: str, query: str, conditions: Conditions, memory_ids: Sequence[str]
@@ -297,7 +271,7 @@ class SqliteIndex:
         if not terms:
             return {}
         with self._lock:
-            cache = self._fresh(tenant_id)
+            cache = self._cache(tenant_id)
             rows = {
                 i: r for i in memory_ids if (r := cache.row_of.get(i)) is not None and cache.thread[r] >= 0
             }
@@ -312,7 +286,7 @@ class SqliteIndex:
 
     def cosines(self, tenant_id: str, vector: Vector, memory_ids: Sequence[str]) -> dict[str, float]:
         with self._lock:
-            cache = self._fresh(tenant_id)
+            cache = self._cache(tenant_id)
             present = [
                 (i, r) for i in memory_ids if (r := cache.row_of.get(i)) is not None and cache.embedded[r]
             ]
@@ -323,7 +297,7 @@ class SqliteIndex:
 
     def vectors(self, tenant_id: str, memory_ids: Sequence[str]) -> dict[str, Vector]:
         with self._lock:
-            cache = self._fresh(tenant_id)
+            cache = self._cache(tenant_id)
             present = [i for i in memory_ids if (r := cache.row_of.get(i)) is not None and cache.embedded[r]]
             gathered = cache.matrix[[cache.row_of[i] for i in present]]  # one copy for all of them
             return dict(zip(present, gathered, strict=True))

@@ -141,33 +141,35 @@ class TenantVectors:
 
     def _append_to_thread(self, row: int, scope_code: int, thread_code: int) -> None:
         tail = self.tails.get((scope_code, thread_code), -1)
-        self.before[row], self.after[row] = tail, -1
-        if tail >= 0:
-            self.after[tail] = row
+        self._link(tail, row)
+        self.after[row] = -1
         self.tails[(scope_code, thread_code)] = row
 
     def _replace_in_thread(self, old: int, row: int) -> None:
         before, after = int(self.before[old]), int(self.after[old])
-        self.before[row], self.after[row] = before, after
-        if before >= 0:
-            self.after[before] = row
-        if after >= 0:
-            self.before[after] = row
-        key = (int(self.scope[old]), int(self.thread[old]))
-        if self.tails.get(key) == old:
-            self.tails[key] = row
-        self.before[old] = self.after[old] = -1
+        self._link(before, row)
+        self._link(row, after)
+        self._leave_thread(old, last=row)
 
     def _unlink(self, row: int) -> None:
         before, after = int(self.before[row]), int(self.after[row])
-        if before >= 0:
-            self.after[before] = after
-        if after >= 0:
-            self.before[after] = before
+        self._link(before, after)
+        self._leave_thread(row, last=before)
+
+    def _link(self, first: int, second: int) -> None:
+        """``second`` follows ``first`` in their thread (either may be -1: no row)."""
+        if first >= 0:
+            self.after[first] = second
+        if second >= 0:
+            self.before[second] = first
+
+    def _leave_thread(self, row: int, *, last: int) -> None:
+        """``row`` is out of its thread's chain; if it was the thread's last row, ``last`` is now
+        (-1: the thread has no row left)."""
         key = (int(self.scope[row]), int(self.thread[row]))
         if self.tails.get(key) == row:
-            if before >= 0:
-                self.tails[key] = before
+            if last >= 0:
+                self.tails[key] = last
             else:
                 del self.tails[key]
         self.before[row] = self.after[row] = -1

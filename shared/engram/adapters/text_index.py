@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import re
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -71,6 +71,17 @@ def query_terms(query: str, tokenizer: Fts5Tokenizer) -> list[str]:
     return list(dict.fromkeys(tokenizer.tokens([" ".join(words)])[0]))
 
 
+def fts5_idf(docs: int, df: int) -> float:
+    """FTS5's idf of a term in ``df`` of ``docs`` documents: ``ln((N - df + 0.5) / (df + 0.5))``,
+    and 1e-6 where that is not positive (a term in half the documents or more still counts a little).
+
+    >>> round(fts5_idf(100, 10), 3), fts5_idf(10, 8)
+    (2.154, 1e-06)
+    """
+    idf = math.log((docs - df + 0.5) / (df + 0.5))
+    return idf if idf > 0 else 1e-6
+
+
 class _Posting:
     """Rows and term frequencies of one term; appends stay in lists until the next query."""
 
@@ -114,7 +125,7 @@ class Context(NamedTuple):
 
 
 class Bm25Index:
-    """Okapi BM25 (k1 = 1.2, b = 0.75, FTS5's idf = ln((N - df + 0.5)/(df + 0.5)), floored at 1e-6).
+    """Okapi BM25 (k1 = 1.2, b = 0.75, ``fts5_idf``).
 
     Rows are the owner's row numbers; the owner says which rows are alive, so a removed or
     replaced document simply stops counting (its postings stay until the next full load).
@@ -196,17 +207,12 @@ class Bm25Index:
         avgdl = self.total_len / self.docs
         hit_rows: list[npt.NDArray[np.integer[Any]]] = []
         hit_scores: list[npt.NDArray[np.floating[Any]]] = []
-        for term in terms:
-            posting = self.postings.get(term)
-            if posting is None:
-                continue
-            rows, _ = posting.arrays()
+        for posting, rows, _ in self._found(terms):
             live = alive[rows]
             df = int(np.count_nonzero(live))
             if df == 0:
                 continue
-            idf = math.log((self.docs - df + 0.5) / (df + 0.5))
-            idf = idf if idf > 0 else 1e-6
+            idf = fts5_idf(self.docs, df)
             keep = live if allowed is None else allowed[rows]
             if context is not None and context.weight > 0:
                 found, score = self._in_context(
@@ -241,21 +247,26 @@ class Bm25Index:
         docs = int(np.count_nonzero(present))
         average = float(length[present].mean())
         score = np.zeros(groups, dtype=np.float64)
-        for term in terms:
-            posting = self.postings.get(term)
-            if posting is None:
-                continue
-            rows, tfs = posting.arrays()
+        for _, rows, tfs in self._found(terms):
             inside = member[rows]
             tf = np.bincount(group[rows[inside]], weights=tfs[inside], minlength=groups)
             hit = tf > 0
             df = int(np.count_nonzero(hit))
             if df == 0:
                 continue
-            idf = max(math.log((docs - df + 0.5) / (df + 0.5)), 1e-6)
+            idf = fts5_idf(docs, df)
             norm = self.k1 * (1 - self.b + self.b * length[hit] / average)
             score[hit] += idf * tf[hit] * (self.k1 + 1) / (tf[hit] + norm)
         return score
+
+    def _found(
+        self, terms: Iterable[str]
+    ) -> Iterator[tuple[_Posting, npt.NDArray[np.int32], npt.NDArray[np.float32]]]:
+        """(posting, rows, term frequencies) of each term that some row holds."""
+        for term in terms:
+            posting = self.postings.get(term)
+            if posting is not None:
+                yield posting, *posting.arrays()
 
     def _in_context(
         self,

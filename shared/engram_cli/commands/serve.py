@@ -41,7 +41,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     resumed = engine.resume_jobs()
     if not args.no_lifecycle:
         engine.start_lifecycle(args.lifecycle_interval or engine.settings.lifecycle_interval_s)
-    dispatcher = start_dispatcher(engine.deps, os.environ)  # webhooks: sent on a background thread
+    dispatcher = start_dispatcher(engine.deps)  # webhooks: sent on a background thread
 
     def announce(server: Any) -> None:
         host, port = server.server_address[:2]

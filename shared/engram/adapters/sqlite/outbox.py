@@ -22,11 +22,14 @@ sends them; :class:`SqliteWebhooks` is the store both it and the admin routes us
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engram.events import Event
 from engram.models import DeletionLogEntry, Job, MemoryRecord
 from engram.ports import MemoryChange
+
+if TYPE_CHECKING:
+    from engram.webhook_dispatch import Attempt
 
 _SCRUB = (
     "json_set({doc}, '$.content', '', '$.abstract', '', '$.overview', '', '$.key_facts', json('[]'),"
@@ -277,34 +280,32 @@ class SqliteWebhooks:
         )
         return [dict(zip(names, row, strict=True)) for row in rows]
 
-    def record_attempt(
-        self,
-        seq: int,
-        *,
-        at: str,
-        status_code: int | None,
-        error: str | None,
-        duration_ms: float,
-        outcome: str,
-        next_attempt_at: float,
-    ) -> None:
-        """One attempt in the log; ``outcome`` is ``delivered``, ``failed`` (no more tries) or
-        ``pending`` (tried again at ``next_attempt_at``). A finished delivery keeps no body."""
+    def record_attempt(self, seq: int, attempt: Attempt) -> None:
+        """One attempt in the log; the delivery takes its outcome. A finished delivery keeps no body."""
         with self.db.transaction() as conn:
-            attempt = conn.execute("SELECT attempts FROM webhook_deliveries WHERE seq=?", (seq,)).fetchone()
-            if attempt is None:  # the endpoint went meanwhile
+            tried = conn.execute("SELECT attempts FROM webhook_deliveries WHERE seq=?", (seq,)).fetchone()
+            if tried is None:  # the endpoint went meanwhile
                 return
-            number = int(attempt[0]) + 1
+            number = int(tried[0]) + 1
             conn.execute(
                 "INSERT OR REPLACE INTO webhook_attempts(delivery_seq, attempt, at, status_code, error, duration_ms)"
                 " VALUES(?,?,?,?,?,?)",
-                (seq, number, at, status_code, error, duration_ms),
+                (seq, number, attempt.at, attempt.status_code, attempt.error, attempt.duration_ms),
             )
-            done = outcome != "pending"
+            done = attempt.outcome != "pending"
             conn.execute(
                 "UPDATE webhook_deliveries SET attempts=?, status=?, next_attempt_at=?, last_status=?,"
                 " last_error=?, finished_at=?, body=CASE WHEN ? THEN NULL ELSE body END WHERE seq=?",
-                (number, outcome, next_attempt_at, status_code, error, at if done else None, done, seq),
+                (
+                    number,
+                    attempt.outcome,
+                    attempt.next_attempt_at,
+                    attempt.status_code,
+                    attempt.error,
+                    attempt.at if done else None,
+                    done,
+                    seq,
+                ),
             )
 
     def deliveries(self, tenant_id: str, endpoint_id: str, *, limit: int = 100) -> list[dict[str, Any]]:
