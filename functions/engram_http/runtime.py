@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar, cast
 
 from aws_lambda_powertools import Logger, Metrics, Tracer
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
-from aws_lambda_powertools.event_handler.middlewares import NextMiddleware
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
 from aws_lambda_powertools.event_handler.openapi.params import Path
 from pydantic import BaseModel
@@ -44,6 +43,8 @@ from engram.strict_json import StrictJsonError
 from engram.tenancy import TenantContext
 
 if TYPE_CHECKING:
+    from aws_lambda_powertools.event_handler.middlewares import NextMiddleware
+
     from engram.deps import Deps
     from engram.engine import Engine
 
