@@ -1,5 +1,5 @@
 """Operator routes: tenants (list, look at one: usage and keys), keys (the secret is shown once),
-revocation and tenant erasure."""
+revocation and tenant erasure. Every route answers the operator only (``resolver(operator=True)``)."""
 
 # No `from __future__ import annotations`: Powertools reads these annotations at run time.
 
@@ -23,39 +23,27 @@ from engram.admin_models import (
     TenantSummary,
 )
 from engram.auth import KEY_ID_PATTERN
-from engram.errors import ForbiddenError
-from engram.models import TENANT_ID, UsageReport
+from engram.models import UsageReport
 from engram.settings import TENANT_SECTIONS
-from engram_http.runtime import deps, documented, entry_point, json_response, resolver, tracer
+from engram_http.runtime import TenantPath, deps, documented, entry_point, json_response, resolver
 
-app = resolver()
-TenantPath = Annotated[str, Path(pattern=TENANT_ID)]
+app = resolver(operator=True)
 KeyIdPath = Annotated[str, Path(pattern=KEY_ID_PATTERN)]
 DAY = r"^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$"
 """A UTC day, ``YYYY-MM-DD``."""
-
-
-def _operator() -> None:
-    context = (app.current_event.raw_event.get("requestContext") or {}).get("authorizer") or {}
-    if context.get("role") != "operator":
-        raise ForbiddenError("admin routes need the operator credential")
 
 
 @app.post(
     "/v1/admin/tenants",
     responses=documented(TenantCreated, "the new tenant", status=201, errors=(400, 401, 403, 409, 422)),
 )
-@tracer.capture_method
 def create_tenant(request: Annotated[CreateTenant, Body()]) -> Response[str]:
-    _operator()
     tenant = tenants.create_tenant(deps(), request.tenant_id, request.name)
     return json_response(TenantCreated(tenant_id=tenant.tenant_id, name=tenant.name), status=201)
 
 
 @app.get("/v1/admin/tenants", responses=documented(TenantList, "every tenant", errors=(401, 403)))
-@tracer.capture_method
 def list_tenants() -> Response[str]:
-    _operator()
     every = tenants.list_tenants(deps())
     return json_response(
         TenantList(tenants=[TenantSummary.model_validate(t, from_attributes=True) for t in every])
@@ -66,9 +54,7 @@ def list_tenants() -> Response[str]:
     "/v1/admin/tenants/<tenant>",
     responses=documented(TenantDetail, "the tenant: counts, usage and keys", errors=(400, 401, 403, 404)),
 )
-@tracer.capture_method
 def get_tenant(tenant: TenantPath) -> Response[str]:
-    _operator()
     return json_response(tenants.detail(deps(), tenant))
 
 
@@ -78,9 +64,7 @@ def get_tenant(tenant: TenantPath) -> Response[str]:
         KeyCreated, "the key; its secret is shown only now", status=201, errors=(400, 401, 403, 404, 422)
     ),
 )
-@tracer.capture_method
 def create_key(tenant: TenantPath, request: Annotated[CreateKey, Body()]) -> Response[str]:
-    _operator()
     plaintext, record = tenants.create_key(
         deps(),
         tenant,
@@ -99,9 +83,7 @@ def create_key(tenant: TenantPath, request: Annotated[CreateKey, Body()]) -> Res
         errors=(400, 401, 403, 404, 422),
     ),
 )
-@tracer.capture_method
 def configure_tenant(tenant: TenantPath, request: Annotated[ConfigureTenant, Body()]) -> Response[str]:
-    _operator()
     overrides = request.settings.model_dump(exclude_unset=True, exclude_none=True)  # null: no override
     effective = tenants.configure_tenant(deps(), tenant, overrides)
     return json_response(
@@ -117,13 +99,11 @@ def configure_tenant(tenant: TenantPath, request: Annotated[ConfigureTenant, Bod
     "/v1/admin/tenants/<tenant>/usage",
     responses=documented(UsageReport, "the tenant's usage per UTC day", errors=(400, 401, 403, 404, 422)),
 )
-@tracer.capture_method
 def tenant_usage(
     tenant: TenantPath,
     since: Annotated[str | None, Query(pattern=DAY)] = None,
     until: Annotated[str | None, Query(pattern=DAY)] = None,
 ) -> Response[str]:
-    _operator()
     return json_response(tenants.usage(deps(), tenant, since=since, until=until))
 
 
@@ -131,9 +111,7 @@ def tenant_usage(
     "/v1/admin/keys/<key_id>",
     responses=documented(KeyRevoked, "the key is revoked", errors=(400, 401, 403, 404)),
 )
-@tracer.capture_method
 def revoke_key(key_id: KeyIdPath) -> Response[str]:
-    _operator()
     tenants.revoke_key(deps(), key_id)
     return json_response(KeyRevoked(key_id=key_id, revoked=True))
 
@@ -148,9 +126,7 @@ def revoke_key(key_id: KeyIdPath) -> Response[str]:
         },
     },
 )
-@tracer.capture_method
 def erase_tenant(tenant: TenantPath) -> Response[str]:
-    _operator()
     removed = tenants.erase_tenant(deps(), tenant)
     if removed is None:
         return json_response(TenantErased(tenant_id=tenant, status="erasing"), status=202)

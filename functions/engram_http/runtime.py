@@ -37,12 +37,14 @@ from engram.errors import (
     from_validation,
     http_status,
 )
-from engram.models import JOB_ID, MEMORY_ID, dump
+from engram.models import JOB_ID, MEMORY_ID, TENANT_ID, dump
 from engram.scopes import ScopeSet
 from engram.strict_json import StrictJsonError
 from engram.tenancy import TenantContext
 
 if TYPE_CHECKING:
+    from aws_lambda_powertools.event_handler.middlewares import NextMiddleware
+
     from engram.deps import Deps
     from engram.engine import Engine
 
@@ -106,6 +108,8 @@ ANSWER_MARGIN_S = 1.5
 MemoryIdPath = Annotated[str, Path(pattern=MEMORY_ID)]
 """A ``{id}`` path parameter naming a memory: anything else is a 400 naming ``id``."""
 JobIdPath = Annotated[str, Path(pattern=JOB_ID)]
+TenantPath = Annotated[str, Path(pattern=TENANT_ID)]
+"""A ``{tenant}`` path parameter of the operator's routes."""
 JSON = "application/json"
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -185,9 +189,14 @@ class Caller:
     can_write: bool
 
 
+def authorizer(event: Mapping[str, Any]) -> Mapping[str, Any]:
+    """What the authorizer established about the caller of an API Gateway event (``{}``: nothing)."""
+    return cast("Mapping[str, Any]", (event.get("requestContext") or {}).get("authorizer") or {})
+
+
 def caller(app: APIGatewayRestResolver, *, write: bool = False) -> Caller:
     """The caller from the authorizer context; ``write`` demands a read-write key."""
-    context = (app.current_event.raw_event.get("requestContext") or {}).get("authorizer") or {}
+    context = authorizer(app.current_event.raw_event)
     tenant_id = context.get("tenant_id")
     if not tenant_id:
         raise UnauthorizedError("invalid or missing API key")
@@ -207,6 +216,13 @@ def tenant(app: APIGatewayRestResolver, *, write: bool = False) -> TenantContext
     """The caller's tenant context (``caller``, then ``engram.tenancy.resolve``: an unknown or
     erasing tenant is a 404 before any work)."""
     return tenancy.resolve(deps(), caller(app, write=write))
+
+
+def operator_only(app: APIGatewayRestResolver, next_middleware: NextMiddleware) -> Response[str]:
+    """Middleware of the operator's routes: any other caller is a 403 (once the request is valid)."""
+    if authorizer(app.current_event.raw_event).get("role") != "operator":
+        raise ForbiddenError("admin routes need the operator credential")
+    return next_middleware(app)
 
 
 def error_body(code: str, message: str, details: list[dict[str, Any]] | None = None) -> str:
@@ -234,11 +250,16 @@ def _from_engram(exc: EngramError) -> Response[str]:
 class EngramResolver(APIGatewayRestResolver):
     """Bodies are UTF-8, and strict JSON (``engram.strict_json``) whatever the Content-Type says
     (curl -d sends a form type by default); a route in ``text_bodies`` (JSONL) checks its own
-    lines. A body that fails is a 400 before any route code runs."""
+    lines. A body that fails is a 400 before any route code runs. Every route's code is traced
+    (``tracer.capture_method``)."""
 
     def __init__(self, *, text_bodies: tuple[str, ...] = (), **options: Any) -> None:
         super().__init__(**options)
         self.text_bodies = text_bodies
+
+    def route(self, *args: Any, **kwargs: Any) -> Callable[[F], F]:
+        register = super().route(*args, **kwargs)
+        return lambda fn: register(tracer.capture_method(fn))
 
     def resolve(self, event: Mapping[str, Any], context: Any) -> dict[str, Any]:
         if event.get("body"):
@@ -286,10 +307,13 @@ def _refused(body: str) -> dict[str, Any]:
     return {"statusCode": 400, "headers": {"Content-Type": JSON}, "body": body, "isBase64Encoded": False}
 
 
-def resolver(*, text_bodies: tuple[str, ...] = ()) -> APIGatewayRestResolver:
+def resolver(*, text_bodies: tuple[str, ...] = (), operator: bool = False) -> APIGatewayRestResolver:
     """A REST resolver with OpenAPI validation and Engram's error format for every failure;
-    ``text_bodies``: routes whose body is not one JSON document (it is still UTF-8)."""
+    ``text_bodies``: routes whose body is not one JSON document (it is still UTF-8); ``operator``:
+    every route answers the operator only (``operator_only``)."""
     app = EngramResolver(enable_validation=True, text_bodies=text_bodies)
+    if operator:
+        app.use(middlewares=[operator_only])
 
     @app.exception_handler(RequestValidationError)
     def _validation(exc: RequestValidationError) -> Response[str]:
@@ -326,8 +350,7 @@ def entry_point(app: APIGatewayRestResolver) -> Callable[[dict[str, Any], Any], 
 def _meter_request(event: Mapping[str, Any]) -> None:
     """Count a tenant's request under its route (``requests:POST /v1/recall``); operator and
     public routes have no tenant and are not counted."""
-    context = (event.get("requestContext") or {}).get("authorizer") or {}
-    tenant_id = context.get("tenant_id")
+    tenant_id = authorizer(event).get("tenant_id")
     if tenant_id:
         route = f"requests:{event.get('httpMethod', '')} {event.get('resource', '')}"
         metering.meter(deps(), str(tenant_id), {"requests": 1, route: 1})

@@ -17,14 +17,12 @@ from engram_http.runtime import (
     json_response,
     resolver,
     tenant,
-    tracer,
 )
 
 app = resolver()
 
 
 @app.post("/v1/memories/<id>/feedback", responses=documented(FeedbackResponse, "the new feedback weight"))
-@tracer.capture_method
 def feedback(id: MemoryIdPath, request: Annotated[FeedbackRequest, Body()]) -> Response[str]:
     return json_response(feedback_service(deps(), tenant(app, write=True), id, request))
 

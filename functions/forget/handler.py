@@ -9,13 +9,12 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from engram.models import ForgetRequest, ForgetResponse
 from engram.services.forget import forget as forget_service
-from engram_http.runtime import count, deps, documented, entry_point, json_response, resolver, tenant, tracer
+from engram_http.runtime import count, deps, documented, entry_point, json_response, resolver, tenant
 
 app = resolver()
 
 
 @app.post("/v1/forget", responses=documented(ForgetResponse, "what was (or, with dry_run, would be) deleted"))
-@tracer.capture_method
 def forget(request: Annotated[ForgetRequest, Body()]) -> Response[str]:
     result = forget_service(deps(), tenant(app, write=True), request)
     count("MemoriesForgotten", 0 if result.dry_run else len(result.deleted))

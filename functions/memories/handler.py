@@ -42,7 +42,6 @@ from engram_http.runtime import (
     json_response,
     resolver,
     tenant,
-    tracer,
 )
 
 app = resolver(text_bodies=("/v1/import",))
@@ -50,7 +49,6 @@ NDJSON = "application/x-ndjson"
 
 
 @app.get("/v1/memories", responses=documented(ListResponse, "a page of memories, oldest first"))
-@tracer.capture_method
 def list_memories(
     scope: Annotated[Scope | None, Query()] = None,
     category: Annotated[Category | None, Query()] = None,
@@ -75,7 +73,6 @@ def list_memories(
 
 
 @app.get("/v1/memories/<id>", responses=documented(MemoryView, "the memory (with history on request)"))
-@tracer.capture_method
 def get_memory(id: MemoryIdPath, history: Annotated[bool, Query()] = False) -> Response[str]:
     return json_response(memories.get(deps(), tenant(app), id, with_history=history))
 
@@ -84,7 +81,6 @@ def get_memory(id: MemoryIdPath, history: Annotated[bool, Query()] = False) -> R
     "/v1/memories/<id>",
     responses=documented(MemoryView, "the changed memory", errors=(400, 401, 403, 404, 409, 413, 422, 429)),
 )
-@tracer.capture_method
 def patch_memory(id: MemoryIdPath, request: Annotated[PatchRequest, Body()]) -> Response[str]:
     return json_response(memories.patch(deps(), tenant(app, write=True), id, request))
 
@@ -95,7 +91,6 @@ def patch_memory(id: MemoryIdPath, request: Annotated[PatchRequest, Body()]) -> 
         MemoryView, "the memory, back from the archive", errors=(400, 401, 403, 404, 409, 422, 429)
     ),
 )
-@tracer.capture_method
 def restore_memory(
     id: MemoryIdPath, request: Annotated[RestoreRequest | None, Body()] = None
 ) -> Response[str]:
@@ -108,25 +103,21 @@ def restore_memory(
         MemoryView, "the memory, out of quarantine after review", errors=(400, 401, 403, 404, 409, 422, 429)
     ),
 )
-@tracer.capture_method
 def release_memory(id: MemoryIdPath) -> Response[str]:
     return json_response(memories.release(deps(), tenant(app, write=True), id))
 
 
 @app.delete("/v1/memories/<id>", responses=documented(ForgetResponse, "the deletion receipt"))
-@tracer.capture_method
 def delete_memory(id: MemoryIdPath) -> Response[str]:
     return json_response(forget.delete(deps(), tenant(app, write=True), id))
 
 
 @app.get("/v1/stats", responses=documented(StatsResponse, "counts by scope, category, tier; storage; usage"))
-@tracer.capture_method
 def stats() -> Response[str]:
     return json_response(memories.stats(deps(), tenant(app)))
 
 
 @app.get("/v1/jobs/<id>", responses=documented(Job, "an asynchronous retain's status and results"))
-@tracer.capture_method
 def get_job(id: JobIdPath) -> Response[str]:
     return json_response(jobs.get_job(deps(), tenant(app), id))
 
@@ -145,7 +136,6 @@ def get_job(id: JobIdPath) -> Response[str]:
         **error_responses((401, 403, 429)),
     },
 )
-@tracer.capture_method
 def export() -> Response[str]:
     context = tenant(app)
     link = transfer.export_link(deps(), context)
@@ -161,7 +151,6 @@ def export() -> Response[str]:
         ImportResponse, "counts of imported and skipped memories", errors=(400, 401, 403, 413, 429)
     ),
 )
-@tracer.capture_method
 def import_() -> Response[str]:
     context = tenant(app, write=True)
     lines = (app.current_event.body or "").splitlines()

@@ -9,13 +9,12 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from engram.models import RecallRequest, RecallResponse
 from engram.services.recall import recall as recall_service
-from engram_http.runtime import count, deps, documented, entry_point, json_response, resolver, tenant, tracer
+from engram_http.runtime import count, deps, documented, entry_point, json_response, resolver, tenant
 
 app = resolver()
 
 
 @app.post("/v1/recall", responses=documented(RecallResponse, "the best memories, best first"))
-@tracer.capture_method
 def recall(request: Annotated[RecallRequest, Body()]) -> Response[str]:
     context = tenant(app)
     if not context.can_write:  # a read-only key's recall writes nothing, not even access counts

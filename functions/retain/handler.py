@@ -10,7 +10,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Header
 from engram.models import JobAccepted, RetainRequest, RetainResponse
 from engram.services.jobs import submit_retain
 from engram.services.retain import retain as retain_service
-from engram_http.runtime import count, deps, documented, entry_point, json_response, resolver, tenant, tracer
+from engram_http.runtime import count, deps, documented, entry_point, json_response, resolver, tenant
 
 app = resolver()
 
@@ -27,7 +27,6 @@ app = resolver()
         },
     },
 )
-@tracer.capture_method
 def retain(
     request: Annotated[RetainRequest, Body()],
     idempotency_key: Annotated[str | None, Header(alias="Idempotency-Key")] = None,

@@ -1,6 +1,6 @@
 """Operator routes for a tenant's webhooks (embedded default): create (the secret is shown once),
-list, delete, and each endpoint's delivery log. In the cloud, events go to the stack's EventBridge
-bus instead, and these routes are not deployed."""
+list, delete, and each endpoint's delivery log. Every route answers the operator only. In the cloud,
+events go to the stack's EventBridge bus instead, and these routes are not deployed."""
 
 # No `from __future__ import annotations`: Powertools reads these annotations at run time.
 
@@ -10,8 +10,7 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 
 from engram import tenancy
-from engram.errors import ForbiddenError, NotFoundError
-from engram.models import TENANT_ID
+from engram.errors import NotFoundError
 from engram.webhooks import (
     CreateWebhook,
     DeliveryList,
@@ -23,18 +22,14 @@ from engram.webhooks import (
     list_webhooks,
     webhook_deliveries,
 )
-from engram_http.runtime import deps, documented, entry_point, json_response, resolver, tracer
+from engram_http.runtime import TenantPath, deps, documented, entry_point, json_response, resolver
 
-app = resolver()
-TenantPath = Annotated[str, Path(pattern=TENANT_ID)]
+app = resolver(operator=True)
 WebhookIdPath = Annotated[str, Path(pattern=r"^wh_[0-9a-f]{24}$")]
 
 
 def _store(tenant: str) -> Any:
-    """The engine's webhook store, for the operator and a tenant that exists."""
-    context = (app.current_event.raw_event.get("requestContext") or {}).get("authorizer") or {}
-    if context.get("role") != "operator":
-        raise ForbiddenError("admin routes need the operator credential")
+    """The engine's webhook store, for a tenant that exists."""
     current = deps()
     tenancy.settings_for(current, tenant)  # an unknown or erasing tenant is a 404
     if current.webhooks is None:
@@ -51,7 +46,6 @@ def _store(tenant: str) -> Any:
         errors=(400, 401, 403, 404, 409, 422),
     ),
 )
-@tracer.capture_method
 def create(tenant: TenantPath, request: Annotated[CreateWebhook, Body()]) -> Response[str]:
     created = create_webhook(tenant, request, store=_store(tenant), clock=deps().clock)
     return json_response(created, status=201)
@@ -61,7 +55,6 @@ def create(tenant: TenantPath, request: Annotated[CreateWebhook, Body()]) -> Res
     "/v1/admin/tenants/<tenant>/webhooks",
     responses=documented(WebhookList, "the tenant's endpoints (no secrets)", errors=(400, 401, 403, 404)),
 )
-@tracer.capture_method
 def list_all(tenant: TenantPath) -> Response[str]:
     return json_response(list_webhooks(tenant, store=_store(tenant)))
 
@@ -72,7 +65,6 @@ def list_all(tenant: TenantPath) -> Response[str]:
         WebhookDeleted, "the endpoint and its delivery log are gone", errors=(400, 401, 403, 404)
     ),
 )
-@tracer.capture_method
 def delete(tenant: TenantPath, webhook_id: WebhookIdPath) -> Response[str]:
     delete_webhook(tenant, webhook_id, store=_store(tenant))
     return json_response(WebhookDeleted(id=webhook_id))
@@ -84,7 +76,6 @@ def delete(tenant: TenantPath, webhook_id: WebhookIdPath) -> Response[str]:
         DeliveryList, "the delivery log, newest first, with every attempt", errors=(400, 401, 403, 404)
     ),
 )
-@tracer.capture_method
 def deliveries(
     tenant: TenantPath, webhook_id: WebhookIdPath, limit: Annotated[int, Query(ge=1, le=1000)] = 100
 ) -> Response[str]:
