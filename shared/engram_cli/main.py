@@ -44,6 +44,7 @@ PARSERS: tuple[Callable[[Command], None], ...] = (
     tools.add_smoke,
     tools.add_eval,
     tools.add_bench,
+    tools.add_bench_compare,
 )
 """Each subcommand's parser, in the order ``engram --help`` lists them."""
 

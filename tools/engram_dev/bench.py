@@ -409,8 +409,11 @@ def run(args: argparse.Namespace) -> int:
             },
         }
     finally:
-        shutil.rmtree(data_dir, ignore_errors=True)
+        if not getattr(args, "keep_data", False):
+            shutil.rmtree(data_dir, ignore_errors=True)
     print(_report(result))
+    if getattr(args, "keep_data", False):
+        print(f"data kept in {data_dir} (engram bench-compare --data {data_dir} NAME=CHECKOUT ...)")
     if args.json:
         print(json.dumps(result))
     (out / "bench.json").write_text(json.dumps(result, indent=2) + "\n")

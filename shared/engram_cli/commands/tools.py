@@ -144,6 +144,25 @@ def add_bench(command: Command) -> None:
         help="k-NN scans over more rows take an int8 first pass (default 32768; 0: always; "
         "a huge number: never)",
     )
+    p.add_argument("--keep-data", action="store_true", help="keep the seeded data folder (for bench-compare)")
+
+
+def cmd_bench_compare(args: argparse.Namespace) -> int:
+    return dev_tool("bench_compare")(args)
+
+
+def add_bench_compare(command: Command) -> None:
+    p = command(
+        "bench-compare",
+        cmd_bench_compare,
+        "recall latency of several checkouts side by side on one bench file",
+    )
+    p.add_argument("--data", required=True, help="a data folder kept by engram bench --keep-data")
+    p.add_argument("--queries", type=int, default=300)
+    p.add_argument("--warmup", type=int, default=20)
+    p.add_argument(
+        "checkouts", nargs="+", metavar="NAME=PATH", help="checkouts to compare; the first is the base"
+    )
 
 
 def cmd_bench_gateway(args: argparse.Namespace) -> int:
