@@ -23,6 +23,7 @@ from engram.feedback import feedback
 from engram.identity import content_hash, memory_id
 from engram.models import FeedbackRequest, HistoryEntry, MemoryRecord, Tenant
 from engram.ports import Ports, WriteBatch
+from engram.scopes import EVERY_SCOPE
 from engram.scoring.lifecycle import feedback_ema
 from engram.settings import Settings
 
@@ -104,6 +105,7 @@ def test_twenty_concurrent_feedback_updates_lose_nothing(store: DynamoStore) -> 
                 FeedbackRequest(signal="used"),
                 Ports(store, InMemoryIndex(store, dimension=4), LocalEmbedder(), _Clock()),
                 settings=Settings(),
+                scopes=EVERY_SCOPE,
             )
         except BaseException as exc:  # collected so the test fails with it
             errors.append(exc)
