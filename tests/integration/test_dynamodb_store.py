@@ -7,57 +7,24 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import numpy as np
 import pytest
-from store_support import key_record
+from store_support import T0, created, key_record, put, record, vector
 
+from engram.adapters.clock import SystemClock
 from engram.adapters.dynamodb.keys import DynamoKeyStore
 from engram.adapters.dynamodb.store import DynamoStore
 from engram.adapters.dynamodb.usage import DynamoUsage
 from engram.adapters.local_embedder import LocalEmbedder
 from engram.adapters.memory_index import InMemoryIndex
 from engram.feedback import feedback
-from engram.identity import content_hash, memory_id
-from engram.models import FeedbackRequest, HistoryEntry, MemoryRecord, Tenant
+from engram.models import FeedbackRequest, Tenant
 from engram.ports import Ports, WriteBatch
 from engram.scopes import EVERY_SCOPE
 from engram.scoring.lifecycle import feedback_ema
 from engram.settings import Settings
-
-T0 = datetime(2026, 3, 1, tzinfo=UTC)
-
-
-class _Clock:
-    def now(self) -> datetime:
-        return datetime.now(UTC)
-
-
-def record(
-    tenant: str, text: str, scope: str = "user:alice", *, minute: int = 0, **fields: Any
-) -> MemoryRecord:
-    at = T0 + timedelta(minutes=minute)
-    return MemoryRecord(
-        tenant_id=tenant,
-        id=memory_id(tenant, scope, text),
-        scope=scope,
-        content=text,
-        content_hash=content_hash(text),
-        created_at=at,
-        updated_at=at,
-        **fields,
-    )
-
-
-def vector(seed: int) -> Any:
-    v = np.random.default_rng(seed).standard_normal(384).astype(np.float32)
-    return v / np.linalg.norm(v)
-
-
-def created(r: MemoryRecord) -> HistoryEntry:
-    return HistoryEntry(memory_id=r.id, version=1, event="created", at=r.created_at, content=r.content)
 
 
 @pytest.fixture
@@ -73,17 +40,6 @@ def store(dynamodb_local: Any, client: Any) -> Iterator[DynamoStore]:
         store.create_tenant(Tenant(tenant_id=tenant, name=tenant, created_at=T0))
     yield store
     client.delete_table(TableName=table)
-
-
-def put(store: DynamoStore, *records: MemoryRecord, embed: bool = True) -> None:
-    store.write(
-        records[0].tenant_id,
-        WriteBatch(
-            records=list(records),
-            vectors=[vector(i) if embed else None for i in range(len(records))],
-            history=[created(r) for r in records],
-        ),
-    )
 
 
 # -- conditional writes ----------------------------------------------------------------------------
@@ -103,7 +59,7 @@ def test_twenty_concurrent_feedback_updates_lose_nothing(store: DynamoStore) -> 
                 "acme",
                 original.id,
                 FeedbackRequest(signal="used"),
-                Ports(store, InMemoryIndex(store, dimension=4), LocalEmbedder(), _Clock()),
+                Ports(store, InMemoryIndex(store, dimension=4), LocalEmbedder(), SystemClock()),
                 settings=Settings(),
                 scopes=EVERY_SCOPE,
             )
