@@ -13,7 +13,7 @@ STAMP  := $(VENV)/.installed
 DATA_DIR ?= $(HOME)/.engram
 PORT ?= 8080
 
-.PHONY: run demo test lint typecheck bench install clean
+.PHONY: run demo test lint typecheck docs bench install clean
 
 DDB_LOCAL := tests/integration/dynamodb-local
 TS_SDK := sdk/typescript
@@ -54,7 +54,11 @@ lint: install
 typecheck: install
 	$(PY) -m mypy
 
-test: lint typecheck
+# The documentation site (docs/, mkdocs.yml): strict, so a broken link or anchor fails.
+docs: install
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --quiet
+
+test: lint typecheck docs
 	$(PY) -m pytest
 	cd $(TS_SDK) && npm run --silent check
 
@@ -62,4 +66,4 @@ bench: $(STAMP)
 	$(VENV)/bin/engram bench --n 100000
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache $(DDB_LOCAL)/node_modules $(TS_SDK)/node_modules $(TS_SDK)/dist
+	rm -rf $(VENV) site .pytest_cache .mypy_cache .ruff_cache $(DDB_LOCAL)/node_modules $(TS_SDK)/node_modules $(TS_SDK)/dist

@@ -417,7 +417,7 @@ def run(args: argparse.Namespace) -> int:
             "timing": timing,
         }
         (out / "locomo.json").write_text(json.dumps({**meta, "results": summaries}, indent=2) + "\n")
-        (out / "locomo.md").write_text(text + "\n")
+        (out / "locomo.md").write_text("# Evaluation report\n\n" + text + "\n")
         plot(summaries, ks, out / "locomo.png")
         print(f"\nwrote {out / 'locomo.json'}, {out / 'locomo.md'} and {out / 'locomo.png'}")
     return 0
