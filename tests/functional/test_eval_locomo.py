@@ -141,3 +141,19 @@ def test_the_evaluator_retains_without_session_ids_and_asks_tracked_and_untracke
     asked = [q for q in load(DEVSET)[0].questions[:8] if q.category in CATEGORIES]
     for variant in ("default", "untracked"):
         assert report["results"][variant]["overall"]["n"] == len(asked)
+
+
+def test_the_local_server_keeps_answering_after_its_log_outgrows_a_pipe() -> None:
+    # Given the server the evaluator starts itself (its access log: one line of ~40 bytes a request)
+    from engram_dev.evaluation.runner import Client, local_server
+
+    with local_server() as (url, _token):
+        client = Client(url, key="-", timeout=20.0)
+        try:
+            # When it answers 4,000 requests, about 160 KB of access log, well over a pipe's 64 KB
+            for _ in range(4_000):
+                reply = client.call("GET", "/v1/health")
+            # Then the last one is still answered as promptly as the first
+            assert reply is not None
+        finally:
+            client.close()

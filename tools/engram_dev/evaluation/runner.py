@@ -163,20 +163,24 @@ class Client:
 
 @contextmanager
 def local_server() -> Iterator[tuple[str, str]]:
-    """``engram serve`` on a throwaway data dir and a free port: yields (url, operator token)."""
+    """``engram serve`` on a throwaway data dir and a free port: yields (url, operator token).
+
+    The server's output (one access-log line per request) goes to a file in that dir, never to a
+    pipe: a pipe nobody reads fills after 64 KB and blocks the server's next log line.
+    """
     folder = Path(tempfile.mkdtemp(prefix="engram-eval-"))
-    process = subprocess.Popen(
-        [sys.executable, "-m", "engram_cli", "--data-dir", str(folder), "serve", "--port", "0"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+    log_path = folder / "server.log"
+    with log_path.open("w", encoding="utf-8") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "engram_cli", "--data-dir", str(folder / "data"), "serve", "--port", "0"],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
     try:
-        assert process.stdout is not None
-        first = process.stdout.readline()
-        if not first.startswith("Engram listening on "):
-            raise EvalError("engram serve did not start: " + first + process.stdout.read())
-        yield first.split()[3], (folder / "operator-token").read_text().strip()
+        first = _first_line(process, log_path)
+        token = (folder / "data" / "operator-token").read_text().strip()
+        yield first.split()[3], token
     finally:
         process.terminate()
         try:
@@ -184,6 +188,22 @@ def local_server() -> Iterator[tuple[str, str]]:
         except subprocess.TimeoutExpired:
             process.kill()
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def _first_line(process: subprocess.Popen[str], log_path: Path, timeout_s: float = 300.0) -> str:
+    """The server's announcement, once it is in its log; the log when the server stops first."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        text = log_path.read_text(encoding="utf-8")
+        first, newline, _ = text.partition("\n")
+        if newline:
+            if not first.startswith("Engram listening on "):
+                raise EvalError("engram serve did not start: " + text[-2000:])
+            return first
+        if process.poll() is not None:
+            raise EvalError("engram serve did not start: " + text[-2000:])
+        time.sleep(0.05)
+    raise EvalError(f"engram serve printed nothing within {timeout_s:.0f} s")
 
 
 def scope_of(sample_id: str) -> str:
