@@ -103,6 +103,7 @@ def test_the_evaluator_runs_variants_side_by_side_through_the_api(tmp_path: Path
         assert 0 <= overall["recall@1"] <= overall["recall@5"] <= overall["recall@10"] <= 100
         assert overall["all@10"] <= overall["recall@10"] <= overall["any@10"] <= overall["session_any@10"]
         assert overall["latency_p50_ms"] > 0 and overall["context_tokens@10"] > 0
+        assert 0 <= overall["session_recall@5"] <= overall["session_recall@10"] <= 100
     # and the default pipeline finds evidence for at least some of them
     assert report["results"]["default"]["overall"]["any@10"] > 0
     # and the ingestion's timing is reported: the first recall, and when every turn had its vector
@@ -110,6 +111,7 @@ def test_the_evaluator_runs_variants_side_by_side_through_the_api(tmp_path: Path
     assert timing["turns"] == len(sample.turns) and timing["first_recall_ms"] > 0
     assert timing["vector_items_per_s"] > 0 and timing["searchable_after_s"] > 0
     assert "first recall right after (ms)" in run.stdout
+    assert "| variant | frac@5 | frac@10 | session R@5 | session R@10 |" in run.stdout
     assert report["variants"]["default"]["track_access"] is True
     assert report["variants"]["bm25"]["track_access"] is False
 

@@ -67,6 +67,21 @@ def test_fractional_all_any_and_session_recall_by_hand() -> None:
     assert result.reciprocal_rank() == 0.5
 
 
+def test_session_level_recall_counts_distinct_sessions_at_their_best_turn() -> None:
+    # Given evidence in sessions 1 and 2, and a ranking whose turns come from sessions 3, 3, 2, 4, 1
+    result = _result(("D1:1", "D2:5"), [{"D3:9"}, {"D3:1"}, {"D2:6"}, {"D4:2"}, {"D1:7"}])
+
+    # Then the distinct sessions, best first, are 3, 2, 4, 1
+    assert result.ranked_sessions() == [3, 2, 4, 1]
+    # And session R@1 finds neither, R@2 finds session 2 though turn D2:5 itself is not returned,
+    # and R@4 finds both
+    assert result.session_recall(1) == 0.0
+    assert result.session_recall(2) == 0.5
+    assert result.session_recall(4) == 1.0
+    # While turn-level recall finds none of the evidence turns
+    assert result.fractional_recall(5) == 0.0
+
+
 def test_a_memory_holding_two_turns_counts_for_both() -> None:
     # Given a repeated text stored once, holding D1:2 and D4:1
     result = _result(("D1:2", "D4:1"), [{"D1:2", "D4:1"}])

@@ -214,6 +214,20 @@ class QuestionResult:
         wanted = {session_of(d) for d in self.evidence}
         return 1.0 if wanted & {session_of(d) for d in self.top(k)} else 0.0
 
+    def ranked_sessions(self) -> list[int]:
+        """The sessions of the returned memories, each at its best rank, best first."""
+        order: dict[int, None] = {}
+        for dia_ids in self.ranked:
+            for session in sorted({session_of(d) for d in dia_ids}):
+                order.setdefault(session, None)
+        return list(order)
+
+    def session_recall(self, k: int) -> float:
+        """Session-level R@k, as LLM-free peers publish it: the share of the evidence's sessions
+        among the first k distinct sessions of the ranking (a session counts once, at its best turn)."""
+        wanted = {session_of(d) for d in self.evidence}
+        return len(wanted & set(self.ranked_sessions()[:k])) / len(wanted)
+
     def reciprocal_rank(self) -> float:
         for rank, dia_ids in enumerate(self.ranked, start=1):
             if dia_ids & set(self.evidence):
@@ -254,6 +268,7 @@ def summarise(results: Sequence[QuestionResult], ks: Sequence[int]) -> dict[str,
             row[f"all@{k}"] = 100.0 * sum(r.recall_all(k) for r in members) / n
             row[f"any@{k}"] = 100.0 * sum(r.recall_any(k) for r in members) / n
             row[f"session_any@{k}"] = 100.0 * sum(r.session_recall_any(k) for r in members) / n
+            row[f"session_recall@{k}"] = 100.0 * sum(r.session_recall(k) for r in members) / n
         row["mrr"] = 100.0 * sum(r.reciprocal_rank() for r in members) / n
         for k in ks:
             row[f"context_tokens@{k}"] = sum(r.context_tokens.get(k, 0) for r in members) / n

@@ -28,6 +28,25 @@ def timing_lines(timing: Mapping[str, Any]) -> list[str]:
     ]
 
 
+def peer_lines(summaries: Summaries, ks: Sequence[int]) -> list[str]:
+    """Overall turn-level frac@k beside session-level R@k, the granularity LLM-free peers publish."""
+    shown = [k for k in ks if k in (5, 10)] or list(ks)
+    header = ["variant", *[f"frac@{k}" for k in shown], *[f"session R@{k}" for k in shown]]
+    lines = [
+        "Overall: turn-level fractional recall (the evidence turns found) beside session-level R@k "
+        "(the evidence's sessions among the first k distinct sessions of the ranking)",
+        "",
+        "| " + " | ".join(header) + " |",
+        "|---|" + "---:|" * (len(header) - 1),
+    ]
+    for name, table in summaries.items():
+        row = table["overall"]
+        cells = [_fmt(row[f"recall@{k}"]) for k in shown]
+        cells += [_fmt(row.get(f"session_recall@{k}", 0.0)) for k in shown]
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return lines
+
+
 def report(summaries: Summaries, ks: Sequence[int], timing: Mapping[str, Any] | None = None) -> str:
     """Markdown tables: the variants side by side, then each variant's full metrics."""
     head = 10 if 10 in ks else max(ks)
@@ -40,6 +59,7 @@ def report(summaries: Summaries, ks: Sequence[int], timing: Mapping[str, Any] | 
         cells = [name, *[_fmt(table[g][f"recall@{head}"]) for g in groups if g in table]]
         cells += [_fmt(table["overall"]["latency_p50_ms"]), _fmt(table["overall"]["latency_p95_ms"])]
         lines.append("| " + " | ".join(cells) + " |")
+    lines += ["", *peer_lines(summaries, ks)]
     if timing is not None:
         lines += ["", *timing_lines(timing)]
     columns = [
@@ -47,6 +67,7 @@ def report(summaries: Summaries, ks: Sequence[int], timing: Mapping[str, Any] | 
         f"all@{head}",
         f"any@{head}",
         f"session_any@{head}",
+        *[f"session_recall@{k}" for k in ks],
         "mrr",
         f"context_tokens@{head}",
         "latency_p50_ms",
