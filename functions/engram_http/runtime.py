@@ -127,6 +127,14 @@ def count(name: str, value: float) -> None:
         metrics.add_metric(name=name, unit="Count", value=value)
 
 
+def count_extraction(extraction: str | None, fallback: str | None) -> None:
+    """One smart or auto retain's extraction, and whether it fell back to the rules: the
+    ``extraction-fallbacks`` alarm watches their ratio."""
+    if extraction is not None:
+        count("Extractions", 1)
+        count("ExtractionFallbacks", 1 if fallback else 0)
+
+
 @contextlib.contextmanager
 def invocation_budget(context: Any, margin_s: float = ANSWER_MARGIN_S) -> Iterator[None]:
     """Every deadline inside ends ``margin_s`` before this invocation would time out."""

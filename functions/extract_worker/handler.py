@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict
 from engram.errors import EngramError
 from engram.models import TenantId
 from engram.services.jobs import run_job
-from engram_http.runtime import deps, logger, metrics, tracer
+from engram_http.runtime import count_extraction, deps, logger, metrics, tracer
 
 # A batch that fails whole is reported item by item too (same response shape, same SQS retries).
 processor = BatchProcessor(event_type=EventType.SQS, raise_on_entire_batch_failure=False)
@@ -45,6 +45,8 @@ def run(record: SQSRecord) -> None:
         logger.warning("job not found; dropping the message")
     elif job.status != "succeeded":
         raise JobFailedError(f"job {message.job_id} failed: {job.error}")
+    else:
+        count_extraction(job.extraction, job.fallback)
 
 
 @logger.inject_lambda_context(clear_state=True)

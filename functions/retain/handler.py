@@ -10,7 +10,16 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Header
 from engram.models import JobAccepted, RetainRequest, RetainResponse
 from engram.services.jobs import submit_retain
 from engram.services.retain import retain as retain_service
-from engram_http.runtime import count, deps, documented, entry_point, json_response, resolver, tenant
+from engram_http.runtime import (
+    count,
+    count_extraction,
+    deps,
+    documented,
+    entry_point,
+    json_response,
+    resolver,
+    tenant,
+)
 
 app = resolver()
 
@@ -38,6 +47,7 @@ def retain(
         return json_response(submit_retain(deps(), context, request), status=202)
     result = retain_service(deps(), context, request)
     count("MemoriesRetained", sum(r.action == "created" for r in result.results))
+    count_extraction(result.extraction, result.fallback)
     return json_response(result)
 
 

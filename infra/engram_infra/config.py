@@ -24,11 +24,30 @@ SearchBackend = Literal["opensearch-domain", "opensearch-serverless"]
 
 @dataclass(frozen=True, kw_only=True)
 class UsagePlanLimits:
-    """Throttle and quota of one tenant tier (requests per second, burst, requests per day)."""
+    """Throttle and quota of one tenant tier (requests per second, burst, requests per day).
+
+    ``quota_per_day`` null (or absent) is no daily quota. The CDK CLI hands the app its context
+    as JSON with every ``null`` member removed, so an absent key must mean the same as ``null``.
+    """
 
     rate_limit: float
     burst_limit: int
-    quota_per_day: int | None
+    quota_per_day: int | None = None
+
+    @classmethod
+    def from_context(cls, tier: str, limits: Any) -> UsagePlanLimits:
+        if not isinstance(limits, dict):
+            raise ValueError(
+                f"usage_plans.{tier}: expected an object of rate_limit, burst_limit, quota_per_day"
+            )
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(limits) - known)
+        if unknown:
+            raise ValueError(f"usage_plans.{tier}: unknown key(s): {', '.join(unknown)}")
+        missing = sorted({"rate_limit", "burst_limit"} - set(limits))
+        if missing:
+            raise ValueError(f"usage_plans.{tier}: missing {', '.join(missing)}")
+        return cls(**limits)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -95,7 +114,8 @@ class Config:
         if missing:
             raise ValueError(f"context key(s) without a default in cdk.json: {', '.join(missing)}")
         merged["usage_plans"] = {
-            tier: UsagePlanLimits(**limits) for tier, limits in dict(merged["usage_plans"]).items()
+            tier: UsagePlanLimits.from_context(tier, limits)
+            for tier, limits in dict(merged["usage_plans"]).items()
         }
         config = cls(**{name: merged[name] for name in names})
         config.validate()

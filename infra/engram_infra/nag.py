@@ -38,7 +38,9 @@ def _ref(construct: IConstruct) -> str:
 
 def acknowledge(stack: EngramStack) -> None:
     """Acknowledge the accepted findings of the AwsSolutions and Serverless packs."""
-    from engram_infra.stack import OBJECTS, SEARCH_ACCESS, TABLE_ACCESS
+    from engram_infra.stack import _PROFILE, EXTRACTS, OBJECTS, SEARCH_ACCESS, TABLE_ACCESS
+
+    profile = _PROFILE.match(stack.config.llm_model_id)
 
     functions = stack.functions
     for name, role in functions.roles.items():
@@ -54,6 +56,14 @@ def acknowledge(stack: EngramStack) -> None:
             f"AwsSolutions-IAM5[Resource::{_ref(functions[name].log_group)}:*]",
             "log streams are created at run time inside the function's own log group",
         )
+        if profile is not None and name in EXTRACTS:
+            _ack(
+                role,
+                f"AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:bedrock:*::foundation-model/{profile.group(2)}]",
+                "a geographic inference profile routes each call to its model in one of the geography's regions "
+                "(chosen by Bedrock at call time), so the model is granted in every region; the profile itself "
+                "is granted in the stack's region only",
+            )
         if TABLE_ACCESS[name] in ("R", "W"):
             for action in ("kms:ReEncrypt*", "kms:GenerateDataKey*"):
                 _ack(

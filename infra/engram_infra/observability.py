@@ -21,6 +21,7 @@ from constructs import Construct
 
 FIVE_MINUTES = Duration.minutes(5)
 INDEXER_LAG_MS = 60_000
+FALLBACK_RATE_PERCENT = 10.0
 
 
 class Observability(Construct):
@@ -94,6 +95,41 @@ class Observability(Construct):
             statistic="Maximum",
         )
         alarm("indexer-lag", lag, INDEXER_LAG_MS, "the search index is more than a minute behind DynamoDB")
+        extractions = cw.Metric(
+            namespace="Engram",
+            metric_name="Extractions",
+            dimensions_map={"service": "engram"},
+            period=FIVE_MINUTES,
+            statistic="Sum",
+        )
+        fallbacks = cw.Metric(
+            namespace="Engram",
+            metric_name="ExtractionFallbacks",
+            dimensions_map={"service": "engram"},
+            period=FIVE_MINUTES,
+            statistic="Sum",
+        )
+        fallback_rate = cw.MathExpression(
+            expression="IF(extractions > 0, 100 * fallbacks / extractions, 0)",
+            using_metrics={"extractions": extractions, "fallbacks": fallbacks},
+            period=FIVE_MINUTES,
+            label="extractions that fell back to the rules (%)",
+        )
+        made = fallback_rate.create_alarm(
+            self,
+            "extraction-fallbacks",
+            alarm_name=f"{prefix}-extraction-fallbacks",
+            alarm_description=(
+                "at least 10% of smart or auto retains extracted by the rules because the LLM failed "
+                "(a retired or not enabled model, throttling, timeouts)"
+            ),
+            threshold=FALLBACK_RATE_PERCENT,
+            evaluation_periods=1,
+            comparison_operator=cw.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+            treat_missing_data=cw.TreatMissingData.NOT_BREACHING,
+        )
+        made.add_alarm_action(action)
+        self.alarms.append(made)
         widgets: list[cw.IWidget] = [
             cw.GraphWidget(
                 title="API requests and errors",
@@ -120,6 +156,9 @@ class Observability(Construct):
                 right=[fn.metric_throttles(period=FIVE_MINUTES) for fn in functions.values()],
             ),
             cw.GraphWidget(title="Indexer lag (ms)", left=[lag]),
+            cw.GraphWidget(
+                title="Extractions and LLM fallbacks", left=[extractions, fallbacks], right=[fallback_rate]
+            ),
             cw.GraphWidget(
                 title="Dead-letter queues",
                 left=[

@@ -11,7 +11,20 @@ import os
 import re
 from typing import Any
 
-from aws_cdk import App, Aws, CfnOutput, CustomResource, Duration, Environment, Stack, Validations
+from aws_cdk import (
+    App,
+    Aws,
+    CfnOutput,
+    CfnRule,
+    CfnRuleAssertion,
+    CustomResource,
+    Duration,
+    Environment,
+    Fn,
+    Stack,
+    Token,
+    Validations,
+)
 from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
@@ -28,6 +41,7 @@ from engram_infra.data import Data
 from engram_infra.events import Events
 from engram_infra.extraction import Extraction
 from engram_infra.functions import API_FUNCTIONS, EXTRACT_BATCH, STEP_TIMEOUT_S, Functions, worker_functions
+from engram_infra.models import MODELS_AS_OF, check_models, configured, regions_of_all
 from engram_infra.nag import acknowledge
 from engram_infra.observability import Observability
 from engram_infra.schedules import Schedules
@@ -86,6 +100,7 @@ class EngramStack(Stack):
     def __init__(self, scope: Construct, construct_id: str, *, config: Config, **kwargs: Any) -> None:
         super().__init__(scope, construct_id, description=f"Engram memory service ({config.stage})", **kwargs)
         self.config = config
+        self._check_models()
         retention = _retention(config.log_retention_days)
         worker_timeout = Duration.seconds(config.extract_worker_timeout_seconds)
 
@@ -253,6 +268,33 @@ class EngramStack(Stack):
             )
         for name, (value, description) in outputs.items():
             CfnOutput(self, name, value=value, description=description)
+
+    def _check_models(self) -> None:
+        """Refuse retired, unknown or unoffered models: at synth time in a known region, and by a
+        template rule (checked before any resource is made) when the template is region-agnostic."""
+        c = self.config
+        models = configured(
+            llm=c.llm_model_id,
+            embedding=c.embedding_model_id,
+            rerank=c.rerank_model_id if c.rerank_provider == "bedrock" else None,
+        )
+        region = None if Token.is_unresolved(self.region) else self.region
+        check_models(models, region)
+        if region is None:
+            allowed = regions_of_all(models)
+            CfnRule(
+                self,
+                "ModelsOfferedInRegion",
+                assertions=[
+                    CfnRuleAssertion(
+                        assert_=Fn.condition_contains(allowed, Aws.REGION),
+                        assert_description=(
+                            f"the configured Bedrock models ({', '.join(models.values())}) are offered only in "
+                            f"{', '.join(allowed)} (as of {MODELS_AS_OF}; infra/engram_infra/models.py)"
+                        ),
+                    )
+                ],
+            )
 
     def _environment(self) -> dict[str, str]:
         c = self.config

@@ -74,8 +74,11 @@ class RetainResult(BaseModel):
 class RetainResponse(BaseModel):
     results: list[RetainResult]
     replayed: bool = False
+    extraction: Literal["llm", "rules"] | None = None
+    """Who extracted the memories of a smart or auto retain: the LLM, or the rules (None: raw)."""
     fallback: str | None = None
-    """Why a smart or auto retain extracted by the rules instead of the LLM (its budget is spent)."""
+    """Why a smart or auto retain extracted by the rules instead of the LLM: its LLM budget is
+    spent, or the LLM call failed (``llm: <reason>``)."""
 
 
 class RecalledMemory(BaseModel):
@@ -230,6 +233,8 @@ class Job(BaseModel):
     updated_at: datetime
     results: list[RetainResult] | None = None
     error: str | None = None
+    extraction: Literal["llm", "rules"] | None = None
+    """As in the retain's answer: who extracted the memories."""
     fallback: str | None = None
     """As in the retain's answer: why it extracted by the rules."""
     request: dict[str, Any] | None = Field(default=None, exclude=True)

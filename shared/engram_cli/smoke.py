@@ -2,7 +2,10 @@
 
 Through the public HTTP API only, as an agent and an operator use it: create a throwaway tenant
 and a key, retain a text, recall it (waiting for the index to catch up: in the cloud the stream
-indexer makes a retain searchable within about a second), forget it and check it is gone, fetch
+indexer makes a retain searchable within about a second), make one smart retain (a job) and fail
+if its extraction fell back from the LLM to the rules (a model that is retired, not enabled or
+not offered in the region fails here, not silently in every smart retain after the deploy),
+forget it and check it is gone, fetch
 the docs routes, then erase the tenant (repeating the erase until it answers 404, since the
 cloud erases in steps). Each step's latency is printed in a table; the exit code is 1 if any step
 failed (the tenant is erased even then), 0 otherwise.
@@ -52,6 +55,10 @@ class Smoke:
         self.wait_s = wait_s
         self.tenant = "smoke-" + secrets.token_hex(4)
         self.text = f"Smoke check {secrets.token_hex(3)}: the deployment remembers that I prefer dark mode"
+        self.conversation = (
+            f"Smoke check {secrets.token_hex(3)}: for the smart retain, remember that I water the office plants"
+            " every Monday morning before the team meeting"
+        )
         self.memory_id = ""
         self.steps: list[Step] = []
 
@@ -114,6 +121,30 @@ class Smoke:
                 raise SmokeFailedError(f"not found within {self.wait_s:g} s ({tries} tries): {found}")
             time.sleep(0.5)
 
+    def smart_retain(self) -> tuple[httpx.Response, str]:
+        """One smart retain (a job): fails if an LLM is configured but the rules extracted."""
+        body = {
+            "scope": "user:smoke",
+            "messages": [{"role": "user", "content": self.conversation}],
+            "mode": "smart",
+        }
+        r = self._call("POST", "/memories", self.key, body)
+        answer = self.expect(r, 200, 202)
+        give_up = time.monotonic() + self.wait_s
+        while r.status_code == 202 and answer.get("status") not in ("succeeded", "failed"):
+            if time.monotonic() > give_up:
+                raise SmokeFailedError(f"the job is still {answer.get('status')} after {self.wait_s:g} s")
+            time.sleep(0.5)
+            r = self._call("GET", f"/jobs/{answer['job_id']}", self.key)
+            answer = self.expect(r, 200)
+        if answer.get("status", "succeeded") != "succeeded":
+            raise SmokeFailedError(f"the job failed: {answer.get('error')}")
+        if answer.get("fallback"):
+            raise SmokeFailedError(f"the extraction fell back to the rules: {answer['fallback']}")
+        if answer.get("extraction") == "llm":
+            return r, "extracted by the LLM"
+        return r, "extracted by the rules (no LLM configured)"
+
     def forget(self) -> tuple[httpx.Response, str]:
         r = self._call("POST", "/forget", self.key, {"ids": [self.memory_id]})
         deleted = self.expect(r, 200)["deleted"]
@@ -152,6 +183,7 @@ class Smoke:
         created = self.step("create tenant", self.create_tenant)
         if created and self.step("create key", self.create_key) and self.step("retain", self.retain):
             self.step("recall", self.recall)
+            self.step("smart retain", self.smart_retain)
             self.step("forget", self.forget)
         self.step("docs", self.docs)
         if created:

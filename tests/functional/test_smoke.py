@@ -58,7 +58,16 @@ def test_the_smoke_check_passes_every_step_against_a_running_server(served: tupl
     lines = done.stdout.splitlines()
     assert lines[0].split()[:4] == ["step", "result", "status", "ms"]
     steps = [line.split()[0:2] for line in lines[1:-1]]
-    assert [s[0] for s in steps] == ["create", "create", "retain", "recall", "forget", "docs", "erase"]
+    assert [s[0] for s in steps] == [
+        "create",
+        "create",
+        "retain",
+        "recall",
+        "smart",
+        "forget",
+        "docs",
+        "erase",
+    ]
     assert all(" ok " in line and "FAILED" not in line for line in lines[1:-1])
     assert lines[-1] == "smoke check passed"
 
@@ -71,7 +80,7 @@ def test_the_smoke_check_reports_each_steps_latency_as_json_and_leaves_no_tenant
     report = json.loads(done.stdout)
     assert done.returncode == 0 and report["ok"] is True
     assert [s["name"] for s in report["steps"]] == [
-        "create tenant", "create key", "retain", "recall", "forget", "docs", "erase tenant",
+        "create tenant", "create key", "retain", "recall", "smart retain", "forget", "docs", "erase tenant",
     ]  # fmt: skip
     assert all(s["ok"] and s["ms"] > 0 for s in report["steps"])
     # the throwaway tenant is gone

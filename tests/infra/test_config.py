@@ -71,3 +71,15 @@ def test_synth_refuses_to_deploy_functions_whose_handler_code_does_not_exist() -
         pytest.skip("every handler exists")
     with pytest.raises(ValueError, match="handler code does not exist yet: " + missing[0]):
         build_app({"require_handlers": True, "layer_dir": tempfile.mkdtemp()})
+
+
+def test_a_tier_whose_null_quota_the_cli_dropped_has_no_quota() -> None:
+    # the CDK CLI passes context as JSON without its null members: {"quota_per_day": null} -> {}
+    plans = {"enterprise": {"rate_limit": 500, "burst_limit": 1000}}
+    config = Config.from_values({"usage_plans": plans})
+    assert config.usage_plans["enterprise"].quota_per_day is None
+
+
+def test_an_unknown_usage_plan_key_is_refused_by_tier_and_name() -> None:
+    with pytest.raises(ValueError, match=r"usage_plans\.free: unknown key\(s\): quota"):
+        Config.from_values({"usage_plans": {"free": {"rate_limit": 5, "burst_limit": 10, "quota": 9}}})

@@ -540,8 +540,14 @@ def test_bedrock_is_granted_on_the_configured_models_only(synth: Synth) -> None:
             for r in _as_list(s["Resource"])
         ]
         assert resources
+        # a geographic inference profile (us.<model>) is granted with its model in every region
+        llm_model = CONFIG.llm_model_id.split(".", 1)[1] if CONFIG.llm_model_id.startswith("us.") else ""
         for resource in resources:
-            assert CONFIG.embedding_model_id in resource or CONFIG.llm_model_id in resource
+            assert (
+                CONFIG.embedding_model_id in resource
+                or CONFIG.llm_model_id in resource
+                or f"foundation-model/{llm_model}" in resource
+            ), resource
         assert any(CONFIG.llm_model_id in r for r in resources) is (function in EXTRACTS)
 
 
@@ -550,7 +556,12 @@ def test_bedrock_is_granted_on_the_configured_models_only(synth: Synth) -> None:
 
 def test_alarms_watch_5xx_throttles_dead_letters_and_indexer_lag(synth: Synth) -> None:
     alarms = [a["Properties"] for a in synth.resources("AWS::CloudWatch::Alarm").values()]
-    metrics = [(a["Namespace"], a["MetricName"]) for a in alarms]
+    metrics = [(a["Namespace"], a["MetricName"]) for a in alarms if "Namespace" in a]
+    # the one metric-math alarm: the share of extractions that fell back to the rules
+    [rate] = [a for a in alarms if "Metrics" in a]
+    assert rate["AlarmName"].endswith("-extraction-fallbacks") and rate["Threshold"] == 10
+    names = {m["MetricStat"]["Metric"]["MetricName"] for m in rate["Metrics"] if "MetricStat" in m}
+    assert names == {"Extractions", "ExtractionFallbacks"}
     assert ("AWS/ApiGateway", "5XXError") in metrics
     assert metrics.count(("AWS/Lambda", "Throttles")) == len(SPECS)
     assert metrics.count(("AWS/SQS", "ApproximateNumberOfMessagesVisible")) == 5  # every DLQ

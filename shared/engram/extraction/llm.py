@@ -141,12 +141,23 @@ class LlmUsage:
     llm_input_tokens: int = 0
     llm_output_tokens: int = 0
     llm_fallbacks: int = 0
+    extraction: Literal["llm", "rules"] | None = None
+    """Who extracted this retain's memories (None: no extraction ran): ``rules`` if any text fell back."""
+    extraction_fallback: str | None = None
+    """Why the extraction fell back to the rules (the first failure), None if it did not."""
 
     def add(self, *, calls: int, input_tokens: int, output_tokens: int, failed: bool) -> None:
         self.llm_calls += calls
         self.llm_input_tokens += input_tokens
         self.llm_output_tokens += output_tokens
         self.llm_fallbacks += int(failed)
+
+    def extracted(self, *, by_llm: bool, error: str | None) -> None:
+        """Record who extracted one text: the model, or the rules (``error``: why they had to)."""
+        if error is not None and self.extraction_fallback is None:
+            self.extraction_fallback = f"llm: {error}"
+        if not by_llm or self.extraction is None:
+            self.extraction = "llm" if by_llm else "rules"
 
 
 @dataclass

@@ -50,6 +50,7 @@ class LlmExtractor:
                 output_tokens=found.output_tokens,
                 failed=found.error is not None,
             )
+            self.usage.extracted(by_llm=found.error is None and not found.gated, error=found.error)
         if found.error is None and not found.gated:
             return found.memories
         if found.error is not None:

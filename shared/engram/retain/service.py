@@ -74,4 +74,5 @@ def retain(
             "memories_seen": len(results),
         },
     )
-    return RetainResponse(results=results)
+    extraction = None if request.mode == "raw" else (spent.extraction or "rules")
+    return RetainResponse(results=results, extraction=extraction, fallback=spent.extraction_fallback)

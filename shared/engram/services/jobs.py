@@ -103,6 +103,7 @@ def execute(deps: Deps, tenant_id: str, job: Job) -> None:
         update: dict[str, Any] = {
             "status": "succeeded",
             "results": results,
+            "extraction": response.extraction,
             "fallback": response.fallback,
             "request": None,
         }

@@ -33,6 +33,7 @@ def retain(deps: Deps, context: TenantContext, request: RetainRequest) -> Retain
         )
     if fallback:
         response.fallback = fallback
+        response.extraction = "rules"
     if settings.retain.defer_embedding and response.results:
         deps.backlog.wake.set()
     return response
