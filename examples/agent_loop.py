@@ -20,7 +20,7 @@ Configured by the environment:
     python examples/agent_loop.py                                       # a conversation on stdin
     python examples/agent_loop.py --json "…"                            # the turn as JSON
 
-Only the Engram SDK (``pip install 'engram[client]'``) and httpx are needed.
+Only the Engram SDK (``pip install 'engram-recall[client]'``) and httpx are needed.
 """
 
 from __future__ import annotations

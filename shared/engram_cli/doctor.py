@@ -16,8 +16,8 @@ from pathlib import Path
 
 from engram import local_model
 
-EXTRA_LOCAL = "pip install 'engram[local]'"
-EXTRA_AWS = "pip install 'engram[aws]'"
+EXTRA_LOCAL = "pip install 'engram-recall[local]'"
+EXTRA_AWS = "pip install 'engram-recall[aws]'"
 
 
 @dataclass(frozen=True)

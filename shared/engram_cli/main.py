@@ -95,7 +95,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2 if http_status(exc) in (400, 413, 422) else 1
     except ModuleNotFoundError as exc:  # an extra that is not installed: say which command adds it
         extra = _EXTRA_OF.get((exc.name or "").split(".")[0], "local")
-        message = f"the {exc.name} module is not installed: pip install 'engram[{extra}]'"
+        message = f"the {exc.name} module is not installed: pip install 'engram-recall[{extra}]'"
         print(json.dumps(envelope("dependency_missing", message)), file=sys.stderr)
         return 1
     except OSError as exc:
