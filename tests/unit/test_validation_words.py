@@ -18,7 +18,12 @@ BAD: list[tuple[type[Any], dict[str, Any], str, str]] = [
     (RetainRequest, {"scope": "alice", "text": "x"}, "scope", "must be global, or agent:, user:"),
     (RetainRequest, {"scope": "user:a", "text": ""}, "text", "must not be empty"),
     (RetainRequest, {"scope": "user:a", "text": "x", "tags": ["#no"]}, "tags.0", "must start with a letter"),
-    (RetainRequest, {"scope": "user:a", "text": "x", "occurred_at": "soon"}, "occurred_at", "must be an ISO-8601"),
+    (
+        RetainRequest,
+        {"scope": "user:a", "text": "x", "occurred_at": "soon"},
+        "occurred_at",
+        "must be an ISO-8601",
+    ),
     (RetainRequest, {"scope": "user:a", "text": "x", "mode": "fast"}, "mode", "must be one of"),
     (RecallRequest, {"query": "x", "limit": 0}, "limit", "must be at least 1"),
     (RecallRequest, {"query": "x", "limit": 1000}, "limit", "must be at most 100"),
