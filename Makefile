@@ -10,7 +10,9 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 RUN_STAMP := $(VENV)/.installed-run
 STAMP  := $(VENV)/.installed
-DATA_DIR ?= $(HOME)/.engram
+# the same folder the engram command uses: ENGRAM_DATA_DIR when set (so `engram tenant create` in
+# another terminal writes where this server reads), else ~/.engram
+DATA_DIR ?= $(or $(ENGRAM_DATA_DIR),$(HOME)/.engram)
 PORT ?= 8080
 
 .PHONY: run demo test lint typecheck docs bench install clean

@@ -20,7 +20,7 @@ Configured by the environment:
     python examples/agent_loop.py                                       # a conversation on stdin
     python examples/agent_loop.py --json "…"                            # the turn as JSON
 
-Only the Engram SDK (``pip install 'engram[client]'``) and httpx are needed.
+Only the Engram SDK (``pip install 'engram-recall[client]'``) and httpx are needed.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from typing import Any, Literal, cast
 import httpx
 
 from engram.client import Engram
+from engram.errors import EngramError
 from engram.models import RecalledMemory
 
 SYSTEM = (
@@ -55,6 +56,10 @@ _STOP = frozenset({
     "will", "with", "would", "your", "yours",
 })
 # fmt: on
+
+
+class ChatModelError(Exception):
+    """The chat model could not be reached or refused the request; the message names the setting."""
 
 
 @dataclass
@@ -164,8 +169,19 @@ class Agent:
         )
 
     def _complete(self, messages: list[dict[str, str]]) -> str:
-        response = self.chat.post("/chat/completions", json={"model": self.model, "messages": messages})
-        response.raise_for_status()
+        where = f"{self.chat.base_url}".rstrip("/")
+        try:
+            response = self.chat.post("/chat/completions", json={"model": self.model, "messages": messages})
+        except httpx.TransportError as exc:
+            raise ChatModelError(
+                f"no chat model answers at OPENAI_BASE_URL={where} ({exc or type(exc).__name__}); "
+                "start one (llama.cpp, vLLM, Ollama) or set OPENAI_BASE_URL to its /v1 address"
+            ) from None
+        if response.is_error:
+            raise ChatModelError(
+                f"the chat model at OPENAI_BASE_URL={where} answered {response.status_code} "
+                f"for OPENAI_MODEL={self.model!r}: {response.text[:200]}"
+            )
         body: dict[str, Any] = response.json()
         return str(body["choices"][0]["message"]["content"] or "").strip()
 
@@ -175,7 +191,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("question", nargs="?", help="one question (otherwise: a conversation on stdin)")
     parser.add_argument("--json", action="store_true", help="print each turn as a JSON line")
     args = parser.parse_args(argv)
-    agent = Agent.from_env()
+    try:
+        agent = Agent.from_env()
+    except EngramError as exc:  # no ENGRAM_API_KEY: said at once, by name
+        print(f"agent_loop: {exc}", file=sys.stderr)
+        return 1
     try:
         questions = [args.question] if args.question else (line.strip() for line in sys.stdin)
         for question in questions:
@@ -183,6 +203,9 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             turn = agent.turn(question)
             print(json.dumps(asdict(turn)) if args.json else turn.answer, flush=True)
+    except (EngramError, ChatModelError) as exc:  # one line that names what to fix, not a traceback
+        print(f"agent_loop: {exc}", file=sys.stderr)
+        return 1
     finally:
         agent.close()
     return 0

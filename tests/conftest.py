@@ -53,7 +53,7 @@ def engram_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
         timeout=900,
     )
     assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
-    return next(outside.glob("engram-*.whl"))
+    return next(outside.glob("engram_recall-*.whl"))
 
 
 @pytest.fixture

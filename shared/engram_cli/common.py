@@ -26,6 +26,29 @@ def json_arg(text: str, name: str) -> Any:
         raise ValidationFailedError(f"{name}: not valid JSON ({exc.msg})") from None
 
 
+def plain(text: str) -> str:
+    """A docstring as ``--help`` shows it: reST's double backticks dropped (``x`` reads x)."""
+    return text.replace("``", "")
+
+
+def count(n: int, one: str, many: str | None = None) -> str:
+    """``1 memory``, ``2 memories``: a number with its noun in the right number."""
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+def fresh_data_dir_note(args: argparse.Namespace) -> str | None:
+    """What to say when a command is about to create the data dir: no server has used it, so a
+    server started elsewhere (``make run DATA_DIR=…``) will not know what this command writes."""
+    path = Path(args.data_dir).expanduser()
+    if path.exists():
+        return None
+    return (
+        f"note: {path} did not exist, so no engram serve has used it; a server started with another "
+        "data dir (make run DATA_DIR=…) will not know this tenant or key: pass the same --data-dir "
+        "(or set ENGRAM_DATA_DIR for both)"
+    )
+
+
 def open_engine(args: argparse.Namespace) -> Any:
     from engram.engine import Engine
     from engram.settings import Settings

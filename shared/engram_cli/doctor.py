@@ -16,8 +16,13 @@ from pathlib import Path
 
 from engram import local_model
 
-EXTRA_LOCAL = "pip install 'engram[local]'"
-EXTRA_AWS = "pip install 'engram[aws]'"
+EXTRA_LOCAL = "pip install 'engram-recall[local]'"
+EXTRA_AWS = "pip install 'engram-recall[aws]'"
+LLM_EXAMPLE = (
+    "only for smart retain: export ENGRAM_LLM_PROVIDER=openai "
+    "ENGRAM_LLM_BASE_URL=http://127.0.0.1:11434/v1 ENGRAM_LLM_MODEL=llama3.1 "
+    "(any OpenAI-compatible server; bedrock too: see docs/smart-retain.md)"
+)
 
 
 @dataclass(frozen=True)
@@ -113,7 +118,7 @@ def _llm(environ: dict[str, str]) -> Check:
 
     if not environ.get("ENGRAM_LLM_PROVIDER"):
         detail = "no ENGRAM_LLM_PROVIDER: retain extracts with the rules"
-        return Check("llm", "off", detail, "set ENGRAM_LLM_PROVIDER, ENGRAM_LLM_MODEL …", required=False)
+        return Check("llm", "off", detail, LLM_EXAMPLE, required=False)
     try:
         llm = Settings.from_env(environ).llm
     except Exception as exc:
@@ -121,7 +126,7 @@ def _llm(environ: dict[str, str]) -> Check:
             "llm",
             "missing",
             f"ENGRAM_LLM_* settings are invalid: {exc}",
-            "fix the ENGRAM_LLM_* variables",
+            "correct the ENGRAM_LLM_* variable the message names (docs/smart-retain.md lists them)",
             required=False,
         )
     return Check("llm", "ok", f"{llm.provider} {llm.model}", required=False)

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 
 from engram.errors import EngramError, envelope, http_status
 from engram_cli.commands import lifecycle, memories, serve, tenants, tools, transfer
-from engram_cli.common import Command, Handler
+from engram_cli.common import Command, Handler, plain
 
 PARSERS: tuple[Callable[[Command], None], ...] = (
     tenants.add_tenant,
@@ -55,11 +55,11 @@ def build_parser() -> argparse.ArgumentParser:
     common.add_argument(
         "--json", action="store_true", default=argparse.SUPPRESS, help="print API-shaped JSON"
     )
-    parser = argparse.ArgumentParser(prog="engram", description=__doc__, parents=[common])
+    parser = argparse.ArgumentParser(prog="engram", description=plain(__doc__ or ""), parents=[common])
     sub = parser.add_subparsers(dest="command", required=True)
 
     def command(name: str, fn: Handler, help_text: str) -> argparse.ArgumentParser:
-        p = sub.add_parser(name, parents=[common], help=help_text, description=help_text)
+        p = sub.add_parser(name, parents=[common], help=plain(help_text), description=plain(help_text))
         p.set_defaults(func=fn)
         return p
 
@@ -95,7 +95,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2 if http_status(exc) in (400, 413, 422) else 1
     except ModuleNotFoundError as exc:  # an extra that is not installed: say which command adds it
         extra = _EXTRA_OF.get((exc.name or "").split(".")[0], "local")
-        message = f"the {exc.name} module is not installed: pip install 'engram[{extra}]'"
+        message = f"the {exc.name} module is not installed: pip install 'engram-recall[{extra}]'"
         print(json.dumps(envelope("dependency_missing", message)), file=sys.stderr)
         return 1
     except OSError as exc:

@@ -17,15 +17,22 @@ is not to be followed), never spliced into the tool's own words as instructions.
 
 import json
 from collections.abc import Awaitable, Callable, MutableMapping
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp_types import ToolAnnotations
+from pydantic import Field, ValidationError
 
+import engram
 from engram.client import ApiError, AsyncEngram
+from engram.client.errors import MISSING_KEY
+from engram.errors import EngramError, envelope, from_validation
 
 Signal = Literal["used", "ignored", "corrected", "positive", "negative"]
+Limit = Annotated[int, Field(strict=True)]
+"""A whole number as JSON gives it: ``"5"`` is refused as the HTTP API refuses it (the range is
+the API's to check, so its message is the one the agent reads)."""
 ASGIApp = Callable[
     [MutableMapping[str, Any], Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]],
     Awaitable[None],
@@ -51,8 +58,10 @@ class KeySource:
         key = self.fixed_key
         if key is None:
             key = _bearer((headers or {}).get("authorization", ""))
-        if not key:
-            raise PermissionError("no Engram API key: send Authorization: Bearer <key>")
+            if not key:
+                raise PermissionError("no Engram API key: send Authorization: Bearer <key>")
+        elif not key.strip():  # stdio with an empty ENGRAM_API_KEY: every tool says so
+            raise PermissionError(MISSING_KEY)
         return AsyncEngram(self.url, key)
 
 
@@ -65,9 +74,26 @@ Call = Callable[[Context, Callable[[AsyncEngram], Awaitable[Any]]], Awaitable[di
 """Runs one tool's work with a client on the call's key; API errors come back as the tool's error."""
 
 
+class EngramMCPServer(MCPServer[Any]):
+    """The SDK's server, but arguments that do not fit a tool's signature (``"limit": "5"``, a
+    missing ``query``) are answered as the API answers a bad field: the envelope, in words."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            cause = exc.__cause__
+            if isinstance(exc, UnexpectedToolError) or not isinstance(cause, ValidationError):
+                raise
+            error = from_validation(cause.errors(include_url=False, include_input=False))
+            raise ToolError(json.dumps(error.to_dict())) from None
+
+
 def build_server(keys: KeySource) -> MCPServer[Any]:
     """The MCP server with its five tools."""
-    server: MCPServer[Any] = MCPServer(name="engram", instructions=INSTRUCTIONS, log_level="WARNING")
+    server: MCPServer[Any] = EngramMCPServer(
+        name="engram", version=engram.__version__, instructions=INSTRUCTIONS, log_level="WARNING"
+    )
     call = _caller(keys)
     _add_remember_tools(server, call)
     _add_curate_tools(server, call)
@@ -79,12 +105,12 @@ def _caller(keys: KeySource) -> Call:
         try:
             async with keys.client(ctx.headers) as engram:
                 result = await work(engram)
-        except ApiError as exc:  # the API's envelope, for the model to read
-            raise ToolError(
-                json.dumps({"error": {"code": exc.code, "message": exc.message, "details": exc.details}})
-            ) from exc
+        except ApiError as exc:  # the API's envelope (or the SDK's, the same), for the model to read
+            raise ToolError(json.dumps(envelope(exc.code, exc.message, exc.details))) from None
+        except EngramError as exc:  # no answer came: ConnectionFailed names the address
+            raise ToolError(json.dumps(envelope(exc.code, exc.message, exc.details))) from None
         except PermissionError as exc:
-            raise ToolError(str(exc)) from exc
+            raise ToolError(json.dumps(envelope("unauthorized", str(exc)))) from None
         return dict(result)
 
     return call
@@ -113,7 +139,7 @@ def _add_remember_tools(server: MCPServer[Any], call: Call) -> None:
         annotations=ToolAnnotations(read_only_hint=True),
     )
     async def memory_recall(
-        query: str, ctx: Context, scope: str | None = None, limit: int = 5
+        query: str, ctx: Context, scope: str | None = None, limit: Limit = 5
     ) -> dict[str, Any]:
         async def work(engram: AsyncEngram) -> dict[str, Any]:
             options: dict[str, Any] = {"limit": limit, "context": True}
@@ -170,7 +196,7 @@ def _add_curate_tools(server: MCPServer[Any], call: Call) -> None:
         annotations=ToolAnnotations(read_only_hint=True),
     )
     async def memory_list(
-        ctx: Context, scope: str | None = None, limit: int = 20, cursor: str | None = None
+        ctx: Context, scope: str | None = None, limit: Limit = 20, cursor: str | None = None
     ) -> dict[str, Any]:
         async def work(engram: AsyncEngram) -> dict[str, Any]:
             options: dict[str, Any] = {"limit": limit}

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import socket
 import subprocess
 import sys
 import threading
@@ -178,3 +179,33 @@ def test_an_answer_that_uses_nothing_sends_no_feedback(server: Server, model: Co
         assert "Memories (" not in system and turn["used"] == []
         assert turn["answer"] == "I do not know that yet."
         assert all(m.feedback_weight == 0.5 for m in memory.iter_memories())
+
+
+def _closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.mark.parametrize(
+    ("setting", "engram_key"),
+    [("OPENAI_BASE_URL", "good"), ("ENGRAM_API_KEY", "")],
+    ids=["no-model-server", "no-engram-key"],
+)
+def test_without_a_model_server_or_a_key_the_example_says_which_setting_to_fix(
+    server: Server, setting: str, engram_key: str
+) -> None:
+    # Given the example with no chat model listening at OPENAI_BASE_URL (or no Engram key)
+    key = new_key(server, new_tenant(server)) if engram_key == "good" else ""
+    chat = f"http://127.0.0.1:{_closed_port()}/v1"
+    env = {**os.environ, "OPENAI_BASE_URL": chat, "ENGRAM_URL": server.url, "ENGRAM_API_KEY": key}
+    # When it is run with a question
+    done = subprocess.run(
+        [sys.executable, str(EXAMPLE), "Which theme?"], capture_output=True, text=True, env=env, cwd=ROOT
+    )
+    # Then it exits 1 with one short message naming the setting (and the address tried), no traceback
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert setting in done.stderr and "Traceback" not in done.stderr, done.stderr
+    assert len(done.stderr.strip().splitlines()) <= 3, done.stderr
+    if setting == "OPENAI_BASE_URL":
+        assert chat in done.stderr

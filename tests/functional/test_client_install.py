@@ -1,4 +1,4 @@
-"""``pip install 'engram[client]'`` alone gives a working client: a fresh virtual environment
+"""``pip install 'engram-recall[client]'`` alone gives a working client: a fresh virtual environment
 with the project's wheel and its ``client`` extra (httpx and pydantic, from the package index
 through pip's cache), nothing of the server, used against a real ``engram serve``."""
 
@@ -69,7 +69,7 @@ def test_the_client_extra_installs_httpx_and_pydantic_and_nothing_of_the_server(
     )
     names = {p["name"].lower() for p in json.loads(listed.stdout)}
     # Then it has the client's two dependencies and none of the server's
-    assert {"engram", "httpx", "pydantic"} <= names
+    assert {"engram-recall", "httpx", "pydantic"} <= names
     assert not names & SERVER_PACKAGES, names & SERVER_PACKAGES
 
 

@@ -60,7 +60,7 @@ def test_a_typo_inside_the_settings_is_a_422_with_details_naming_the_setting(ser
     assert reply.body["error"]["details"] == [
         {
             "field": "settings.recall.min_scor",
-            "problem": "Extra inputs are not permitted",
+            "problem": "is not a field here (unknown field)",
             "type": "extra_forbidden",
         }
     ]
@@ -381,7 +381,11 @@ def test_a_misspelt_setting_in_tenant_configure_is_named_in_the_errors_details(
     error = json.loads(err)["error"]
     assert (error["code"], error["message"]) == ("unprocessable", "unknown field(s): recall.min_scor")
     assert error["details"] == [
-        {"field": "recall.min_scor", "problem": "Extra inputs are not permitted", "type": "extra_forbidden"}
+        {
+            "field": "recall.min_scor",
+            "problem": "is not a field here (unknown field)",
+            "type": "extra_forbidden",
+        }
     ]
 
 

@@ -30,11 +30,13 @@ WHEEL_MUST_HOLD = [
 WHEEL_MUST_NOT_HOLD = ("tests/", "infra/", "events/", "engram_dev/", "tools/", "engram/bench")
 
 
+# PYTHONPATH and the checkout's venv must not leak into the fresh environment.
+OUTSIDE_ENV = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+
+
 def _run(*command: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
-    # PYTHONPATH and the checkout's venv must not leak into the fresh environment.
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
     done = subprocess.run(
-        [str(c) for c in command], cwd=cwd, env=env, capture_output=True, text=True, timeout=900
+        [str(c) for c in command], cwd=cwd, env=OUTSIDE_ENV, capture_output=True, text=True, timeout=900
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     return done
@@ -103,14 +105,35 @@ def test_without_the_local_extra_every_command_names_the_install_that_fixes_it(i
     # When the server and a store command are started
     answers = [
         subprocess.run(
-            [bare / "engram", "--data-dir", installed / "bare-data", *command], capture_output=True, text=True
+            [bare / "engram", "--data-dir", installed / "bare-data", *command],
+            env=OUTSIDE_ENV,
+            capture_output=True,
+            text=True,
         )
         for command in (["serve", "--port", "0"], ["tenant", "create", "acme"])
     ]
-    dev_tool = subprocess.run([bare / "engram", "bench"], capture_output=True, text=True)
+    dev_tool = subprocess.run([bare / "engram", "bench"], env=OUTSIDE_ENV, capture_output=True, text=True)
     # Then each fails with the error envelope naming the pip command, not a traceback
     for done in answers:
         assert done.returncode == 1, done.stderr
-        assert "pip install 'engram[local]'" in done.stderr and "Traceback" not in done.stderr
+        assert "pip install 'engram-recall[local]'" in done.stderr and "Traceback" not in done.stderr
     # And a developer tool says where it lives instead of failing on an import
     assert dev_tool.returncode == 1 and "from a checkout" in dev_tool.stderr, dev_tool.stderr
+
+
+def test_the_wheel_is_the_engram_recall_distribution_that_provides_the_engram_module(installed: Path) -> None:
+    # Given the built wheel and the venv it was installed into
+    wheel = Path((installed / "wheel").read_text())
+    with zipfile.ZipFile(wheel) as archive:
+        metadata = next(n for n in archive.namelist() if n.endswith(".dist-info/METADATA"))
+        fields = dict(
+            line.split(": ", 1) for line in archive.read(metadata).decode().splitlines() if ": " in line
+        )
+    # When pip is asked for the distribution by its name
+    shown = _run(installed / "venv" / "bin" / "python", "-m", "pip", "show", "engram-recall", cwd=installed)
+    # Then the metadata's name is engram-recall (PyPI's `engram` is another project), the file is
+    # named for it, and the module it provides is still `engram`
+    assert fields["Name"] == "engram-recall"
+    assert wheel.name.startswith("engram_recall-")
+    assert "Name: engram-recall" in shown.stdout
+    assert zipfile.Path(wheel, "engram/__init__.py").exists()

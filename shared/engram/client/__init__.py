@@ -1,6 +1,6 @@
 """Engram's Python SDK: ``Engram`` (blocking) and ``AsyncEngram`` (asyncio) over httpx.
 
-``pip install 'engram[client]'`` installs it with httpx and pydantic alone.
+``pip install 'engram-recall[client]'`` installs it with httpx and pydantic alone.
 
 >>> from engram.client import Engram
 >>> with Engram("http://127.0.0.1:8080", "egk_…") as memory:  # doctest: +SKIP

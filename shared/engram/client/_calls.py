@@ -30,7 +30,8 @@ from engram.admin_models import (
     TenantCreated,
     TenantErased,
 )
-from engram.client.errors import from_answer
+from engram.client.errors import from_answer, refused
+from engram.errors import EngramError
 from engram.models import (
     FeedbackRequest,
     FeedbackResponse,
@@ -98,9 +99,14 @@ def _raise_for(status: int, headers: Mapping[str, str], body: bytes, ok: tuple[i
 
 
 def _body(model: type[BaseModel], data: Mapping[str, Any]) -> dict[str, Any]:
-    """``data`` checked by the API's request model, in the JSON the API reads."""
+    """``data`` checked by the API's request model, in the JSON the API reads; a refusal is the
+    ``ApiError`` the server would answer (400 or 422, the same message and details)."""
     given = {k: v for k, v in data.items() if v is not None}
-    return parse(model, given).model_dump(mode="json", by_alias=True, exclude_unset=True)
+    try:
+        checked = parse(model, given)
+    except EngramError as exc:
+        raise refused(exc) from None
+    return checked.model_dump(mode="json", by_alias=True, exclude_unset=True)
 
 
 def _id(value: str) -> str:

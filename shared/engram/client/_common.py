@@ -13,7 +13,7 @@ from typing import Any, Generic, TypeVar
 import httpx
 
 from engram.client._calls import Call, RetryPolicy
-from engram.client.errors import ConnectionFailed
+from engram.client.errors import ConnectionFailed, missing_key
 from engram.models import Job
 
 T = TypeVar("T")
@@ -27,9 +27,13 @@ def client_options(base_url: str, api_key: str | None, timeout: float) -> dict[s
     return {"base_url": base_url.rstrip("/"), "headers": headers, "timeout": httpx.Timeout(timeout)}
 
 
-def env_options() -> tuple[str, str | None]:
-    """``ENGRAM_URL`` (default ``http://127.0.0.1:8080``) and ``ENGRAM_API_KEY``."""
-    return os.environ.get("ENGRAM_URL", "http://127.0.0.1:8080"), os.environ.get("ENGRAM_API_KEY")
+def env_options() -> tuple[str, str]:
+    """``ENGRAM_URL`` (default ``http://127.0.0.1:8080``) and ``ENGRAM_API_KEY`` (``Unauthorized``
+    at once when it is unset or empty)."""
+    key = os.environ.get("ENGRAM_API_KEY", "").strip()
+    if not key:
+        raise missing_key()
+    return os.environ.get("ENGRAM_URL", "http://127.0.0.1:8080"), key
 
 
 def request(http: httpx.Client | httpx.AsyncClient, call: Call[Any]) -> httpx.Request:
@@ -59,7 +63,7 @@ class Attempts(Generic[T]):
         if isinstance(outcome, httpx.TransportError):
             wait = self.policy.delay(attempt, None, {}, retry_unsafe=call.retry_unsafe)
             if wait is None:
-                raise ConnectionFailed(f"{call.method} {call.path}: {outcome}") from outcome
+                raise ConnectionFailed(_unreachable(call, outcome)) from outcome
         else:
             wait = self.policy.delay(
                 attempt, outcome.status_code, outcome.headers, retry_unsafe=call.retry_unsafe
@@ -68,6 +72,17 @@ class Attempts(Generic[T]):
                 return call.read(outcome.status_code, outcome.headers, outcome.content)
         self.made += 1
         return Wait(wait)
+
+
+def _unreachable(call: Call[Any], error: httpx.TransportError) -> str:
+    """The message of a call that got no answer: where it went, and what the transport said."""
+    try:
+        url = error.request.url
+        where = f"{url.scheme}://{url.netloc.decode('ascii', 'replace')}"
+    except RuntimeError:  # an error raised before any request was built
+        where = "the Engram API"
+    kind = "did not answer in time" if isinstance(error, httpx.TimeoutException) else "could not be reached"
+    return f"{where} {kind} ({call.method} {call.path}: {error or type(error).__name__}); is engram serve running there?"
 
 
 def unfinished(job: Job, deadline: float) -> bool:

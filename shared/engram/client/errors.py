@@ -2,7 +2,10 @@
 every non-2xx answer as a typed exception carrying its status, code and details.
 
 Each is also the matching ``engram.errors`` class (``NotFound`` is an ``engram.errors.NotFoundError``),
-so code that handles Engram's errors in-process handles them over HTTP the same way.
+so code that handles Engram's errors in-process handles them over HTTP the same way. A call the
+SDK refuses before sending (a bad field, an unknown option, no key) raises the very ``ApiError``
+the server would answer, so ``except ApiError`` catches every refusal; ``ConnectionFailed`` is the
+one other error: no answer came. Both are ``engram.errors.EngramError``.
 """
 
 from __future__ import annotations
@@ -69,10 +72,15 @@ class ServerError(ApiError):
     """5xx: the server failed (retried automatically when retrying is safe)."""
 
 
-class ConnectionFailed(errors.EngramError):
-    """The server could not be reached or did not answer in time (after the retries)."""
+class ConnectionFailed(errors.EngramError, code="connection_failed", status=503):
+    """The server could not be reached or did not answer in time (after the retries); the message
+    names the address tried."""
 
-    code = "connection_failed"
+
+MISSING_KEY = (
+    "ENGRAM_API_KEY is not set: export ENGRAM_API_KEY=<key> "
+    "(`engram key create TENANT` or POST /v1/admin/tenants/TENANT/keys prints one)"
+)
 
 
 _BY_STATUS: dict[int, type[ApiError]] = {
@@ -85,6 +93,18 @@ _BY_STATUS: dict[int, type[ApiError]] = {
     422: Unprocessable,
     429: RateLimited,
 }
+
+
+def refused(error: errors.EngramError) -> ApiError:
+    """The ``ApiError`` the server would answer for a call the SDK refuses before sending it."""
+    cls = _BY_STATUS.get(error.status, ApiError)
+    return cls(error.status, error.code, error.message, error.details or None)
+
+
+def missing_key() -> Unauthorized:
+    """A client made from the environment without ``ENGRAM_API_KEY``: refused at once, not at
+    the first call."""
+    return Unauthorized(401, "unauthorized", MISSING_KEY)
 
 
 def from_answer(status: int, body: Any, retry_after: float | None) -> ApiError:

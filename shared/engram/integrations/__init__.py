@@ -1,4 +1,4 @@
 """Engram under agent frameworks, each adapter on the Python SDK (``engram.client``) alone.
 
-``engram.integrations.langgraph``: a LangGraph ``BaseStore`` (extra ``engram[langgraph]``).
+``engram.integrations.langgraph``: a LangGraph ``BaseStore`` (extra ``engram-recall[langgraph]``).
 """

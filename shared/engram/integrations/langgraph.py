@@ -1,6 +1,6 @@
 """``EngramStore``: a LangGraph ``BaseStore`` whose items are Engram memories.
 
-``pip install 'engram[langgraph]'`` (the SDK and ``langgraph-checkpoint``, which holds
+``pip install 'engram-recall[langgraph]'`` (the SDK and ``langgraph-checkpoint``, which holds
 ``BaseStore``). Every request goes through the Python SDK (``engram.client``), so the store works
 against any Engram API (``engram serve`` or the cloud) with a tenant key.
 

@@ -19,7 +19,7 @@ from engram.models import (
     dump,
     parse,
 )
-from engram_cli.common import Command, Handler, json_arg, open_engine, out, progress
+from engram_cli.common import Command, Handler, count, json_arg, open_engine, out, progress
 
 
 def cmd_retain(args: argparse.Namespace) -> int:
@@ -252,7 +252,8 @@ def cmd_usage(args: argparse.Namespace) -> int:
     report = open_engine(args).usage(args.tenant, since=args.since, until=args.until)
     lines = [f"{report.tenant_id}: {report.since} .. {report.until}"]
     lines += [f"  {name:48} {value}" for name, value in report.totals.items()]
-    lines.append(f"  stored: {report.stored_memories} memories, {report.stored_bytes} bytes")
+    stored = count(report.stored_memories, "memory", "memories")
+    lines.append(f"  stored: {stored}, {count(report.stored_bytes, 'byte')}")
     out(args, dump(report), "\n".join(lines))
     return 0
 

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
 import sys
 from typing import Any
 
-from engram.errors import ValidationFailedError
+from engram.client.errors import MISSING_KEY
+from engram.errors import ValidationFailedError, envelope
 from engram.models import (
     RecallRequest,
     RetainRequest,
@@ -113,12 +115,14 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     except ImportError as exc:  # pragma: no cover - the extra is missing
         from engram.errors import DependencyMissingError
 
-        raise DependencyMissingError("engram mcp needs the mcp extra: pip install 'engram[mcp]'") from exc
+        raise DependencyMissingError(
+            "engram mcp needs the mcp extra: pip install 'engram-recall[mcp]'"
+        ) from exc
     url = args.url or os.environ.get("ENGRAM_URL", "http://127.0.0.1:8080")
     if args.transport == "stdio":
-        key = os.environ.get("ENGRAM_API_KEY")
-        if not key:
-            raise ValidationFailedError("ENGRAM_API_KEY: set it to the Engram API key the tools use")
+        key = os.environ.get("ENGRAM_API_KEY", "")
+        if not key.strip():  # serve anyway: the client then reads why in each tool's error
+            print(json.dumps(envelope("unauthorized", MISSING_KEY)), file=sys.stderr, flush=True)
         mcp_server.run_stdio(url, key)
         return 0
 

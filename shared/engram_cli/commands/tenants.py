@@ -4,14 +4,22 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from engram.models import (
     dump,
 )
-from engram_cli.common import Command, json_arg, open_engine, out
+from engram_cli.common import Command, count, fresh_data_dir_note, json_arg, open_engine, out
+
+
+def _warn_if_fresh(args: argparse.Namespace) -> None:
+    note = fresh_data_dir_note(args) if args.action == "create" else None
+    if note:
+        print(note, file=sys.stderr)
 
 
 def cmd_tenant(args: argparse.Namespace) -> int:
+    _warn_if_fresh(args)
     deps = open_engine(args).deps  # names the pip command when the local extra is missing
     from engram import tenants
 
@@ -40,7 +48,7 @@ def cmd_tenant(args: argparse.Namespace) -> int:
             out(
                 args,
                 {"tenant_id": args.name, "status": "erased", "erased_memories": removed},
-                f"erased {args.name}: {removed} memories",
+                f"erased {args.name}: {count(removed, 'memory', 'memories')}",
             )
     return 0
 
@@ -54,6 +62,7 @@ def add_tenant(command: Command) -> None:
 
 
 def cmd_key(args: argparse.Namespace) -> int:
+    _warn_if_fresh(args)
     deps = open_engine(args).deps
     from engram import tenants
 
