@@ -5,14 +5,18 @@ Each HTTP request becomes an API Gateway REST proxy event (payload v1.0, the sha
 lands in ``requestContext.authorizer``, a raised "Unauthorized" becomes one fixed 401 body), then
 the route's handler is invoked with a Lambda-like context.
 
-**One invocation at a time.** A Lambda container serves one event at a time, and the handlers
+**Execution environments.** A Lambda container serves one event at a time, and the handlers
 rely on it: Powertools' resolvers keep the current event on the ``BaseRouter`` class (shared by
 every resolver in a process) and its Logger and Metrics keep per-invocation keys and metrics.
-Two invocations running at once in one process would read each other's event, hence each
-other's tenant. So every invocation here (authorizer and handler) holds one process-wide lock:
-this process is one warm container. HTTP parsing and I/O stay concurrent, and so does the
-server's background work (``engram.background``: embedding backlog, jobs, lifecycle), which
-never goes through a handler.
+So ``dispatch`` never runs a handler in the server's own threads: it hands each invocation
+(authorizer and handler alike) to ``invoke``, which in ``engram serve`` is a pool of worker
+processes (``engram_http.workers``), each running one invocation at a time, as Lambda runs
+concurrent invocations in separate environments. ``invoke`` runs one in this process: a
+worker calls it, and so may a single-threaded script or test.
+
+**Timeouts.** Each function has its configured timeout (``routes.timeout_s``, the stack's); an
+invocation that runs past it is ended and answered 504 in the error envelope, as API Gateway
+answers a Lambda that timed out.
 """
 
 from __future__ import annotations
@@ -23,13 +27,14 @@ import re
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from engram_http.loader import load_handler
 from engram_http.ratelimit import Limits, RateLimiter
-from engram_http.routes import ROUTES, Route
+from engram_http.routes import ROUTES, Route, timeout_s
 from engram_http.runtime import error_body
 
 logger = logging.getLogger(__name__)
@@ -38,9 +43,20 @@ STAGE = "local"
 JSON_HEADERS = {"Content-Type": "application/json"}
 UNAUTHORIZED = error_body("unauthorized", "invalid or missing API key")
 _PARAM = re.compile(r"\{(\w+)\}")
-_CONTAINER = threading.Lock()  # one invocation at a time in this process (see the module doc)
 
 Answer = tuple[int, dict[str, str], bytes]
+Invoke = Callable[[str, dict[str, Any], float], Any]
+"""``invoke(function, event, timeout_s)``: the function's answer; raises what the function raised
+(its message kept), or ``FunctionTimeout`` past the timeout."""
+
+
+class FunctionTimeout(Exception):
+    """The function did not answer within its timeout (``seconds``)."""
+
+    def __init__(self, function: str, seconds: float) -> None:
+        super().__init__(f"{function} timed out after {seconds:g} s")
+        self.function = function
+        self.seconds = seconds
 
 
 @dataclass
@@ -156,15 +172,21 @@ def authorizer_event(event: dict[str, Any]) -> dict[str, Any]:
 
 
 def invoke(function: str, event: dict[str, Any], timeout_s: float = 30.0) -> Any:
-    """Run one function's ``lambda_handler`` on ``event``, as the only invocation in the process."""
+    """Run one function's ``lambda_handler`` on ``event`` in this process (a worker's one
+    invocation at a time; never from two threads at once, see the module doc)."""
     module = load_handler(function)
-    with _CONTAINER:
-        context = LocalContext(
-            function_name=f"engram-{function}",
-            aws_request_id=str(uuid.uuid4()),
-            deadline=time.monotonic() + timeout_s,
-        )
-        return module.lambda_handler(event, context)
+    context = LocalContext(
+        function_name=f"engram-{function}",
+        aws_request_id=str(uuid.uuid4()),
+        deadline=time.monotonic() + timeout_s,
+    )
+    return module.lambda_handler(event, context)
+
+
+def timed_out(exc: FunctionTimeout) -> Answer:
+    """API Gateway's answer to a function that ran past its timeout, in the error envelope."""
+    message = f"the request did not finish within {exc.seconds:g} s (the {exc.function} function's timeout)"
+    return 504, dict(JSON_HEADERS), error_body("timeout", message).encode()
 
 
 def _allowed(policy: dict[str, Any]) -> bool:
@@ -174,10 +196,12 @@ def _allowed(policy: dict[str, Any]) -> bool:
     )
 
 
-def _authorize(event: dict[str, Any]) -> Answer | None:
+def _authorize(event: dict[str, Any], invoke: Invoke) -> Answer | None:
     """Run the authorizer; put its context in the event, or answer as API Gateway would."""
     try:
-        policy = invoke("authorizer", authorizer_event(event), timeout_s=10.0)
+        policy = invoke("authorizer", authorizer_event(event), timeout_s("authorizer"))
+    except FunctionTimeout as exc:
+        return timed_out(exc)
     except Exception as exc:  # API Gateway answers 401 for "Unauthorized", 500 for anything else
         if str(exc) == "Unauthorized":
             return 401, dict(JSON_HEADERS), UNAUTHORIZED.encode()
@@ -237,9 +261,12 @@ def dispatch(
     body: bytes,
     source_ip: str = "127.0.0.1",
     seen: dict[str, str] | None = None,
+    *,
+    invoke: Invoke,
 ) -> Answer:
-    """One request through authorizer and handler, as API Gateway does it; ``seen`` (for the
-    access log) gets the matched route template and the caller's tenant, when known."""
+    """One request through authorizer and handler, as API Gateway does it, each invocation run
+    by ``invoke``; ``seen`` (for the access log) gets the matched route template and the
+    caller's tenant, when known."""
     split = urlsplit(target)
     route, params, allowed = match(method, split.path)
     if route is None and split.path.endswith("/") and len(split.path) > 1:
@@ -271,7 +298,7 @@ def dispatch(
         if known is not None and (wait := _limiter().retry_after(known)) is not None:
             return _rate_limited(wait)
     if route.auth != "none":
-        refused = _authorize(event)
+        refused = _authorize(event, invoke)
         if refused is not None:
             return refused
         tenant = event["requestContext"]["authorizer"].get("tenant_id")
@@ -281,7 +308,10 @@ def dispatch(
             _limiter().remember(credential, str(tenant))
             if known is None and (wait := _limiter().retry_after(str(tenant))) is not None:
                 return _rate_limited(wait)
-    response = invoke(route.function, event)
+    try:
+        response = invoke(route.function, event, timeout_s(route.function))
+    except FunctionTimeout as exc:
+        return timed_out(exc)
     out_headers = {k: str(v) for k, v in (response.get("headers") or {}).items()}
     for key, values in (response.get("multiValueHeaders") or {}).items():
         out_headers[key] = ", ".join(str(v) for v in values)

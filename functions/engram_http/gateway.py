@@ -1,7 +1,7 @@
 """``engram serve``: a local stand-in for API Gateway that calls the very same Lambda handlers.
 
 The HTTP side lives here; what API Gateway does with a request (route, event, authorizer,
-invocation, one at a time) is in ``apigw``. The server bounds what a client can hold: at most
+invocation) is in ``apigw``, and the invocations run in worker processes (``workers``). The server bounds what a client can hold: at most
 ``max_connections`` connections (one thread each; beyond that a 503 and close), a read timeout
 on every connection (an idle kept-alive connection is closed after ``idle_timeout`` seconds (30), a
 body that stops arriving gets a 408), headers up to 10 KiB (API Gateway's limit for a REST API;
@@ -24,7 +24,7 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from engram_http.apigw import JSON_HEADERS, dispatch
+from engram_http.apigw import JSON_HEADERS, Invoke, dispatch
 from engram_http.runtime import MAX_BODY_BYTES, error_body
 
 logger = logging.getLogger(__name__)
@@ -110,7 +110,13 @@ class _Handler(BaseHTTPRequestHandler):
         headers = {k.lower(): v for k, v in self.headers.items()}
         try:
             status, out_headers, payload = dispatch(
-                self.command, self.path, headers, body, self.client_address[0], seen
+                self.command,
+                self.path,
+                headers,
+                body,
+                self.client_address[0],
+                seen,
+                invoke=self.server.invoke,
             )
         except Exception:  # a handler crash is a 500 with the usual error shape, never a dropped connection
             logger.exception("request failed")
@@ -228,11 +234,13 @@ class GatewayServer(ThreadingHTTPServer):
         self,
         address: tuple[str, int],
         *,
+        invoke: Invoke,
         max_connections: int = 64,
         idle_timeout: float = 30.0,
         access_log: Callable[[str], None] | None = None,
     ) -> None:
         super().__init__(address, _Handler)
+        self.invoke = invoke
         self.idle_timeout = idle_timeout
         self.access_log = access_log
         self.stopping = threading.Event()
@@ -310,6 +318,7 @@ def serve(
     host: str,
     port: int,
     *,
+    invoke: Invoke,
     ready: threading.Event | None = None,
     on_start: Any = None,
     max_connections: int = 64,
@@ -317,9 +326,14 @@ def serve(
     access_log: Callable[[str], None] | None = None,
 ) -> GatewayServer:
     """Serve until SIGINT/SIGTERM (when run in the main thread), then finish in-flight requests;
-    ``access_log`` gets one line per request."""
+    ``invoke`` runs each invocation (``workers.WorkerPool.invoke``); ``access_log`` gets one
+    line per request."""
     server = GatewayServer(
-        (host, port), max_connections=max_connections, idle_timeout=idle_timeout, access_log=access_log
+        (host, port),
+        invoke=invoke,
+        max_connections=max_connections,
+        idle_timeout=idle_timeout,
+        access_log=access_log,
     )
     if on_start is not None:
         on_start(server)

@@ -110,6 +110,18 @@ TAGS: tuple[tuple[str, str], ...] = (
 """The OpenAPI tags, in the order Swagger UI shows them."""
 
 FUNCTIONS: tuple[str, ...] = tuple(dict.fromkeys(r.function for r in ROUTES))
+TIMEOUT_S: dict[str, float] = {"authorizer": 10, "feedback": 10, "docs": 10}
+"""Each function's timeout where it is not ``DEFAULT_TIMEOUT_S``: the stack's (``infra``
+``API_FUNCTIONS``; a test holds the two together) and what ``engram serve`` enforces."""
+DEFAULT_TIMEOUT_S = 29.0
+"""API Gateway's integration limit, which every other HTTP function's timeout is."""
+
+
+def timeout_s(function: str) -> float:
+    """How long one invocation of ``function`` may run before it is ended (504)."""
+    return TIMEOUT_S.get(function, DEFAULT_TIMEOUT_S)
+
+
 LOCAL_ONLY: tuple[str, ...] = ("webhooks",)
 """Functions only the embedded server has (the stack's events go to EventBridge instead)."""
 CLOUD_ROUTES: tuple[Route, ...] = tuple(r for r in ROUTES if r.function not in LOCAL_ONLY)

@@ -98,7 +98,9 @@ class LocalEmbedder:
             # A single text (a recall's query) runs as fast on one thread as on two, which
             # leaves the other core to the work recall does beside it (BM25, record reads).
             self._query_session = session(self._query_threads)
-            batch_session = session(self._threads)
+            # One session when both would be alike: each costs ~175 MB of memory.
+            same = self._threads == self._query_threads
+            batch_session = self._query_session if same else session(self._threads)
             tokenizer = Tokenizer.from_file(str(tokenizer_path))
             tokenizer.enable_truncation(MAX_TOKENS)
             tokenizer.enable_padding()

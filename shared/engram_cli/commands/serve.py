@@ -23,6 +23,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     """The local gateway: the Lambda handlers behind a real HTTP server, on the embedded default."""
     if args.max_connections < 1 or args.idle_timeout <= 0:
         raise ValidationFailedError("--max-connections and --idle-timeout: must be more than 0")
+    if args.workers is not None and args.workers < 1:
+        raise ValidationFailedError("--workers: must be at least 1")
+    if args.timeout is not None and args.timeout <= 0:
+        raise ValidationFailedError("--timeout: must be more than 0 seconds")
     if args.lifecycle_interval is not None and args.lifecycle_interval <= 0:
         raise ValidationFailedError(
             "--lifecycle-interval: must be more than 0 seconds (--no-lifecycle turns it off)"
@@ -35,15 +39,21 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     from engram.webhook_dispatch import start_dispatcher
     from engram_http import gateway, runtime
+    from engram_http.workers import WorkerPool
 
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(message)s")
     engine = open_engine(args)
-    engine.embedder.embed(["warm up"])  # load the model before the first request
-    runtime.use_engine(engine)
+    runtime.use_engine(engine)  # this process's own reads: the tenants' rate limits
+    pool = WorkerPool(args.workers or os.cpu_count() or 1, engine.settings, on_notes=_background(engine))
+    pool.start()  # the workers load while the server starts (a request waits for the first)
     resumed = engine.resume_jobs()
     if not args.no_lifecycle:
         engine.start_lifecycle(args.lifecycle_interval or engine.settings.lifecycle_interval_s)
     dispatcher = start_dispatcher(engine.deps)  # webhooks: sent on a background thread
+    cap = args.timeout
+
+    def invoke(function: str, event: dict[str, Any], timeout_s: float) -> Any:
+        return pool.invoke(function, event, timeout_s if cap is None else min(cap, timeout_s))
 
     def announce(server: Any) -> None:
         host, port = server.server_address[:2]
@@ -58,18 +68,35 @@ def cmd_serve(args: argparse.Namespace) -> int:
         gateway.serve(
             args.host,
             args.port,
+            invoke=invoke,
             on_start=announce,
             max_connections=args.max_connections,
             idle_timeout=args.idle_timeout,
             access_log=None if args.quiet else _access_line,
         )
     finally:
+        pool.stop()
         if dispatcher is not None:
             dispatcher.stop()
         engine.close()
         runtime.use_engine(None)
     print("Engram stopped", flush=True)
     return 0
+
+
+def _background(engine: Any) -> Any:
+    """What the workers hand back goes to this process's background work: a deferred embedding
+    wakes the embedder, an accepted job joins the job runner."""
+
+    def take(notes: Any) -> None:
+        if notes.wake_embedder:
+            engine.deps.backlog.wake.set()
+        runner = engine.deps.runner
+        for tenant_id, job in notes.jobs:
+            if runner is not None:
+                runner.submit(tenant_id, job)
+
+    return take
 
 
 def _access_line(line: str) -> None:
@@ -96,6 +123,19 @@ def add_serve(command: Command) -> None:
         help="run the lifecycle job over every tenant this often (default: setting lifecycle_interval_s, 3600)",
     )
     p.add_argument("--no-lifecycle", action="store_true", help="do not run the lifecycle job in this server")
+    p.add_argument(
+        "--workers",
+        type=int,
+        metavar="N",
+        help="worker processes, each running one request at a time as a Lambda execution environment "
+        "does (default: the number of cores; each takes ~250 MB with the local model)",
+    )
+    p.add_argument(
+        "--timeout",
+        type=float,
+        metavar="SECONDS",
+        help="end any request after this long (504), if sooner than its function's configured timeout",
+    )
     p.add_argument(
         "--max-connections", type=int, default=64, help="open connections at most (beyond: 503); default 64"
     )
