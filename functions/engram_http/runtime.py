@@ -423,7 +423,8 @@ def json_response(payload: Any, status: int = 200) -> Response[str]:
     """A JSON response; pydantic models are dumped in the API's shape (the CLI's ``--json`` too)."""
     if isinstance(payload, BaseModel):
         payload = dump(payload)
-    return Response(status, JSON, json.dumps(payload, default=str))
+    # UTF-8 as it is: a \u escape makes a CJK character 6 bytes instead of 3 (Lambda answers <= 6 MB)
+    return Response(status, JSON, json.dumps(payload, default=str, ensure_ascii=False))
 
 
 class ErrorDetail(BaseModel):
