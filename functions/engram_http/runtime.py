@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import contextvars
 import functools
 import json
 import os
@@ -113,6 +114,10 @@ TenantPath = Annotated[str, Path(pattern=TENANT_ID)]
 JSON = "application/json"
 
 F = TypeVar("F", bound=Callable[..., Any])
+_current_event: contextvars.ContextVar[Mapping[str, Any] | None] = contextvars.ContextVar(
+    "event", default=None
+)
+_current_request: contextvars.ContextVar[str] = contextvars.ContextVar("request", default="")
 _deps: Deps | None = None
 _engine: Engine | None = None
 _lock = threading.Lock()
@@ -245,14 +250,46 @@ def _from_validation(exc: RequestValidationError) -> Response[str]:
     return _from_engram(from_validation(errors, outer=("body", "path", "query")))
 
 
+def request_id(event: Mapping[str, Any] | None = None) -> str:
+    """The API Gateway request id of the event (what its access log and the caller see), else
+    the Lambda invocation's; empty outside both."""
+    event = event if event is not None else _current_event.get()
+    context = (event or {}).get("requestContext") or {}
+    return str(context.get("requestId") or _current_request.get() or "")
+
+
+def internal_error(event: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The envelope of a failure the caller cannot act on: ``internal_error`` and the request id
+    to quote (the log line of the failure carries the same id)."""
+    rid = request_id(event)
+    body = envelope("internal_error", f"internal error (request {rid})" if rid else "internal error")
+    if rid:
+        body["error"]["request_id"] = rid
+    return body
+
+
 def _from_engram(exc: EngramError) -> Response[str]:
     if isinstance(exc, ConfigurationError):  # the operator's fault: the details are in the log
-        return Response(500, JSON, error_body("internal_error", "internal error"))
+        return Response(500, JSON, json.dumps(internal_error()))
     headers = {}
     retry_after = getattr(exc, "retry_after", None)
     if retry_after is not None:
         headers["Retry-After"] = str(retry_after)
-    return Response(http_status(exc), JSON, json.dumps(exc.to_dict()), headers=headers or None)
+    body = exc.to_dict()
+    if http_status(exc) >= 500 and request_id():
+        body["error"]["request_id"] = request_id()
+    return Response(http_status(exc), JSON, json.dumps(body), headers=headers or None)
+
+
+def _from_unhandled(exc: Exception) -> Response[str]:
+    """Any other exception of a route: logged with its traceback, answered in the envelope."""
+    from aws_lambda_powertools.event_handler.exceptions import ServiceError
+
+    if isinstance(exc, ServiceError):  # Powertools' own (a 405, a 400 it raised): keep its status
+        code = "not_found" if exc.status_code == 404 else "invalid_request"
+        return Response(exc.status_code, JSON, error_body(code, exc.msg))
+    logger.exception("unhandled error", extra={"request_id": request_id()})
+    return Response(500, JSON, json.dumps(internal_error()))
 
 
 class EngramResolver(APIGatewayRestResolver):
@@ -333,6 +370,10 @@ def resolver(*, text_bodies: tuple[str, ...] = (), operator: bool = False) -> AP
             logger.exception("request failed")
         return _from_engram(exc)
 
+    @app.exception_handler(Exception)
+    def _unhandled(exc: Exception) -> Response[str]:
+        return _from_unhandled(exc)
+
     @app.not_found
     def _not_found(_: Exception) -> Response[str]:
         return Response(404, JSON, error_body("not_found", "no such route"))
@@ -347,10 +388,24 @@ def entry_point(app: APIGatewayRestResolver) -> Callable[[dict[str, Any], Any], 
     @tracer.capture_lambda_handler
     @metrics.log_metrics
     def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
-        with invocation_budget(context):
-            response = app.resolve(event, context)
-        _meter_request(event)
-        return response
+        events = _current_event.set(event)
+        requests = _current_request.set(str(getattr(context, "aws_request_id", "") or ""))
+        try:
+            with invocation_budget(context):
+                response = app.resolve(event, context)
+            _meter_request(event)
+            return response
+        except Exception:  # outside any route (metering, the resolver itself): still the envelope
+            logger.exception("unhandled error", extra={"request_id": request_id(event)})
+            return {
+                "statusCode": 500,
+                "headers": {"Content-Type": JSON},
+                "body": json.dumps(internal_error(event)),
+                "isBase64Encoded": False,
+            }
+        finally:
+            _current_event.reset(events)
+            _current_request.reset(requests)
 
     return lambda_handler
 
@@ -368,7 +423,8 @@ def json_response(payload: Any, status: int = 200) -> Response[str]:
     """A JSON response; pydantic models are dumped in the API's shape (the CLI's ``--json`` too)."""
     if isinstance(payload, BaseModel):
         payload = dump(payload)
-    return Response(status, JSON, json.dumps(payload, default=str))
+    # UTF-8 as it is: a \u escape makes a CJK character 6 bytes instead of 3 (Lambda answers <= 6 MB)
+    return Response(status, JSON, json.dumps(payload, default=str, ensure_ascii=False))
 
 
 class ErrorDetail(BaseModel):

@@ -143,7 +143,7 @@ class Api(Construct):
         json_type = "application/json"
 
         def respond(
-            kind: apigw.ResponseType, status: str, body: str, headers: dict[str, str] | None = None
+            kind: apigw.ResponseType, status: str | None, body: str, headers: dict[str, str] | None = None
         ) -> None:
             self.rest_api.add_gateway_response(
                 f"{kind.response_type}Response",
@@ -181,6 +181,26 @@ class Api(Construct):
             apigw.ResponseType.REQUEST_TOO_LARGE,
             "413",
             '{"error": {"code": "payload_too_large", "message": "the body is too large"}}',
+        )
+        # Whatever API Gateway answers itself is the envelope too, with the request id to quote
+        # ($context.error.messageString is already a quoted JSON string).
+        rid = '"request_id": "$context.requestId"'
+        respond(
+            apigw.ResponseType.DEFAULT_4_XX,
+            None,
+            '{"error": {"code": "invalid_request", "message": $context.error.messageString, ' + rid + "}}",
+        )
+        respond(
+            apigw.ResponseType.DEFAULT_5_XX,
+            None,
+            '{"error": {"code": "internal_error", "message": $context.error.messageString, ' + rid + "}}",
+        )
+        respond(
+            apigw.ResponseType.INTEGRATION_TIMEOUT,
+            "504",
+            '{"error": {"code": "timeout", "message": "the request took longer than API Gateway\'s 29 s", '
+            + rid
+            + "}}",
         )
         respond(
             apigw.ResponseType.BAD_REQUEST_PARAMETERS,

@@ -94,6 +94,15 @@ class ProviderError(EngramError, code="provider_error", status=502):
     """A configured provider (embedder, LLM, reranker, index) failed."""
 
 
+class UnavailableError(EngramError, code="unavailable", status=503):
+    """A backing service (the table) is throttling or briefly down: retry, after ``retry_after``
+    seconds when it is set."""
+
+    def __init__(self, message: str, *, retry_after: int | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
 def http_status(error: EngramError) -> int:
     """The HTTP status of an error: its class's (the nearest that names one), 500 by default."""
     return error.status

@@ -30,6 +30,7 @@ from engram.models import (
     PatchRequest,
     RestoreRequest,
     check_expiry,
+    dump,
 )
 from engram.ports import Conditions, MemoryStore, Ports, Vector, WriteBatch
 from engram.scopes import ScopeSet
@@ -101,7 +102,27 @@ def list_memories(
         exclude_tiers=(),
     )
     page = store.list_page(tenant_id, conditions, cursor=request.cursor, limit=request.limit, tag=request.tag)
-    return ListResponse(memories=[MemoryView.of(r) for r in page.records], next_cursor=page.next_cursor)
+    views = [MemoryView.of(r) for r in page.records]
+    fit = _fitting(views, LIST_MAX_BYTES)
+    if fit < len(views):  # over the byte bound: the same page, shorter, with the store's own cursor
+        page = store.list_page(tenant_id, conditions, cursor=request.cursor, limit=fit, tag=request.tag)
+        views = [MemoryView.of(r) for r in page.records]
+    return ListResponse(memories=views, next_cursor=page.next_cursor)
+
+
+LIST_MAX_BYTES = 5 * 1024 * 1024
+"""A page of the listing answers at most this much JSON (Lambda answers at most 6 MB); a page
+that would be larger holds fewer memories than ``limit`` and its cursor goes on from there."""
+
+
+def _fitting(views: list[MemoryView], budget: int) -> int:
+    """How many of ``views`` fit ``budget`` bytes of UTF-8 JSON (at least one)."""
+    used = 64  # the envelope: {"memories": [...], "next_cursor": "..."}
+    for count, view in enumerate(views):
+        used += len(json.dumps(dump(view), default=str, ensure_ascii=False).encode()) + 2
+        if used > budget:
+            return max(1, count)
+    return len(views)
 
 
 def patch(

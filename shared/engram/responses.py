@@ -76,6 +76,9 @@ class RetainResponse(BaseModel):
     replayed: bool = False
     extraction: Literal["llm", "rules"] | None = None
     """Who extracted the memories of a smart or auto retain: the LLM, or the rules (None: raw)."""
+    embedding_truncated: list[str] | None = None
+    """Memories whose text is longer than the embedding model takes (Titan V2: 8,192 tokens):
+    their vector is of the text's start; keyword search still sees all of it."""
     fallback: str | None = None
     """Why a smart or auto retain extracted by the rules instead of the LLM: its LLM budget is
     spent, or the LLM call failed (``llm: <reason>``)."""

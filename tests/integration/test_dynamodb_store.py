@@ -19,6 +19,7 @@ from engram.adapters.dynamodb.store import DynamoStore
 from engram.adapters.dynamodb.usage import DynamoUsage
 from engram.adapters.local_embedder import LocalEmbedder
 from engram.adapters.memory_index import InMemoryIndex
+from engram.errors import PayloadTooLargeError
 from engram.feedback import feedback
 from engram.models import FeedbackRequest, Tenant
 from engram.ports import Ports, WriteBatch
@@ -90,8 +91,8 @@ def test_a_write_that_dynamodb_rejects_leaves_nothing_behind(store: DynamoStore)
     # Given a batch whose last record is over DynamoDB's 400 KB item limit
     small = [record("acme", f"fact number {i}") for i in range(3)]
     huge = record("acme", "x" * 450_000)
-    # When it is written, DynamoDB rejects the transaction
-    with pytest.raises(Exception, match="size"):
+    # When it is written, DynamoDB rejects the transaction: a 413, not a raw boto error
+    with pytest.raises(PayloadTooLargeError, match="item size limit"):
         put(store, *small, huge)
     # Then none of the batch (records, history) was stored
     assert store.get_many("acme", [r.id for r in small]) == {}

@@ -7,6 +7,7 @@ import json
 import logging
 from collections import Counter
 
+from engram import embedding_input
 from engram.errors import ConflictError
 from engram.extraction.llm import LlmUsage
 from engram.extraction.llm_extractor import for_retain
@@ -75,4 +76,10 @@ def retain(
         },
     )
     extraction = None if request.mode == "raw" else (spent.extraction or "rules")
-    return RetainResponse(results=results, extraction=extraction, fallback=spent.extraction_fallback)
+    cut = [i.record.id for i in state.items if embedding_input.fit(i.record.content, embedder.model_id)[1]]
+    return RetainResponse(
+        results=results,
+        extraction=extraction,
+        fallback=spent.extraction_fallback,
+        embedding_truncated=cut or None,
+    )

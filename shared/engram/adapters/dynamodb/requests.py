@@ -14,6 +14,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from engram.adapters.clock import SystemClock
+from engram.adapters.dynamodb.errors import translating
 from engram.adapters.dynamodb.items import Item, key_of, s
 from engram.adapters.dynamodb.table import index_name
 from engram.errors import ConflictError, ProviderError
@@ -53,7 +54,8 @@ class DynamoTable:
         blobs: BlobStore | None = None,
         clock: Clock | None = None,
     ) -> None:
-        self.client, self.table, self.blobs = client, table_name, blobs
+        # Every failure of the client is an Engram error (engram.adapters.dynamodb.errors).
+        self.client, self.table, self.blobs = translating(client), table_name, blobs
         self.max_unprocessed_rounds = max_unprocessed_rounds
         self.clock: Clock = clock or SystemClock()
 
