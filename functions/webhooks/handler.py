@@ -47,7 +47,14 @@ def _store(tenant: str) -> Any:
     ),
 )
 def create(tenant: TenantPath, request: Annotated[CreateWebhook, Body()]) -> Response[str]:
-    created = create_webhook(tenant, request, store=_store(tenant), clock=deps().clock)
+    current = deps()
+    created = create_webhook(
+        tenant,
+        request,
+        store=_store(tenant),
+        clock=current.clock,
+        allow_private=current.settings.webhook.allow_private,
+    )
     return json_response(created, status=201)
 
 

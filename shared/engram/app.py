@@ -41,6 +41,7 @@ def build_local(settings: Settings, *, clock: Clock | None = None, embedder: Emb
     from engram.adapters.sqlite.usage import SqliteUsage
     from engram.adapters.sqlite_index import SqliteIndex
     from engram.auth import KeyService, load_or_create_secret
+    from engram.outbound.sealing import Sealer
 
     if settings.blas_threads is not None:
         from threadpoolctl import threadpool_limits
@@ -64,7 +65,7 @@ def build_local(settings: Settings, *, clock: Clock | None = None, embedder: Emb
         ledger=SqliteUsage(db),
         index=SqliteIndex(db, dimension=embedder.dimension, scan=settings.scan),
         embedder=embedder,
-        webhooks=SqliteWebhooks(db),
+        webhooks=SqliteWebhooks(db, sealer=Sealer.in_dir(settings.data_dir)),
     )
 
 

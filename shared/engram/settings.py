@@ -222,13 +222,19 @@ class WebhookSettings(_Section):
     poll_s: float = Field(default=0.25, gt=0)
     """How often the outbox is read (a few cheap indexed queries)."""
     timeout_s: float = Field(default=5.0, gt=0)
-    """Per attempt: connect, send and read the answer."""
+    """Per attempt, in all: connect, send, and read the answer (a receiver trickling bytes is cut off)."""
     max_attempts: int = Field(default=8, ge=1)
     backoff_s: float = Field(default=2.0, ge=0)
     """The wait before the first retry; it doubles with each attempt (1 + 7 retries ≈ 4 min at the default)."""
     max_backoff_s: float = Field(default=600.0, ge=0)
-    senders: int = Field(default=4, ge=1, le=64)
-    """Endpoints sent to at the same time (one slow receiver does not hold up the others)."""
+    senders: int = Field(default=16, ge=1, le=64)
+    """Endpoints sent to at the same time; each endpoint has its own queue, so one slow receiver
+    holds up only its own deliveries."""
+    max_response_bytes: int = Field(default=65_536, ge=0)
+    """Of a receiver's answer, at most this much is read (the status is what counts)."""
+    allow_private: bool = False
+    """Local development only: allow http and loopback/private addresses (by default a webhook
+    must be https to a public address, checked again at each send)."""
     keep_days: float = Field(default=7.0, gt=0)
     """Finished deliveries stay in the log this long."""
 

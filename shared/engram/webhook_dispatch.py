@@ -2,8 +2,13 @@
 
 Each round: the outbox's new rows become deliveries (one per subscribed endpoint, events derived
 by ``engram.events``); the deliveries that are due and first of their memory at their endpoint are
-leased and POSTed, signed (``engram.webhooks.sign``), a few endpoints at a time. A 2xx answer
-delivers; anything else (an error status, a refused connection, a timeout) is tried again after
+leased and join their endpoint's queue. Each endpoint's queue is sent in order by one sender at a
+time, up to ``senders`` endpoints at once, and a round never waits for any of them: a slow
+receiver holds up only its own deliveries, never another endpoint's or tenant's. Each attempt is
+one bounded POST (``engram.outbound.sender``: the address checked again at send time, a total
+deadline of ``timeout_s``, at most ``max_response_bytes`` of the answer read, no redirect
+followed), signed (``engram.webhooks.sign``). A 2xx answer
+delivers; anything else (an error status, a redirect, a refused connection, a timeout) is tried again after
 ``backoff_s · 2^(attempt-1)`` (±25 %, at most ``max_backoff_s``) until ``max_attempts``, then the
 delivery is ``failed``. Requests never wait for any of it: they only wrote their outbox rows.
 The figures are ``Settings.webhook`` (``engram.settings.WebhookSettings``, env ``ENGRAM_WEBHOOK_*``).
@@ -15,11 +20,14 @@ import logging
 import random
 import threading
 import time
+from collections import deque
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any, Protocol
 
+from engram.outbound import sender
 from engram.ports import Clock
 from engram.settings import WebhookSettings
 from engram.webhooks import SIGNATURE_HEADER, WebhookStore, sign
@@ -65,18 +73,15 @@ class Dispatcher:
         *,
         clock: Clock,
         settings: WebhookSettings | None = None,
-        client: Any = None,
+        post: Callable[..., sender.Answer] = sender.post,
     ) -> None:
-        import httpx
-
         self.store = store
         self.clock = clock
         self.settings = settings or WebhookSettings()
-        self.client = client or httpx.Client(
-            timeout=self.settings.timeout_s,
-            follow_redirects=False,
-            headers={"User-Agent": "engram-webhooks/1"},
-        )
+        self.post = post
+        self._queues: dict[str, deque[dict[str, Any]]] = {}
+        self._queued: set[int] = set()  # deliveries in a queue or being sent (a lease may lapse meanwhile)
+        self._lock = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._pool = ThreadPoolExecutor(
@@ -96,7 +101,6 @@ class Dispatcher:
             self._thread.join()
             self._thread = None
         self._pool.shutdown(wait=True)
-        self.client.close()
 
     def _loop(self) -> None:
         while not self._stop.is_set():
@@ -109,30 +113,57 @@ class Dispatcher:
                 self._stop.wait(self.settings.poll_s)
 
     def run_once(self) -> int:
-        """One round: fan the outbox out, send what is due; returns outbox rows plus deliveries handled."""
+        """One round: fan the outbox out, queue what is due at its endpoint (without waiting for
+        any send); returns outbox rows plus deliveries newly queued."""
         now = time.time()
         stamp = self.clock.now().isoformat()
         taken = self.store.fan_out(now=now, created_at=stamp)
         due = self.store.claim_due(now=now, lease_s=self.settings.timeout_s + 30.0)
-        by_endpoint: dict[str, list[dict[str, Any]]] = {}
-        for delivery in due:
-            by_endpoint.setdefault(delivery["endpoint_id"], []).append(delivery)
-        for done in [self._pool.submit(self._send_all, batch) for batch in by_endpoint.values()]:
-            done.result()
+        queued = 0
+        with self._lock:
+            for delivery in due:
+                if int(delivery["seq"]) in self._queued:
+                    continue
+                self._queued.add(int(delivery["seq"]))
+                endpoint = str(delivery["endpoint_id"])
+                if endpoint not in self._queues:
+                    self._queues[endpoint] = deque()
+                    self._pool.submit(self._drain, endpoint)
+                self._queues[endpoint].append(delivery)
+                queued += 1
         if now - self._pruned > 3600:
             self._pruned = now
             self.store.prune(before=(self.clock.now() - timedelta(days=self.settings.keep_days)).isoformat())
-        return taken + len(due)
+        return taken + queued
 
-    def _send_all(self, batch: list[dict[str, Any]]) -> None:
-        for delivery in batch:
-            self._send(delivery)
+    def idle(self) -> bool:
+        """Nothing queued or being sent."""
+        with self._lock:
+            return not self._queued
+
+    def _drain(self, endpoint: str) -> None:
+        """Send one endpoint's queue in order, until it is empty."""
+        while True:
+            with self._lock:
+                queue = self._queues[endpoint]
+                if not queue:
+                    del self._queues[endpoint]
+                    return
+                delivery = queue.popleft()
+            try:
+                self._send(delivery)
+            except Exception:  # the store failed: the lease lapses and a later round tries again
+                logger.exception("webhook send failed")
+            finally:
+                with self._lock:
+                    self._queued.discard(int(delivery["seq"]))
 
     def _send(self, delivery: dict[str, Any]) -> None:
         body = (delivery["body"] or "").encode()
         attempt = int(delivery["attempts"]) + 1
         headers = {
             "Content-Type": "application/json",
+            "User-Agent": "engram-webhooks/1",
             SIGNATURE_HEADER: sign(delivery["secret"], body),
             "Engram-Event-Id": delivery["event_id"],
             "Engram-Event-Type": delivery["event_type"],
@@ -141,14 +172,21 @@ class Dispatcher:
         started = time.perf_counter()
         status: int | None = None
         error: str | None = None
+        s = self.settings
         try:
-            status = self.client.post(delivery["url"], content=body, headers=headers).status_code
+            status = self.post(
+                delivery["url"],
+                body,
+                headers,
+                deadline_s=s.timeout_s,
+                max_response_bytes=s.max_response_bytes,
+                allow_private=s.allow_private,
+            ).status
             if not 200 <= status < 300:
                 error = f"HTTP {status}"
-        except Exception as exc:  # refused, timed out, reset: all retried the same way
+        except Exception as exc:  # refused address, timed out, reset: all retried the same way
             error = f"{type(exc).__name__}: {exc}"[:300]
         duration_ms = round((time.perf_counter() - started) * 1000, 1)
-        s = self.settings
         if error is None:
             outcome, wait = "delivered", 0.0
         elif attempt >= s.max_attempts:

@@ -25,19 +25,19 @@ import secrets
 import time
 from datetime import datetime
 from typing import Any, Protocol
-from urllib.parse import urlsplit
 
 from pydantic import BaseModel, Field
 
 from engram.errors import ConflictError, NotFoundError, UnprocessableError
 from engram.events import EVENT_TYPES
 from engram.models import Request
+from engram.outbound.urls import check_url
 from engram.ports import Clock
 
 SIGNATURE_HEADER = "Engram-Signature"
 TOLERANCE_S = 300
 """How old a signature's timestamp may be before :func:`verify` refuses it (replays)."""
-URL_PATTERN = r"^https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?(/[!-~]*)?$"
+URL_PATTERN = r"^https://[A-Za-z0-9.-]+(:[0-9]{1,5})?(/[!-~]*)?$"
 MAX_ENDPOINTS = 20
 """Per tenant: each endpoint gets every event it subscribes to, so a few are plenty."""
 
@@ -63,7 +63,8 @@ class CreateWebhook(Request):
         examples=["https://example.com/engram-events"],
         json_schema_extra={"pattern": URL_PATTERN},
     )
-    """Where the events go: an ``http`` or ``https`` URL."""
+    """Where the events go: an ``https`` URL of a public host (``engram.outbound.urls``; ``http``
+    and loopback/private addresses only with ``ENGRAM_WEBHOOK_ALLOW_PRIVATE`` for local development)."""
     events: list[str] = Field(
         default_factory=lambda: list(EVENT_TYPES),
         min_length=1,
@@ -123,15 +124,16 @@ class DeliveryList(BaseModel):
 
 
 def create_webhook(
-    tenant_id: str, request: CreateWebhook, *, store: WebhookStore, clock: Clock
+    tenant_id: str,
+    request: CreateWebhook,
+    *,
+    store: WebhookStore,
+    clock: Clock,
+    allow_private: bool = False,
 ) -> WebhookCreated:
-    """A new endpoint with a fresh secret; a URL that is not http(s) or an unknown event type is a 422."""
-    parts = urlsplit(request.url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise UnprocessableError(
-            "url: must be an http or https URL with a host",
-            details=[{"field": "url", "problem": "must be an http or https URL with a host", "type": "url"}],
-        )
+    """A new endpoint with a fresh secret; a URL Engram will not call (``engram.outbound.urls``)
+    or an unknown event type is a 422."""
+    check_url(request.url, allow_private=allow_private)
     unknown = [t for t in request.events if t not in EVENT_TYPES]
     if unknown:
         problem = f"unknown event type(s) {', '.join(unknown)}; known: {', '.join(EVENT_TYPES)}"

@@ -40,6 +40,7 @@ PARSERS: tuple[Callable[[Command], None], ...] = (
     memories.add_release,
     tools.add_screen,
     tools.add_bench_gateway,
+    tools.add_bench_concurrency,
     tools.add_coldstart,
     tools.add_smoke,
     tools.add_eval,

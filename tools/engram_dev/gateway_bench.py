@@ -63,17 +63,21 @@ def _percentile(values: list[float], q: float) -> float:
 
 @contextmanager
 def local_gateway(engine: Any) -> Iterator[tuple[str, int]]:
-    """``engram serve``'s gateway on a free port in a thread, serving ``engine``: yields (host, port)."""
+    """``engram serve``'s gateway on a free port in a thread, over ``engine``'s data with one
+    worker process (as ``engram serve --workers 1``): yields (host, port)."""
     from engram_http import gateway, runtime
+    from engram_http.workers import WorkerPool
 
     runtime.use_engine(engine)
     engine.resume_jobs()  # the background work engram serve starts beside its gateway
+    pool = WorkerPool(1, engine.settings)
+    pool.start(wait=True)
     servers: list[Any] = []
     ready = threading.Event()
     thread = threading.Thread(
         target=gateway.serve,
         args=("127.0.0.1", 0),
-        kwargs={"ready": ready, "on_start": servers.append},
+        kwargs={"ready": ready, "on_start": servers.append, "invoke": pool.invoke},
         daemon=True,
     )
     thread.start()
@@ -86,6 +90,7 @@ def local_gateway(engine: Any) -> Iterator[tuple[str, int]]:
         if servers:
             servers[0].shutdown()
         thread.join(10)
+        pool.stop()
         runtime.use_engine(None)
 
 

@@ -175,6 +175,28 @@ def add_bench_gateway(command: Command) -> None:
     p.add_argument("--queries", type=int, default=1000)
 
 
+def cmd_bench_concurrency(args: argparse.Namespace) -> int:
+    return dev_tool("concurrency_bench")(args)
+
+
+def add_bench_concurrency(command: Command) -> None:
+    p = command(
+        "bench-concurrency",
+        cmd_bench_concurrency,
+        "recall throughput at 1-32 clients, and a quiet tenant beside another's import and export",
+    )
+    p.add_argument("--memories", type=int, default=1000, help="the quiet tenant's memories")
+    p.add_argument(
+        "--import-memories",
+        type=int,
+        default=1500,
+        help="memories seeded for the import (~3.6 KB each exported)",
+    )
+    p.add_argument("--import-mb", type=float, default=4.5, help="the imported JSONL's size at most")
+    p.add_argument("--seconds", type=float, default=5.0, help="per client level, and for the idle phase")
+    p.add_argument("--workers", type=int, help="engram serve --workers (default: the cores)")
+
+
 def cmd_coldstart(args: argparse.Namespace) -> int:
     return dev_tool("coldstart")(args)
 

@@ -29,6 +29,7 @@ from engram.models import DeletionLogEntry, Job, MemoryRecord
 from engram.ports import MemoryChange
 
 if TYPE_CHECKING:
+    from engram.outbound.sealing import Sealer
     from engram.webhook_dispatch import Attempt
 
 _SCRUB = (
@@ -151,10 +152,18 @@ def outbox_events(
 
 
 class SqliteWebhooks:
-    """Webhook endpoints, the outbox's fan-out into deliveries, and the delivery log."""
+    """Webhook endpoints, the outbox's fan-out into deliveries, and the delivery log. Signing
+    secrets are stored sealed by ``sealer`` (``engram.outbound.sealing``) when one is given."""
 
-    def __init__(self, db: Any) -> None:
+    def __init__(self, db: Any, *, sealer: Sealer | None = None) -> None:
         self.db = db  # engram.adapters.sqlite.database.SqliteDatabase
+        self.sealer = sealer
+
+    def _seal(self, secret: str, tenant_id: str, endpoint_id: str) -> str:
+        return secret if self.sealer is None else self.sealer.seal(secret, tenant_id, endpoint_id)
+
+    def _open(self, stored: str, tenant_id: str, endpoint_id: str) -> str:
+        return stored if self.sealer is None else self.sealer.open(stored, tenant_id, endpoint_id)
 
     # -- endpoints ----------------------------------------------------------------------------------
 
@@ -167,7 +176,7 @@ class SqliteWebhooks:
                     endpoint["id"],
                     endpoint["url"],
                     json.dumps(endpoint["events"]),
-                    endpoint["secret"],
+                    self._seal(endpoint["secret"], tenant_id, endpoint["id"]),
                     endpoint["created_at"],
                 ),
             )
@@ -184,7 +193,13 @@ class SqliteWebhooks:
             .fetchall()
         )
         return [
-            {"id": r[0], "url": r[1], "events": json.loads(r[2]), "secret": r[3], "created_at": r[4]}
+            {
+                "id": r[0],
+                "url": r[1],
+                "events": json.loads(r[2]),
+                "secret": self._open(r[3], tenant_id, r[0]),
+                "created_at": r[4],
+            }
             for r in rows
         ]
 
@@ -278,7 +293,12 @@ class SqliteWebhooks:
             "url",
             "secret",
         )
-        return [dict(zip(names, row, strict=True)) for row in rows]
+        due = [dict(zip(names, row, strict=True)) for row in rows]
+        for delivery in due:
+            delivery["secret"] = self._open(
+                delivery["secret"], delivery["tenant_id"], delivery["endpoint_id"]
+            )
+        return due
 
     def record_attempt(self, seq: int, attempt: Attempt) -> None:
         """One attempt in the log; the delivery takes its outcome. A finished delivery keeps no body."""
