@@ -15,7 +15,7 @@ STAMP  := $(VENV)/.installed
 DATA_DIR ?= $(or $(ENGRAM_DATA_DIR),$(HOME)/.engram)
 PORT ?= 8080
 
-.PHONY: run demo test lint typecheck docs bench install clean
+.PHONY: run demo test test-quick lint typecheck docs bench install clean
 
 DDB_LOCAL := tests/integration/dynamodb-local
 TS_SDK := sdk/typescript
@@ -62,9 +62,18 @@ typecheck: install
 docs: install
 	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --quiet
 
+# pytest on every core (pytest-xdist): one process per core, tests that build into the checkout
+# kept on one worker (--dist loadgroup, groups in tests/conftest.py); the 20 slowest are listed.
+PYTEST_WORKERS ?= auto
+PYTEST_PARALLEL := -n $(PYTEST_WORKERS) --dist loadgroup --durations=20
+
 test: lint typecheck docs
-	$(PY) -m pytest
+	$(PY) -m pytest $(PYTEST_PARALLEL)
 	cd $(TS_SDK) && npm run --silent check
+
+# The same without the slow end-to-end and benchmark-like group (CI and make test run it).
+test-quick: install
+	$(PY) -m pytest $(PYTEST_PARALLEL) -m "not slow"
 
 bench: $(STAMP)
 	$(VENV)/bin/engram bench --n 100000

@@ -1,4 +1,13 @@
-"""Shared fixtures: a real engine on the embedded default in a temporary data dir."""
+"""Shared fixtures: a real engine on the embedded default in a temporary data dir; and how the
+suite runs in parallel (``make test``: pytest-xdist, ``--dist loadgroup``).
+
+Each xdist worker is its own process with its own session fixtures: its own DynamoDB Local (on
+a free port, tables named for the worker), its own servers on port 0, its own ``tmp_path``
+folders. What cannot be made per worker, because it builds into the checkout (the Lambda layer
+in ``build/``, the wheel and its ``egg-info``), runs in one xdist group, so on one worker. The
+slow end-to-end and benchmark-like modules are marked ``slow`` here (``make test-quick`` leaves
+them out; ``make test`` and CI run them) and are collected first, so the long ones start early.
+"""
 
 from __future__ import annotations
 
@@ -14,11 +23,23 @@ import pytest
 from scripted_llm import ScriptedLLM, corpus_exchanges, load_exchanges
 from serve_support import ROOT
 from store_support import Backend, open_backend
+from suite_layout import BUILDS_IN_CHECKOUT, SLOW_MODULES
 
 from engram.engine import Engine
 from engram.ports import Clock
 from engram.settings import Settings
 from engram_cli.main import main
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        where = Path(str(item.path)).resolve().relative_to(ROOT).as_posix()
+        if where in SLOW_MODULES:
+            item.add_marker(pytest.mark.slow)
+        group = next((g for prefix, g in BUILDS_IN_CHECKOUT.items() if where.startswith(prefix)), None)
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable: slow ones first
 
 
 @pytest.fixture(scope="session")

@@ -6,6 +6,7 @@ free port and waits until it answers; the session fixture in ``conftest.py`` sto
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import time
@@ -49,7 +50,7 @@ class DynamoDBLocal:
     def new_table(self, client: Any) -> str:
         from engram.adapters.dynamodb.table import create_table
 
-        name = "engram-" + uuid.uuid4().hex[:12]
+        name = table_name()
         create_table(client, name)
         return name
 
@@ -60,6 +61,13 @@ class DynamoDBLocal:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
+
+
+def table_name() -> str:
+    """A table name of its own: the xdist worker's id (``gw0``…, ``main`` without xdist) and a
+    random part, so no two tests, and no two workers, ever share a table."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    return f"engram-{worker}-{uuid.uuid4().hex[:12]}"
 
 
 def start() -> DynamoDBLocal:

@@ -420,3 +420,134 @@ def test_the_operator_creates_a_key_sees_it_once_and_revokes_it(page: Page, stac
     expect(detail.locator(".badge.warn", has_text="revoked")).to_have_count(1)
     assert call(stack.server, "GET", "/v1/memories", key=secret).status == 401
     assert secret not in page.content()
+
+
+def _numbers(text: str) -> list[float]:
+    return [float(n) for n in re.findall(r"[0-9]+\.[0-9]+", text)]
+
+
+def test_the_recall_chart_multiplies_out_with_the_prior_ranking_uses(page: Page, stack: Stack) -> None:
+    # Given the trace the API gives for a query (the same moment, to the rounding of the chart)
+    query = "which editor theme does Ann like?"
+    answer = call(stack.server, "POST", "/v1/recall", {"query": query, "debug": True}, key=stack.key)
+    trace = next(m["trace"] for m in answer.body["memories"] if m["id"] == stack.ids["dark"])
+    # When the same query is recalled in the inspector
+    log_in(page, stack)
+    page.get_by_role("button", name="Recall", exact=True).click()
+    page.get_by_label("Query").fill(query)
+    page.locator("#recall-form").get_by_role("button", name="Recall").click()
+    first = page.locator("#recall-list li", has_text="dark mode").first
+    chart = first.locator("svg.chart.trace")
+    expect(chart).to_be_visible()
+    labels = [t.text_content() for t in chart.locator("text.label").all()]
+    values = [t.text_content() or "" for t in chart.locator("text.value").all()]
+    # Then the lifecycle row shows the prior ranking multiplies by (not the raw multiplier)
+    value, factor = _numbers(values[labels.index("× lifecycle prior")])
+    assert factor == pytest.approx(trace["prior"], abs=1e-3)
+    assert abs(factor - trace["lifecycle"]["multiplier"]) > 1e-3
+    # And the rows multiply out to the final score
+    final = _numbers(values[-1])[0]
+    product = trace["fused"] * trace["prior"] * trace["length_norm"] * trace["brevity"]
+    assert final == pytest.approx(product, abs=2e-3)
+    assert value == pytest.approx(trace["fused"] * factor, abs=2e-3)
+    # And the trace's composite says it is the ranking one, which the memory view's is not
+    expect(first.locator("dl.facts")).to_contain_text("composite C as ranked (access left out)")
+    expect(first.locator("dl.facts")).to_contain_text("lifecycle prior")
+
+
+def test_every_label_and_value_of_the_recall_chart_fits_inside_it_at_1280(page: Page, stack: Stack) -> None:
+    log_in(page, stack)
+    page.get_by_role("button", name="Recall", exact=True).click()
+    page.get_by_label("Query").fill("where does Ann work?")
+    page.locator("#recall-form").get_by_role("button", name="Recall").click()
+    chart = page.locator("#recall-list li svg.chart.trace").first
+    expect(chart).to_be_visible()
+    # When the chart is drawn at 1280 px, Then no text runs past its right edge (none is cut)
+    overflow = chart.evaluate(
+        """(svg) => { const box = svg.getBoundingClientRect();
+        return [...svg.querySelectorAll('text')].filter((t) => t.getBoundingClientRect().right > box.right + 0.5)
+          .map((t) => t.textContent); }"""
+    )
+    assert overflow == []
+
+
+def test_before_login_no_view_tab_is_shown_and_no_request_fails(page: Page, stack: Stack) -> None:
+    # Given the page opened without a credential, recording every answer the browser gets
+    failed: list[str] = []
+    page.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    page.goto(stack.ui)
+    expect(page.locator("#login")).to_be_visible()
+    page.wait_for_load_state("networkidle")
+    # Then the tabs are hidden (not shown beside the login form), and nothing was a 404 (favicon)
+    expect(page.locator("#tabs")).to_be_hidden()
+    expect(page.get_by_role("button", name="Memories")).to_be_hidden()
+    assert failed == []
+
+
+def test_a_failed_logins_message_goes_once_a_login_works(page: Page, stack: Stack) -> None:
+    # Given a failed login
+    page.goto(stack.ui)
+    page.get_by_label("Key", exact=True).fill("egk_not_a_real_key")
+    page.get_by_role("button", name="Log in").click()
+    expect(page.locator("#status")).to_contain_text("Log in failed")
+    # When the right key is given, Then the failure is no longer said
+    page.get_by_label("Key", exact=True).fill(stack.key)
+    page.get_by_role("button", name="Log in").click()
+    expect(page.locator("#login")).to_be_hidden()
+    expect(page.locator("#status")).not_to_contain_text("Log in failed")
+
+
+def test_on_a_phone_a_long_scope_name_does_not_scroll_the_page_sideways(
+    browser: Browser, stack: Stack
+) -> None:
+    # Given a tenant whose memory has a long scope name
+    tenant = new_tenant(stack.server)
+    key = new_key(stack.server, tenant)
+    scope = "project:" + "quarterly-planning-and-roadmap-review-" * 3
+    kept = call(
+        stack.server, "POST", "/v1/memories", {"scope": scope[:136], "text": "Roadmap is due in May"}, key=key
+    )
+    assert kept.status == 200, kept.body
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    phone = context.new_page()
+    try:
+        # When it is listed on a 390 px screen
+        log_in(phone, Stack(stack.server, tenant, key, {}), key)
+        expect(phone.locator("#memory-list li", has_text="Roadmap")).to_be_visible()
+        # Then the page is no wider than the screen
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    finally:
+        context.close()
+
+
+def test_the_memory_view_says_what_the_next_run_does_and_counts_days_in_the_singular(
+    page: Page, stack: Stack
+) -> None:
+    # Given a pinned memory
+    call(stack.server, "PATCH", f"/v1/memories/{stack.ids['pin']}", {"pinned": True}, key=stack.key)
+    try:
+        log_in(page, stack)
+        row(page, "birthday").get_by_role("button").click()
+        dialog = page.locator("#detail")
+        # Then it says what the next lifecycle run does (a pinned memory may still move up), not
+        # "Now: …", and does not repeat that move as the outlook's "next move in 1 days"
+        expect(dialog).to_contain_text("At the next lifecycle run: ")
+        expect(dialog).not_to_contain_text("Now:")
+        expect(dialog).not_to_contain_text("1 days")
+        expect(dialog).to_contain_text("composite C (access counted, as tiering uses it)")
+    finally:
+        call(stack.server, "PATCH", f"/v1/memories/{stack.ids['pin']}", {"pinned": False}, key=stack.key)
+    # And the page's counting helper says 1 day, 2 days (as the outlook and the operator view use it)
+    said = page.evaluate(
+        "async () => { const { plural } = await import('./dom.js');"
+        " return [plural(1, 'day'), plural(2, 'day'), plural(1, 'tenant')]; }"
+    )
+    assert said == ["1 day", "2 days", "1 tenant"]
+
+
+def test_the_operator_view_counts_tenants_in_the_right_number(page: Page, stack: Stack) -> None:
+    log_in(page, stack, stack.server.operator_token, operator=True)
+    status = page.locator("#status")
+    expect(status).to_contain_text("tenant")
+    count, noun = re.findall(r"(\d+) (tenants?)\.", status.inner_text())[0]
+    assert noun == ("tenant" if count == "1" else "tenants")

@@ -69,6 +69,7 @@ document.getElementById("login-form").addEventListener("submit", async (event) =
   }
   saveCredential(secret, role);
   document.getElementById("key").value = "";
+  say(""); // a failed attempt's message must not outlive the login that worked
   enter(role);
 });
 

@@ -2,9 +2,11 @@
 // Neither computes a formula: the trace and the outlook come from the engine (recall's `debug`
 // trace, GET /v1/memories/{id}'s `lifecycle.outlook`); the stages here are the trace's own factors.
 
-import { el, fixed, svg } from "./dom.js";
+import { el, fixed, plural, svg } from "./dom.js";
 
-/** The stages of one recalled memory's score: [label, value after the stage, factor or null]. */
+/** The stages of one recalled memory's score: [label, value after the stage, factor or null].
+ * The factors are the ones ranking multiplies (the trace's `prior`, `length_norm`, `brevity`),
+ * so the values multiply out: fused × prior × length norm × brevity = final. */
 export function stages(trace) {
   const rows = [];
   const fusion = trace.fusion_score ?? trace.fused;
@@ -15,11 +17,17 @@ export function stages(trace) {
   if (trace.entity_share !== undefined) context.push(`entities ${fixed(trace.entity_share, 2)}`);
   if (trace.neighbour_of) context.push("session neighbour");
   if (context.length || value !== fusion) rows.push([`context: ${context.join(", ") || "bonus"}`, value, null]);
-  if (trace.rerank !== undefined) rows.push([`rerank ${fixed(trace.rerank)}`, null, null]);
-  const multiplier = trace.lifecycle?.multiplier;
-  if (multiplier !== undefined) {
-    value = value * multiplier;
-    rows.push(["× lifecycle", value, multiplier]);
+  if (trace.reranked !== undefined) {
+    value = trace.reranked;
+    const judged = typeof trace.rerank === "number" ? `rerank ${fixed(trace.rerank)}, blended` : `rerank: ${trace.rerank}`;
+    rows.push([judged, value, null]);
+  } else if (trace.rerank !== undefined) rows.push([`rerank: ${trace.rerank}`, null, null]);
+  // The prior ranking uses (the lifecycle multiplier, bounded by the lifecycle weight), not the
+  // multiplier itself: the chart shows what the score was multiplied by.
+  const prior = trace.prior ?? trace.lifecycle?.multiplier;
+  if (prior !== undefined) {
+    value = value * prior;
+    rows.push(["× lifecycle prior", value, prior]);
   }
   if (trace.length_norm !== undefined) {
     value = value * trace.length_norm;
@@ -33,9 +41,10 @@ export function traceChart(trace) {
   const rows = stages(trace);
   const top = Math.max(0.0001, ...rows.map(([, v]) => v || 0));
   const rowHeight = 20;
-  const width = 320;
+  const width = 360;
   const labelWidth = 150;
-  const barSpace = width - labelWidth - 48;
+  const noteWidth = 86; // room for "0.906 (×0.921)" after the longest bar
+  const barSpace = width - labelWidth - noteWidth;
   const chart = svg("svg", {
     viewBox: `0 0 ${width} ${rows.length * rowHeight + 4}`,
     class: "chart trace",
@@ -48,7 +57,7 @@ export function traceChart(trace) {
     if (value !== null && value !== undefined) {
       const w = Math.max(1, (value / top) * barSpace);
       chart.append(svg("rect", { x: labelWidth, y: y + 3, width: w.toFixed(1), height: 13, class: `bar s${i}` }));
-      const note = factor === null ? fixed(value) : `${fixed(value)} (×${fixed(factor, 2)})`;
+      const note = factor === null ? fixed(value) : `${fixed(value)} (×${fixed(factor)})`;
       chart.append(svg("text", { x: labelWidth + w + 4, y: y + 14, class: "value" }, note));
     }
   });
@@ -64,7 +73,9 @@ export function traceTable(trace) {
     ["BM25", fixed(trace.bm25)],
     ["BM25 rank", trace.bm25_rank ?? "—"],
     ["retention R", fixed(life.retention)],
-    ["composite C", fixed(life.composite)],
+    // ranking leaves the access frequency out of C (the memory view's C counts it, as tiering does)
+    ["composite C as ranked (access left out)", fixed(life.composite)],
+    ["lifecycle prior", fixed(trace.prior)],
     ["MMR rank", trace.mmr_rank ?? "—"],
   ];
   return el("dl", { class: "facts" }, facts.map(([k, v]) => [el("dt", {}, k), el("dd", {}, String(v))]));
@@ -88,8 +99,8 @@ export function lifecycleChart(outlook) {
       class: "chart lifecycle",
       role: "img",
       "aria-label": move
-        ? `retention over ${last} days; moves to ${move.to_tier} in ${move.in_days} days`
-        : `retention over ${last} days; no tier move`,
+        ? `retention over ${plural(last, "day")}; moves to ${move.to_tier} in ${plural(move.in_days, "day")}`
+        : `retention over ${plural(last, "day")}; no tier move`,
     },
     svg("line", { x1: pad.left, y1: y(0), x2: width - pad.right, y2: y(0), class: "axis" }),
     svg("line", { x1: pad.left, y1: y(0), x2: pad.left, y2: y(1), class: "axis" }),

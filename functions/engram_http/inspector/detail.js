@@ -3,16 +3,24 @@
 
 import { api, part } from "./api.js";
 import { lifecycleChart } from "./charts.js";
-import { attempt, badge, clear, el, fixed, say, when } from "./dom.js";
+import { attempt, badge, clear, el, fixed, plural, say, when } from "./dom.js";
 
 function section(title, ...children) {
   return el("section", { class: "block" }, el("h3", {}, title), ...children);
+}
+
+/** What the next lifecycle run does to the memory, in words ("stays" is the API's "no move"). */
+function nextRun(life) {
+  if (life.next === null || life.next === undefined) return "no lifecycle move (not active)";
+  return life.next === "stays" ? `stays ${life.tier}` : life.next;
 }
 
 function lifecycleBlock(life, memory) {
   if (!life) return null;
   const outlook = life.outlook;
   const move = outlook?.next_move;
+  // a move the next run makes is said once, above; the outlook's first move would be that one
+  const movesNow = life.next !== "stays" && life.next !== null && life.next !== undefined;
   return section(
     "Lifecycle",
     el(
@@ -22,14 +30,14 @@ function lifecycleBlock(life, memory) {
         ["retention R", fixed(life.retention)],
         ["frequency F", fixed(life.frequency)],
         ["importance I", fixed(life.importance)],
-        ["composite C", fixed(life.composite)],
+        ["composite C (access counted, as tiering uses it)", fixed(life.composite)],
         ["recall multiplier", fixed(life.multiplier)],
         ["feedback weight", fixed(memory.feedback_weight)],
         ["accessed", `${memory.access_count}× (last ${when(memory.last_accessed_at)})`],
       ].map(([k, v]) => [el("dt", {}, k), el("dd", {}, v)]),
     ),
     el("p", {}, `Why ${life.tier}: ${life.why}`),
-    el("p", {}, `Now: ${life.next ?? "no lifecycle move (not active)"}`),
+    el("p", {}, `At the next lifecycle run: ${nextRun(life)}`),
     outlook ? lifecycleChart(outlook) : null,
     outlook
       ? el(
@@ -39,9 +47,11 @@ function lifecycleBlock(life, memory) {
           " ",
           el("span", { class: "key composite" }, "composite"),
           ` — ${outlook.assumes}. `,
-          move
-            ? `Next move in ${move.in_days} days: ${life.tier} → ${move.to_tier}, ${move.reason}.`
-            : "No tier move within this horizon.",
+          movesNow
+            ? "The move above comes first; the curves start from today's values."
+            : move
+              ? `Next move in ${plural(move.in_days, "day")}: ${life.tier} → ${move.to_tier}, ${move.reason}.`
+              : "No tier move within this horizon.",
         )
       : null,
   );

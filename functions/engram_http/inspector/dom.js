@@ -60,6 +60,11 @@ export function when(iso) {
   return Number.isNaN(date.getTime()) ? String(iso) : date.toISOString().replace("T", " ").slice(0, 16) + " UTC";
 }
 
+/** A count with its noun in the right number: plural(1, "day") is "1 day", plural(2, "day") "2 days". */
+export function plural(n, one, many = `${one}s`) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
 export function fixed(value, digits = 3) {
   return typeof value === "number" ? value.toFixed(digits) : "—";
 }

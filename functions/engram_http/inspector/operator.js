@@ -2,7 +2,7 @@
 // secret is shown once, here, and never again), revocation.
 
 import { api, part } from "./api.js";
-import { attempt, badge, clear, el, say, when } from "./dom.js";
+import { attempt, badge, clear, el, plural, say, when } from "./dom.js";
 
 function table(headers, rows) {
   return el(
@@ -31,7 +31,7 @@ export function operatorView() {
           ),
         ),
       );
-      say(`${answer.tenants.length} tenants.`);
+      say(`${plural(answer.tenants.length, "tenant")}.`);
     });
   }
 

@@ -1,0 +1,25 @@
+"""Which tests are slow, and which build into the checkout: read by ``conftest.py``, which marks
+and groups them at collection, and by ``tests/unit/test_test_suite.py``."""
+
+from __future__ import annotations
+
+SLOW_MODULES = (
+    "tests/e2e/test_inspector.py",  # a real chromium against a real server
+    "tests/functional/test_wheel_install.py",  # builds the wheel, installs it in fresh venvs
+    "tests/functional/test_client_install.py",  # the client extra in a fresh venv
+    "tests/functional/test_schemathesis.py",  # the API fuzzed from its OpenAPI document
+    "tests/functional/test_eval_locomo.py",  # the evaluator over a dev set
+    "tests/functional/test_lifecycle_simulation.py",  # months of decay and tiering, simulated
+    "tests/functional/test_bench_compare.py",  # benchmark runs on two checkouts
+    "tests/functional/test_smoke.py",  # the smoke run end to end
+    "tests/infra/test_lambda_layout.py",  # the functions run as Lambda lays them out
+)
+"""Modules marked ``slow``: end to end or benchmark-like (listed here, not in each file, so
+the list is one place to read; ``test_test_suite`` checks that each still exists)."""
+
+BUILDS_IN_CHECKOUT = {
+    "tests/infra/": "layer",  # build/layer and build/layer-local
+    "tests/functional/test_wheel_install.py": "wheel",  # python -m build on the checkout
+    "tests/functional/test_client_install.py": "wheel",
+}
+"""xdist groups: tests that write the same folder of the checkout run on one worker."""
