@@ -41,10 +41,11 @@ ROUTES: tuple[Route, ...] = (
         "GET", "/v1/stats", "memories", "key", "tenant", "Counts, storage, usage and the last lifecycle run"
     ),
     Route(
-        "GET", "/v1/jobs/{id}", "memories", "key", "memories", "An asynchronous retain's status and results"
+        "GET", "/v1/jobs/{id}", "memories", "key", "memories", "An asynchronous retain's or import's status"
     ),
     Route("POST", "/v1/export", "memories", "key", "tenant", "Export every memory as JSONL"),
     Route("POST", "/v1/import", "memories", "key", "tenant", "Import an export's JSONL"),
+    Route("POST", "/v1/import/upload", "memories", "key", "tenant", "Where to upload a large import (cloud)"),
     Route("POST", "/v1/admin/tenants", "admin", "operator", "admin", "Create a tenant"),
     Route("GET", "/v1/admin/tenants", "admin", "operator", "admin", "List the tenants"),
     Route(

@@ -1,5 +1,5 @@
 """Memories one by one and the tenant's views: get, list, patch, restore, release, delete, stats, jobs,
-export, import."""
+export, import (inline, as a job, or from an upload)."""
 
 # No `from __future__ import annotations`: Powertools reads these annotations at run time.
 
@@ -9,12 +9,16 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
+from engram import imports
 from engram.models import (
+    JOB_ID,
     Category,
     ExportLink,
     ForgetResponse,
     ImportResponse,
+    ImportUpload,
     Job,
+    JobAccepted,
     ListRequest,
     ListResponse,
     MemoryView,
@@ -117,7 +121,9 @@ def stats() -> Response[str]:
     return json_response(memories.stats(deps(), tenant(app)))
 
 
-@app.get("/v1/jobs/<id>", responses=documented(Job, "an asynchronous retain's status and results"))
+@app.get(
+    "/v1/jobs/<id>", responses=documented(Job, "an asynchronous retain's or import's status and results")
+)
 def get_job(id: JobIdPath) -> Response[str]:
     return json_response(jobs.get_job(deps(), tenant(app), id))
 
@@ -147,15 +153,37 @@ def export() -> Response[str]:
 
 @app.post(
     "/v1/import",
+    responses={
+        **documented(
+            ImportResponse,
+            "counts of imported and skipped memories",
+            errors=(400, 401, 403, 404, 413, 422, 429),
+        ),
+        202: {
+            "description": "too large for one call: a job carries on (poll GET /v1/jobs/{id}); "
+            "also the answer to ?upload=",
+            "content": {JSON: {"model": JobAccepted}},
+        },
+    },
+)
+def import_(upload: Annotated[str | None, Query(pattern=JOB_ID)] = None) -> Response[str]:
+    context = tenant(app, write=True)
+    if upload is not None:  # the file was PUT to the upload URL: it becomes a job
+        return json_response(imports.start_upload(deps(), context, upload), status=202)
+    answer = transfer.import_body(deps(), context, app.current_event.body or "")
+    return json_response(answer, status=202 if isinstance(answer, JobAccepted) else 200)
+
+
+@app.post(
+    "/v1/import/upload",
     responses=documented(
-        ImportResponse, "counts of imported and skipped memories", errors=(400, 401, 403, 413, 429)
+        ImportUpload,
+        "(cloud) where to PUT a large file; then POST /v1/import?upload=<job_id>",
+        errors=(401, 403, 422, 429),
     ),
 )
-def import_() -> Response[str]:
-    context = tenant(app, write=True)
-    lines = (app.current_event.body or "").splitlines()
-    counts = transfer.import_lines(deps(), context, lines)
-    return json_response(ImportResponse(**counts))
+def import_upload() -> Response[str]:
+    return json_response(imports.new_upload(deps(), tenant(app, write=True)))
 
 
 OPENAPI_EXTRA = {

@@ -1,4 +1,5 @@
-"""SQS -> tenant-wide work in resumable steps (``engram.steps``): erasures and per-tenant lifecycle runs.
+"""SQS -> tenant-wide work in resumable steps (``engram.steps``): erasures, per-tenant lifecycle runs
+and import jobs.
 
 Each message is one step. The step does what fits before the invocation's time runs low, then
 the steps that carry on are sent to the same queue before the message is acknowledged; if sending

@@ -84,14 +84,15 @@ SEARCH_ACCESS: dict[str, str] = {
     "tenant_work": "W",  # an erasure's last step deletes the tenant's documents
     "search_setup": "W",
 }
-# Who keeps objects in the bucket: large job bodies (retain, the worker), exports (memories),
-# and the erasure of a tenant's objects (tenant_work).
+# Who keeps objects in the bucket: large job bodies (retain, the worker), exports and import
+# uploads (memories; tenant_work reads and removes the uploads), and the erasure of a tenant's
+# objects (tenant_work).
 OBJECTS = ("retain", "extract_worker", "memories", "tenant_work")
 # Who queues steps of tenant-wide work: an erasure (admin), the lifecycle of every tenant
-# (decay, tiering) and the steps that carry on (tenant_work).
-STEPS = ("admin", "decay", "tiering", "tenant_work")
-# Who calls the embedding model (queries, deferred embeddings) and the extraction LLM.
-EMBEDS = ("retain", "recall", "forget", "memories", "indexer", "extract_worker")
+# (decay, tiering), an import job (memories) and the steps that carry on (tenant_work).
+STEPS = ("admin", "decay", "tiering", "memories", "tenant_work")
+# Who calls the embedding model (queries, deferred embeddings, imports) and the extraction LLM.
+EMBEDS = ("retain", "recall", "forget", "memories", "indexer", "extract_worker", "tenant_work")
 EXTRACTS = ("retain", "extract_worker")  # retain: mode auto uses the LLM inline when configured
 RERANKS = ("recall",)  # the rerank provider, when one is configured
 

@@ -1,4 +1,5 @@
-"""Single-memory operations and tenant-wide views: get, list, patch, restore, release, export, import.
+"""Single-memory operations and tenant-wide views: get, list, patch, restore, release, export, and
+the write of imported memories (``engram.imports`` reads and checks them).
 
 Text that comes in by ``PATCH`` or import is screened like retained text (``engram.screening``):
 an instruction to a model is kept ``quarantined`` until someone reviews and releases it.
@@ -8,15 +9,14 @@ from __future__ import annotations
 
 import base64
 import json
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
 from typing import Any
 
 import numpy as np
-from pydantic import ValidationError
 
-from engram import lifecycle, strict_json
-from engram.errors import ConflictError, ForbiddenError, NotFoundError, ValidationFailedError
+from engram import lifecycle
+from engram.errors import ConflictError, NotFoundError
 from engram.extraction.guard import instruction_like
 from engram.extraction.rules import abstract_of, entities_of
 from engram.history import entry as history_entry
@@ -251,23 +251,6 @@ def _screened(
     return record, [*history, history_entry(record, "updated", now, detail)]
 
 
-def _as_retained(record: MemoryRecord) -> MemoryRecord:
-    """A memory imported by a key limited to some scopes: what the server owns (tier, pinning,
-    trust, use, feedback, the archive) is reset, so such a key cannot give its text more weight
-    than a retain would; a status that keeps it out of recall (quarantined, superseded) stays."""
-    return record.model_copy(
-        update={
-            "tier": "peripheral",
-            "pinned": False,
-            "trust": "imported",
-            "access_count": 0,
-            "last_accessed_at": None,
-            "feedback_weight": 0.5,
-            "status": "active" if record.status == "archived" else record.status,
-        }
-    )
-
-
 def export_lines(tenant_id: str, *, store: MemoryStore, scopes: ScopeSet) -> Iterator[str]:
     """JSONL: one header line, then one line per memory (of ``scopes``, if given) with its
     history and embedding."""
@@ -285,54 +268,6 @@ def export_lines(tenant_id: str, *, store: MemoryStore, scopes: ScopeSet) -> Ite
 
 Imported = tuple[MemoryRecord, list[HistoryEntry], np.ndarray | None]
 """A memory to import, its history and its vector (None: embed it)."""
-
-
-def import_lines(
-    tenant_id: str,
-    lines: Iterable[str],
-    ports: Ports,
-    *,
-    scopes: ScopeSet,
-    batch_size: int = 200,
-    progress: Callable[[int, int], None] | None = None,
-) -> dict[str, int]:
-    """Import an export into ``tenant_id``: validated line by line, written in batches.
-
-    Memories whose id already exists are skipped; vectors of another model are re-embedded.
-    With ``scopes`` (a key limited to some scopes) every memory must be in one of them, and the
-    fields the server owns start afresh, as for a retain (``_as_retained``). A memory whose text
-    reads as an instruction to a model is imported ``quarantined``.
-    """
-    embedder, now = ports.embedder, ports.clock.now()
-    parsed: list[Imported] = []
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            data = strict_json.loads(line)
-            if "format" in data:
-                if data["format"] != EXPORT_FORMAT:
-                    raise ValidationFailedError(f"line {number}: unknown export format {data['format']!r}")
-                continue
-            record = MemoryRecord.model_validate({**data["memory"], "tenant_id": tenant_id})
-            if not scopes.is_every:
-                if not scopes.allows(record.scope):
-                    raise ForbiddenError(f"line {number}: scope not allowed for this key: {record.scope}")
-                record = _as_retained(record)
-            history = [HistoryEntry.model_validate(h) for h in data.get("history", [])]
-            vector = None
-            if data.get("embedding") and record.embedding_model == embedder.model_id:
-                vector = np.frombuffer(base64.b64decode(data["embedding"]), dtype=np.float32)
-                if vector.shape[0] != embedder.dimension:
-                    vector = None
-        except (ValueError, KeyError, TypeError, ValidationError) as exc:
-            if isinstance(exc, ValidationFailedError):
-                raise
-            raise ValidationFailedError(f"line {number}: not a valid export line ({exc})") from exc
-        parsed.append((record, history, vector))
-    # Every line is validated before the first write: a bad file changes nothing.
-    written = write_imported(tenant_id, parsed, ports, now=now, batch_size=batch_size, progress=progress)
-    return {"imported": len(written), "skipped": len(parsed) - len(written)}
 
 
 def write_imported(

@@ -225,13 +225,29 @@ class UsageReport(BaseModel):
     stored_bytes: int
 
 
+class ImportProgress(BaseModel):
+    """How far an import job is: of ``total`` memories in the file, ``done`` were written
+    (``imported``) or found already there (``skipped``, with the file's own repeats)."""
+
+    total: int = 0
+    done: int = 0
+    imported: int = 0
+    skipped: int = 0
+
+
 class Job(BaseModel):
-    """An asynchronous retain: ``queued`` -> ``running`` -> ``succeeded`` | ``failed``."""
+    """An asynchronous retain or import: ``queued`` -> ``running`` -> ``succeeded`` | ``failed``."""
 
     job_id: str
+    kind: Literal["retain", "import"] = "retain"
     status: Literal["queued", "running", "succeeded", "failed"]
     scope: str | None = None
     """The retain's scope: a key limited to other scopes does not see the job."""
+    scopes: list[str] | None = None
+    """An import's: the scopes of the key that made it (null: every scope); only a key allowed
+    all of them sees the job."""
+    progress: ImportProgress | None = None
+    """An import's counts, kept as it goes (a job that stops at a deadline resumes from ``done``)."""
     created_at: datetime
     updated_at: datetime
     results: list[RetainResult] | None = None
@@ -247,6 +263,17 @@ class Job(BaseModel):
 class JobAccepted(BaseModel):
     job_id: str
     status: Literal["queued"] = "queued"
+
+
+class ImportUpload(BaseModel):
+    """Where to put a large import (the cloud): ``PUT`` the JSONL to ``upload_url`` before
+    ``expires_at``, then ``POST /v1/import?upload=<job_id>`` starts the job."""
+
+    job_id: str
+    upload_url: str
+    method: Literal["PUT"] = "PUT"
+    expires_at: datetime
+    max_bytes: int
 
 
 class ExportLink(BaseModel):

@@ -1,4 +1,5 @@
-"""Tenant-wide work in resumable steps: an erasure, and the scheduled lifecycle run of every tenant.
+"""Tenant-wide work in resumable steps: an erasure, the scheduled lifecycle run of every tenant,
+and an import job (``engram.imports``).
 
 One invocation cannot be trusted with a whole large tenant (an API call has 29 s, a function 15
 minutes) or with every tenant in turn (the last ones would starve). So each step does what fits
@@ -31,8 +32,10 @@ class Step(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    kind: Literal["erase", "lifecycle", "lifecycle_all"]
+    kind: Literal["erase", "lifecycle", "lifecycle_all", "import"]
     tenant_id: TenantId | None = None
+    job_id: str | None = None
+    """``import``: the job, which keeps how far it got."""
     rules: RuleSet = "all"
     time: datetime | None = None
     """The lifecycle run's instant (the schedule's time): a resumed run keeps it."""
@@ -64,6 +67,12 @@ def run(step: Step, *, deps: Deps, should_stop: Callable[[], bool]) -> list[Step
             should_stop=should_stop,
         )
         return [] if report.status == "completed" else [step]
+    if step.kind == "import":
+        from engram.imports import run_job
+
+        assert step.tenant_id is not None and step.job_id is not None
+        job = run_job(deps, step.tenant_id, step.job_id, should_stop=should_stop)
+        return [step] if job is not None and job.status in ("queued", "running") else []
     return fan_out(step, deps=deps, should_stop=should_stop)
 
 

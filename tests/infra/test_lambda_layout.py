@@ -488,6 +488,33 @@ def test_an_export_is_a_presigned_link_to_the_whole_file(stack: Deployment, tena
     assert json.loads(lines[0])["tenant_id"] == "acme" and len(lines) == body["memories"] + 1
 
 
+def test_an_import_put_to_a_presigned_url_is_run_by_the_step_worker(
+    stack: Deployment, tenant: dict[str, str]
+) -> None:
+    import httpx
+
+    status, upload, _ = stack.api("POST", "/v1/import/upload", key=tenant["key"])
+    assert status == 200 and upload["method"] == "PUT", upload
+    lines = [json.dumps({"format": "engram.export.v1", "tenant_id": "elsewhere"})]
+    for i in range(30):
+        text = f"Imported through S3, note {i}"
+        memory = {"id": f"mem_{i:032x}", "scope": "project:moved", "content": text, "content_hash": "x"}
+        memory |= {"created_at": "2026-01-05T10:00:00Z", "updated_at": "2026-01-05T10:00:00Z"}
+        lines.append(json.dumps({"memory": memory, "history": [], "embedding": None}))
+    assert httpx.put(upload["upload_url"], content="\n".join(lines).encode()).status_code == 200
+    query = f"upload={upload['job_id']}"
+    status, accepted, _ = stack.api("POST", "/v1/import", key=tenant["key"], query=query)
+    assert status == 202 and accepted["job_id"] == upload["job_id"], accepted
+    assert stack.drain_steps() == 1
+    status, job, _ = stack.api("GET", f"/v1/jobs/{upload['job_id']}", key=tenant["key"])
+    assert status == 200 and job["status"] == "succeeded", job
+    assert job["progress"] == {"total": 30, "done": 30, "imported": 30, "skipped": 0}
+    bucket = stack.functions["memories"].env["ENGRAM_BUCKET"]
+    assert (
+        stack.clients.s3.list_objects_v2(Bucket=bucket, Prefix="tenants/acme/imports/").get("KeyCount") == 0
+    )
+
+
 def test_the_docs_routes_and_the_inspector_answer_from_the_docs_asset(stack: Deployment) -> None:
     status, document, _ = stack.api("GET", "/v1/openapi.json")
     assert status == 200 and "/v1/recall" in document["paths"] and "/v1/admin/tenants" in document["paths"]

@@ -1,4 +1,5 @@
-"""``BlobStore`` on one S3 bucket: large job bodies and exports (presigned for download).
+"""``BlobStore`` on one S3 bucket: large job bodies, exports (presigned for download) and
+imports (presigned for upload).
 
 The client is injected or made on first use (boto3 is imported then), with SigV4 so that
 presigned URLs work for KMS-encrypted objects.
@@ -75,3 +76,20 @@ class S3Blobs:
             "get_object", Params={"Bucket": self.bucket, "Key": key}, ExpiresIn=expires_s
         )
         return url
+
+    def presigned_put(self, key: str, expires_s: int) -> str:
+        url: str = self.client.generate_presigned_url(
+            "put_object", Params={"Bucket": self.bucket, "Key": key}, ExpiresIn=expires_s
+        )
+        return url
+
+    def size(self, key: str) -> int | None:
+        from botocore.exceptions import ClientError
+
+        try:
+            head = self.client.head_object(Bucket=self.bucket, Key=key)
+        except ClientError as exc:
+            if exc.response.get("Error", {}).get("Code") in ("NoSuchKey", "404", "NotFound"):
+                return None
+            raise ProviderError("object storage failed to read an object") from exc
+        return int(head["ContentLength"])

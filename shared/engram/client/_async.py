@@ -164,7 +164,7 @@ class AsyncEngram:
         """Every memory as JSONL (with history and vectors), as ``import_jsonl`` takes it."""
         return await self.send(calls.export())
 
-    async def import_jsonl(self, jsonl: str) -> models.ImportResponse:
+    async def import_jsonl(self, jsonl: str) -> models.ImportResponse | models.JobAccepted:
         return await self.send(calls.import_jsonl(jsonl))
 
     async def health(self) -> models.HealthResponse:

@@ -261,11 +261,16 @@ def export() -> Call[str]:
     return Call("POST", "/v1/export", _text)
 
 
-def import_jsonl(jsonl: str) -> Call[ImportResponse]:
+def import_jsonl(jsonl: str) -> Call[ImportResponse | JobAccepted]:
+    """The counts (200), or the job an import too large for one call became (202)."""
+
+    def read(status: int, headers: Mapping[str, str], body: bytes) -> ImportResponse | JobAccepted:
+        _raise_for(status, headers, body, (200, 202))
+        model = JobAccepted if status == 202 else ImportResponse
+        return model.model_validate_json(body)
+
     headers = {"Content-Type": "application/x-ndjson"}
-    return Call(
-        "POST", "/v1/import", _model(ImportResponse), content=jsonl, headers=headers, retry_unsafe=True
-    )
+    return Call("POST", "/v1/import", read, content=jsonl, headers=headers, retry_unsafe=True)
 
 
 def health() -> Call[HealthResponse]:

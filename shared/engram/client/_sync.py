@@ -162,7 +162,7 @@ class Engram:
         """Every memory as JSONL (with history and vectors), as ``import_jsonl`` takes it."""
         return self.send(calls.export())
 
-    def import_jsonl(self, jsonl: str) -> models.ImportResponse:
+    def import_jsonl(self, jsonl: str) -> models.ImportResponse | models.JobAccepted:
         return self.send(calls.import_jsonl(jsonl))
 
     def health(self) -> models.HealthResponse:

@@ -193,6 +193,15 @@ class BlobStore(Protocol):
         """A URL that fetches the object without credentials until it expires."""
         ...
 
+    def presigned_put(self, key: str, expires_s: int) -> str:
+        """A URL that stores the object (an HTTP ``PUT`` of its bytes) without credentials until
+        it expires."""
+        ...
+
+    def size(self, key: str) -> int | None:
+        """The object's size in bytes, or None if there is none."""
+        ...
+
 
 @runtime_checkable
 class Reranker(Protocol):

@@ -73,8 +73,10 @@ def _keyed_job(deps: Deps, tenant_id: str, request: RetainRequest) -> JobAccepte
 
 
 def get_job(deps: Deps, context: TenantContext, job_id_: str) -> Job:
+    from engram.imports import visible
+
     job = deps.store.get_job(context.tenant_id, job_id_)
-    if job is None or not context.scopes.allows(job.scope or ""):
+    if job is None or not visible(job, context.scopes):
         raise NotFoundError(f"job '{job_id_}' not found")
     return job
 
@@ -94,7 +96,13 @@ def run_job(deps: Deps, tenant_id: str, job_id_: str) -> Job | None:
 
 
 def execute(deps: Deps, tenant_id: str, job: Job) -> None:
-    """Run a job's retain and store how it ended (any failure is the job's, not the caller's)."""
+    """Run a job's retain (or import, ``engram.imports``) and store how it ended (any failure is
+    the job's, not the caller's)."""
+    if job.kind == "import":
+        from engram import imports
+
+        imports.execute(deps, tenant_id, job)
+        return
     running = job.model_copy(update={"status": "running", "updated_at": deps.clock.now()})
     deps.store.put_job(tenant_id, running)
     try:

@@ -9,10 +9,9 @@ from datetime import timedelta
 from typing import Any
 
 from engram import memories as pipeline
-from engram import metering
-from engram.deps import Deps, metered_ports
+from engram.deps import Deps
 from engram.identity import job_id
-from engram.models import ExportLink
+from engram.models import ExportLink, ImportResponse, JobAccepted
 from engram.services.backlog import embed_pending
 from engram.tenancy import TenantContext
 
@@ -53,11 +52,19 @@ def import_lines(
     lines: Iterable[str],
     progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, int]:
-    """Import an export's lines; a key limited to some scopes imports only memories of those."""
-    with metering.metered(deps, context.tenant_id) as usage:
-        return pipeline.import_lines(
-            context.tenant_id, lines, metered_ports(deps, usage), progress=progress, scopes=context.scopes
-        )
+    """Import an export's lines to the end, here (the CLI); a key limited to some scopes imports
+    only memories of those (``engram.imports``). ``progress`` is told (done, total) per batch."""
+    from engram import imports
+
+    answer = imports.import_lines(deps, context, list(lines), progress=progress)
+    return {"imported": answer.imported, "skipped": answer.skipped}
+
+
+def import_body(deps: Deps, context: TenantContext, text: str) -> ImportResponse | JobAccepted:
+    """``POST /v1/import``: the counts, or the job an import too large for the call becomes."""
+    from engram import imports
+
+    return imports.import_text(deps, context, text)
 
 
 def import_peer(

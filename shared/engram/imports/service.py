@@ -1,0 +1,256 @@
+"""An import, inline while it fits the call's deadline, else as a job that resumes where it stopped.
+
+``import_text`` validates the whole file first (nothing is written if any line is wrong), then
+writes it in batches. A file of more than ``INLINE_MAX`` memories is a job from the start; a
+smaller one is written inline while the invocation's time left (``engram.deadline``) allows
+another batch, and what remains when it does not becomes a job: the answer is then ``202`` with
+the job's id, never a timeout with part of the file written and no one to finish it.
+
+A job keeps the file (in the job's body; the cloud's job store moves a large body to object
+storage) or names an uploaded object, and keeps its counts as ``progress``: run by the step worker
+in the cloud (``engram.steps``, a continuation before its own timeout), by this process's job
+runner locally. Each batch skips the ids the tenant holds, so a batch that ran twice writes once.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+from collections.abc import Callable
+from datetime import timedelta
+
+from engram import deadline, metering
+from engram.deps import Deps, metered_ports
+from engram.errors import EngramError, NotFoundError, PayloadTooLargeError, UnprocessableError
+from engram.identity import job_id as new_job_id
+from engram.imports.lines import Plan, read
+from engram.memories import write_imported
+from engram.models import ImportProgress, ImportResponse, ImportUpload, Job, JobAccepted
+from engram.scopes import ScopeSet
+from engram.tenancy import TenantContext
+
+logger = logging.getLogger(__name__)
+
+INLINE_MAX = 500
+"""Memories an import writes inline at most; a larger file is a job from the start."""
+BATCH = 200
+"""Memories per write (one store write and one index upsert each)."""
+MIN_LEFT_S = 2.0
+"""An inline import starts another batch only with this much time left, plus twice its slowest."""
+MAX_UPLOAD_BYTES = 100_000_000
+"""The largest file ``POST /v1/import/upload`` takes (a step worker reads it whole)."""
+
+
+def import_text(deps: Deps, context: TenantContext, text: str) -> ImportResponse | JobAccepted:
+    """Import an export posted whole: the counts, or the job that carries on (see the module)."""
+    plan = _plan(deps, context, text.splitlines())
+    progress = ImportProgress(total=len(plan.items), skipped=plan.repeated)
+    if len(plan.items) > INLINE_MAX:
+        return submit(deps, context, request={"body": text}, progress=progress)
+    write(deps, context.tenant_id, plan, progress, should_stop=_deadline_near)
+    if progress.done < progress.total:
+        try:
+            return submit(deps, context, request={"body": text}, progress=progress)
+        except PayloadTooLargeError:  # no room for the body (no object storage): finish here
+            logger.warning("import past its deadline finished inline: the job store cannot hold it")
+            write(deps, context.tenant_id, plan, progress, should_stop=lambda _: False)
+    return ImportResponse(imported=progress.imported, skipped=progress.skipped)
+
+
+def import_lines(
+    deps: Deps,
+    context: TenantContext,
+    lines: list[str],
+    progress: Callable[[int, int], None] | None = None,
+) -> ImportResponse:
+    """Import an export to the end, here (the CLI: no deadline); ``progress(done, total)`` per batch."""
+    plan = _plan(deps, context, lines)
+    counts = ImportProgress(total=len(plan.items), skipped=plan.repeated)
+    write(deps, context.tenant_id, plan, counts, should_stop=lambda _: False, on_batch=progress)
+    return ImportResponse(imported=counts.imported, skipped=counts.skipped)
+
+
+def write(
+    deps: Deps,
+    tenant_id: str,
+    plan: Plan,
+    progress: ImportProgress,
+    *,
+    should_stop: Callable[[float], bool],
+    on_batch: Callable[[int, int], None] | None = None,
+) -> None:
+    """Write the plan's memories from ``progress.done`` on, a batch at a time, until done or
+    ``should_stop(slowest batch's seconds)``; ``progress`` counts as it goes."""
+    slowest = 0.0
+    now = deps.clock.now()
+    with metering.metered(deps, tenant_id) as usage:
+        ports = metered_ports(deps, usage)
+        while progress.done < len(plan.items) and not should_stop(slowest):
+            batch = plan.items[progress.done : progress.done + BATCH]
+            started = time.monotonic()
+            written = write_imported(tenant_id, batch, ports, now=now, batch_size=BATCH)
+            slowest = max(slowest, time.monotonic() - started)
+            progress.done += len(batch)
+            progress.imported += len(written)
+            progress.skipped += len(batch) - len(written)
+            if on_batch is not None:
+                on_batch(progress.done, progress.total)
+
+
+def _deadline_near(slowest_s: float) -> bool:
+    return deadline.left(math.inf) < MIN_LEFT_S + 2 * slowest_s
+
+
+def _plan(deps: Deps, context: TenantContext, lines: list[str]) -> Plan:
+    embedder = deps.embedder
+    return read(
+        context.tenant_id,
+        lines,
+        scopes=context.scopes,
+        model_id=embedder.model_id,
+        dimension=embedder.dimension,
+    )
+
+
+# -- jobs --------------------------------------------------------------------------------------
+
+
+def submit(
+    deps: Deps,
+    context: TenantContext,
+    *,
+    request: dict[str, str],
+    progress: ImportProgress | None = None,
+    job_id: str | None = None,
+) -> JobAccepted:
+    """Store an import job (durable before this returns) and hand it to whoever runs jobs."""
+    now = deps.clock.now()
+    job = Job(
+        job_id=job_id or new_job_id(),
+        kind="import",
+        status="queued",
+        scopes=None if context.scopes.is_every else list(context.scopes.names),
+        created_at=now,
+        updated_at=now,
+        progress=progress,
+        request=request,
+    )
+    deps.store.put_job(context.tenant_id, job)
+    if deps.steps is not None:  # the cloud: the step worker, in resumable steps
+        deps.steps.send({"kind": "import", "tenant_id": context.tenant_id, "job_id": job.job_id})
+    elif deps.queue is not None:
+        deps.queue.enqueue(context.tenant_id, job.job_id)
+    elif deps.runner is not None:  # locally: this process's job runner
+        deps.runner.submit(context.tenant_id, job)
+    return JobAccepted(job_id=job.job_id)
+
+
+def visible(job: Job, scopes: ScopeSet) -> bool:
+    """Whether a key of ``scopes`` sees the job: an import only if it may touch all its scopes."""
+    if job.kind != "import":
+        return scopes.allows(job.scope or "")
+    if job.scopes is None:
+        return scopes.is_every
+    return all(scopes.allows(s) for s in job.scopes)
+
+
+def run_job(
+    deps: Deps, tenant_id: str, job_id: str, *, should_stop: Callable[[], bool] = lambda: False
+) -> Job | None:
+    """Run (or resume) an import job until it ends or ``should_stop``; the job as it is then."""
+    job = deps.store.get_job(tenant_id, job_id)
+    if job is None or job.status in ("succeeded", "failed") or job.request is None:
+        return job
+    return execute(deps, tenant_id, job, should_stop=should_stop)
+
+
+def execute(deps: Deps, tenant_id: str, job: Job, *, should_stop: Callable[[], bool] = lambda: False) -> Job:
+    """Run an import job from where its progress says; the job as stored at the end."""
+    from engram import tenancy
+
+    request = job.request or {}
+    running = job.model_copy(update={"status": "running", "updated_at": deps.clock.now()})
+    deps.store.put_job(tenant_id, running)
+    try:
+        scopes = ScopeSet.every() if job.scopes is None else ScopeSet.of(job.scopes)
+        context = tenancy.of_tenant(deps, tenant_id, scopes)
+        plan = _plan(deps, context, _body(deps, request).splitlines())
+        progress = job.progress or ImportProgress(skipped=plan.repeated)
+        progress = progress.model_copy(update={"total": len(plan.items)})
+        write(deps, tenant_id, plan, progress, should_stop=lambda _: should_stop())
+    except Exception as exc:  # the job reports any failure; the process goes on
+        if not isinstance(exc, EngramError):
+            logger.exception("import job failed")
+        error = exc.message if isinstance(exc, EngramError) else "the import stopped on an internal error"
+        ended = running.model_copy(update={"status": "failed", "error": error, "request": None})
+        return _finish(deps, tenant_id, ended, request)
+    if progress.done < progress.total:  # stopped at the deadline: a step resumes it
+        paused = running.model_copy(update={"progress": progress, "updated_at": deps.clock.now()})
+        deps.store.put_job(tenant_id, paused)
+        return paused
+    done = running.model_copy(update={"status": "succeeded", "progress": progress, "request": None})
+    return _finish(deps, tenant_id, done, request)
+
+
+def _finish(deps: Deps, tenant_id: str, job: Job, request: dict[str, str]) -> Job:
+    ended = job.model_copy(update={"updated_at": deps.clock.now()})
+    deps.store.put_job(tenant_id, ended)
+    if "object" in request and deps.blobs is not None:  # the uploaded file is not kept
+        deps.blobs.delete(request["object"])
+    return ended
+
+
+def _body(deps: Deps, request: dict[str, str]) -> str:
+    if "body" in request:
+        return request["body"]
+    data = deps.blobs.get(request["object"]) if deps.blobs is not None else None
+    if data is None:
+        raise NotFoundError("the uploaded file is not there (its upload URL may have expired unused)")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UnprocessableError(f"the uploaded file is not UTF-8 (byte {exc.start})") from None
+
+
+# -- uploads (the cloud) ----------------------------------------------------------------------
+
+
+def upload_key(tenant_id: str, job_id: str) -> str:
+    """Where an upload waits: under the tenant's prefix, named by the job it becomes."""
+    return f"tenants/{tenant_id}/imports/{job_id}.jsonl"
+
+
+def new_upload(deps: Deps, context: TenantContext) -> ImportUpload:
+    """A presigned URL to ``PUT`` a file of any size up to ``MAX_UPLOAD_BYTES``; nothing is stored yet."""
+    if deps.blobs is None:
+        raise UnprocessableError("this server keeps no uploads: POST the JSONL to /v1/import itself")
+    job_id = new_job_id()
+    expiry = deps.settings.aws.export_url_expiry_s
+    return ImportUpload(
+        job_id=job_id,
+        upload_url=deps.blobs.presigned_put(upload_key(context.tenant_id, job_id), expiry),
+        expires_at=deps.clock.now() + timedelta(seconds=expiry),
+        max_bytes=MAX_UPLOAD_BYTES,
+    )
+
+
+def start_upload(deps: Deps, context: TenantContext, job_id: str) -> JobAccepted:
+    """The job of an uploaded file (the same one again if it was started already)."""
+    if deps.blobs is None:
+        raise UnprocessableError("this server keeps no uploads: POST the JSONL to /v1/import itself")
+    existing = deps.store.get_job(context.tenant_id, job_id)
+    if existing is not None:
+        if not visible(existing, context.scopes):
+            raise NotFoundError(f"upload '{job_id}' not found")
+        return JobAccepted(job_id=existing.job_id, status="queued")
+    key = upload_key(context.tenant_id, job_id)
+    size = deps.blobs.size(key)
+    if size is None:
+        raise NotFoundError(f"upload '{job_id}' not found (PUT the file to its upload_url first)")
+    if size > MAX_UPLOAD_BYTES:
+        deps.blobs.delete(key)
+        raise PayloadTooLargeError(
+            f"the uploaded file is {size:,} bytes; an import takes at most {MAX_UPLOAD_BYTES:,}"
+        )
+    return submit(deps, context, request={"object": key}, job_id=job_id)
