@@ -46,8 +46,8 @@ from engram.models import (
 )
 from engram.ports import MemoryStore, Ports
 
-PeerFormat = Literal["mem0", "jsonl"]
-PEER_FORMATS: tuple[str, ...] = ("mem0", "jsonl")
+PeerFormat = Literal["mem0", "jsonl", "memory-lancedb-pro"]
+PEER_FORMATS: tuple[str, ...] = ("mem0", "jsonl", "memory-lancedb-pro")
 MAX_REPORTED = 100
 """Invalid or skipped records named one by one in a report or an error; the counts cover all."""
 
@@ -103,10 +103,16 @@ class Plan:
     memories: list[tuple[int, MemoryRecord, HistoryEntry]] = field(default_factory=list)
     invalid: list[dict[str, Any]] = field(default_factory=list)
     repeated: list[dict[str, Any]] = field(default_factory=list)
+    mapping: dict[str, Any] = field(default_factory=dict)
+    """How the source's scopes, categories, tiers... mapped, when the format says (the report's)."""
 
 
 def parse(fmt: str, text: str, *, tenant_id: str, now: datetime, default_scope: str = "global") -> Plan:
     """Read a whole file of ``fmt`` into a plan; nothing is written."""
+    if fmt == "memory-lancedb-pro":
+        from engram import peer_lancedb_pro
+
+        return peer_lancedb_pro.parse(text, tenant_id=tenant_id, now=now)
     units = _records(text) if fmt == "mem0" else None
     plan = Plan(fmt, "item" if units is not None else "line")
     numbered = units if units is not None else _lines(text)
@@ -175,6 +181,7 @@ def run(
         "skipped": len(skipped),
         "skipped_reasons": skipped[:MAX_REPORTED],
         "by_scope": dict(sorted(Counter(r.scope for r in new).items())),
+        **({"mapping": plan.mapping} if plan.mapping else {}),
     }
 
 
@@ -366,4 +373,6 @@ def summary(report: dict[str, Any]) -> str:
         for skip in report["skipped_reasons"]:
             unit = next(k for k in skip if k != "reason")
             lines.append(f"  {unit} {skip[unit]}: {skip['reason']}")
+    for kind, counts in report.get("mapping", {}).items():
+        lines.append(f"{kind.replace('_', ' ')}: " + ", ".join(f"{k} ({n})" for k, n in counts.items()))
     return "\n".join(lines)

@@ -46,7 +46,7 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def _import_peer(args: argparse.Namespace) -> int:
-    """``import --from mem0|jsonl``: another service's export, validated whole before any write."""
+    """``import --from mem0|jsonl|memory-lancedb-pro``: another service's export, validated whole before any write."""
     from engram.peer_import import summary
 
     engine = open_engine(args)
@@ -73,14 +73,19 @@ def add_import(command: Command) -> None:
     p.add_argument(
         "--from",
         dest="source",
-        choices=["engram", "mem0", "jsonl"],
+        choices=["engram", "mem0", "jsonl", "memory-lancedb-pro"],
         default="engram",
         help="engram: an `engram export` (default); mem0: mem0's get_all as JSON or JSONL; "
-        'jsonl: one text a line, a string or {"text", "scope"?, "metadata"?, "tags"?, "occurred_at"?}',
+        'jsonl: one text a line, a string or {"text", "scope"?, "metadata"?, "tags"?, "occurred_at"?}; '
+        "memory-lancedb-pro: what `openclaw memory-pro export` writes",
     )
     p.add_argument("--scope", default="global", help="jsonl: the scope of lines that name none")
-    p.add_argument("--dry-run", action="store_true", help="mem0/jsonl: say what would be imported")
-    p.add_argument("--skip-invalid", action="store_true", help="mem0/jsonl: import the valid records")
+    p.add_argument(
+        "--dry-run", action="store_true", help="mem0/jsonl/memory-lancedb-pro: say what would be imported"
+    )
+    p.add_argument(
+        "--skip-invalid", action="store_true", help="mem0/jsonl/memory-lancedb-pro: import the valid records"
+    )
 
 
 def cmd_reindex(args: argparse.Namespace) -> int:
