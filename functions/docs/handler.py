@@ -91,7 +91,7 @@ def docs() -> Response[str]:
         html = generate_swagger_html(
             openapi_document().replace("</", "<\\/"), js.read(), css.read(), "", None, False
         )
-    return Response(200, "text/html", html)
+    return Response(200, "text/html; charset=utf-8", html, headers=assets.inline_page_headers(html))
 
 
 @app.get(

@@ -33,7 +33,7 @@ from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from engram_http.loader import load_handler
-from engram_http.ratelimit import Limits, RateLimiter
+from engram_http.ratelimit import FailedAuthLimiter, Limits, RateLimiter
 from engram_http.routes import ROUTES, Route, timeout_s
 from engram_http.runtime import error_body
 
@@ -218,6 +218,8 @@ def _authorize(event: dict[str, Any], invoke: Invoke) -> Answer | None:
 
 _LIMITER: RateLimiter | None = None
 _LIMITER_LOCK = threading.Lock()
+FAILURES = FailedAuthLimiter()
+"""This process's failed authentications per source address."""
 
 
 def _tenant_limits(tenant_id: str) -> Limits:
@@ -249,8 +251,8 @@ def _credential(headers: dict[str, str]) -> str:
     return hashlib.sha256("\n".join(sorted(presented)).encode()).hexdigest()
 
 
-def _rate_limited(wait: int) -> Answer:
-    message = f"over the tenant's request rate; retry in {wait} s"
+def _rate_limited(wait: int, message: str | None = None) -> Answer:
+    message = message or f"over the tenant's request rate; retry in {wait} s"
     return 429, {**JSON_HEADERS, "Retry-After": str(wait)}, error_body("rate_limited", message).encode()
 
 
@@ -290,17 +292,25 @@ def dispatch(
         body=body,
         source_ip=source_ip,
     )
-    if route.auth == "key":
+    credential = _credential(headers)
+    known = _limiter().tenant_of(credential) if route.auth == "key" else None
+    if known is not None and (wait := _limiter().retry_after(known)) is not None:
         # A credential this process has verified before names its tenant: a request over the
         # tenant's rate is refused before the authorizer runs, so a flood costs the others little.
-        credential = _credential(headers)
-        known = _limiter().tenant_of(credential)
-        if known is not None and (wait := _limiter().retry_after(known)) is not None:
-            return _rate_limited(wait)
+        return _rate_limited(wait)
     if route.auth != "none":
+        # A source that failed to authenticate too often is refused before the authorizer runs,
+        # unless it presents a credential verified before (its other clients keep working).
+        if not FAILURES.verified(credential) and (wait := FAILURES.retry_after(source_ip)) is not None:
+            message = f"too many failed authentications from this address; retry in {wait} s"
+            return _rate_limited(wait, message)
         refused = _authorize(event, invoke)
         if refused is not None:
+            if refused[0] == 401:
+                FAILURES.failed(source_ip, credential)
+                _limiter().forget(credential)
             return refused
+        FAILURES.vouch(credential)
         tenant = event["requestContext"]["authorizer"].get("tenant_id")
         if seen is not None:
             seen["tenant"] = str(tenant or event["requestContext"]["authorizer"].get("role") or "-")

@@ -17,6 +17,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+FAILED_AUTH_RATE = 5.0
+"""Failed authentications a source may make per second, on average (a wrong, revoked or missing key)."""
+FAILED_AUTH_BURST = 50
+"""… and in a burst, before its requests with a key not verified before are refused (429)."""
+MAX_SOURCES = 10_000
+"""Sources whose failures are remembered (then forgotten all at once)."""
 MAX_CREDENTIALS = 10_000
 """Verified credentials remembered (then forgotten all at once)."""
 Limits = tuple[float | None, int | None]
@@ -73,6 +79,11 @@ class RateLimiter:
                 self._tenants.clear()
             self._tenants[credential] = tenant_id
 
+    def forget(self, credential: str) -> None:
+        """A credential that failed (revoked meanwhile) is no longer known."""
+        with self._lock:
+            self._tenants.pop(credential, None)
+
     def tenant_of(self, credential: str) -> str | None:
         """The tenant of a credential verified before, if any."""
         with self._lock:
@@ -100,3 +111,60 @@ class RateLimiter:
                 self._buckets[tenant_id] = bucket
             wait = bucket.take(now)
         return None if wait == 0.0 else max(1, math.ceil(wait))
+
+
+class FailedAuthLimiter:
+    """Failed authentications per source address: each takes a token of the source's bucket
+    (``FAILED_AUTH_BURST``, refilled at ``FAILED_AUTH_RATE``); an empty bucket refuses the
+    source's requests before the authorizer runs, so guessing keys (or a flood with a revoked
+    one) costs the server little. A credential verified before is never refused here."""
+
+    def __init__(
+        self,
+        *,
+        rate: float = FAILED_AUTH_RATE,
+        burst: int = FAILED_AUTH_BURST,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.rate, self.burst, self._clock = rate, burst, clock
+        self._lock = threading.Lock()
+        self._buckets: dict[str, TokenBucket] = {}
+        self._verified: set[str] = set()
+
+    def vouch(self, credential: str) -> None:
+        """Note a credential (a digest of a key or token) the authorizer accepted."""
+        with self._lock:
+            if len(self._verified) >= MAX_CREDENTIALS:
+                self._verified.clear()
+            self._verified.add(credential)
+
+    def verified(self, credential: str) -> bool:
+        with self._lock:
+            return credential in self._verified
+
+    def _bucket(self, source: str, now: float) -> TokenBucket:
+        bucket = self._buckets.get(source)
+        if bucket is None:
+            if len(self._buckets) >= MAX_SOURCES:
+                self._buckets.clear()
+            bucket = self._buckets[source] = TokenBucket(self.rate, self.burst, float(self.burst), now)
+        return bucket
+
+    def retry_after(self, source: str) -> int | None:
+        """None while the source may try again, else whole seconds to wait (at least 1)."""
+        with self._lock:
+            if source not in self._buckets:
+                return None
+            now = self._clock()
+            bucket = self._bucket(source, now)
+            bucket.tokens = min(float(bucket.capacity), bucket.tokens + (now - bucket.updated) * bucket.rate)
+            bucket.updated = now
+            if bucket.tokens >= 1.0:
+                return None
+            return max(1, math.ceil((1.0 - bucket.tokens) / bucket.rate))
+
+    def failed(self, source: str, credential: str) -> None:
+        """Count one failed authentication of ``source``; ``credential`` is no longer vouched for."""
+        with self._lock:
+            self._verified.discard(credential)
+            self._bucket(source, self._clock()).take(self._clock())

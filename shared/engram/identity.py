@@ -39,3 +39,14 @@ def job_id(tenant_id: str | None = None, idempotency_key: str | None = None) -> 
     if idempotency_key is None:
         return "job_" + uuid.uuid4().hex
     return "job_" + hashlib.sha256(f"{tenant_id}\x00{idempotency_key}".encode()).hexdigest()[:32]
+
+
+def scoped_key(scope: str, idempotency_key: str) -> str:
+    """What an ``Idempotency-Key`` is stored under: the scope written to and the key, so one
+    scope's keys never meet another's and a 409 (the key was used for another body) says nothing
+    about any other scope.
+
+    >>> scoped_key("user:alice", "k1") != scoped_key("user:bob", "k1")
+    True
+    """
+    return "sk1_" + hashlib.sha256(f"{scope}\x00{idempotency_key}".encode()).hexdigest()[:40]

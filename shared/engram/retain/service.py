@@ -11,6 +11,7 @@ from engram import embedding_input
 from engram.errors import ConflictError
 from engram.extraction.llm import LlmUsage
 from engram.extraction.llm_extractor import for_retain
+from engram.identity import scoped_key
 from engram.models import RetainRequest, RetainResponse, check_expiry
 from engram.ports import LLM, Extractor, Ports
 from engram.retain import plan as planning
@@ -47,7 +48,7 @@ def retain(
     store, index, embedder = ports.store, ports.index, ports.embedder
     fp = fingerprint(request)
     if request.idempotency_key:
-        previous = store.idempotent_result(tenant_id, request.idempotency_key)
+        previous = store.idempotent_result(tenant_id, scoped_key(request.scope, request.idempotency_key))
         if previous is not None:
             if previous[0] != fp:
                 raise ConflictError("this Idempotency-Key was used for a different request")

@@ -8,6 +8,7 @@ from typing import Any
 
 from engram import metering
 from engram.extraction.llm import LlmUsage
+from engram.identity import scoped_key
 from engram.models import MemoryView, RetainResponse, RetainResult
 from engram.ports import LLM, MemoryStore, SearchIndex, WriteBatch
 from engram.retain.plan import RetainState
@@ -22,7 +23,7 @@ def batch_of(state: RetainState, fingerprint: str) -> WriteBatch:
     key = state.request.idempotency_key
     if key:
         outcome = [{"id": r.id, "action": r.action, "reason": r.reason} for r in state.results]
-        batch.idempotency = (key, fingerprint, outcome)
+        batch.idempotency = (scoped_key(state.request.scope, key), fingerprint, outcome)
     return batch
 
 

@@ -15,7 +15,7 @@ from engram import retain as pipeline
 from engram import tenancy
 from engram.deps import Deps
 from engram.errors import ConflictError, NotFoundError, ProviderError
-from engram.identity import job_id
+from engram.identity import job_id, scoped_key
 from engram.models import Job, JobAccepted, RetainRequest, check_expiry
 from engram.services.retain import retain
 from engram.tenancy import TenantContext
@@ -34,7 +34,7 @@ def submit_retain(deps: Deps, context: TenantContext, request: RetainRequest) ->
         if earlier is not None:
             return earlier
     job = Job(
-        job_id=job_id(tenant_id, request.idempotency_key),
+        job_id=job_id(tenant_id, _scoped(request)),
         status="queued",
         scope=request.scope,
         created_at=now,
@@ -61,15 +61,20 @@ def _keyed_job(deps: Deps, tenant_id: str, request: RetainRequest) -> JobAccepte
     assert request.idempotency_key is not None
     # The job runs the retain with async false: that is the body the key stands for.
     wanted = pipeline.fingerprint(request.model_copy(update={"async_": False}))
-    previous = deps.store.idempotent_result(tenant_id, request.idempotency_key)
+    previous = deps.store.idempotent_result(tenant_id, _scoped(request))
     if previous is not None and previous[0] != wanted:
         raise ConflictError("this Idempotency-Key was used for a different request")
-    job = deps.store.get_job(tenant_id, job_id(tenant_id, request.idempotency_key))
+    job = deps.store.get_job(tenant_id, job_id(tenant_id, _scoped(request)))
     if job is None or (job.status == "failed" and job.request is None):
         return None  # a new job (its retain replays what the key already stored, if anything)
     if job.request is not None and pipeline.fingerprint(job_request(job)) != wanted:
         raise ConflictError("this Idempotency-Key was used for a different request")
     return JobAccepted(job_id=job.job_id)
+
+
+def _scoped(request: RetainRequest) -> str | None:
+    key = request.idempotency_key
+    return None if key is None else scoped_key(request.scope, key)
 
 
 def get_job(deps: Deps, context: TenantContext, job_id_: str) -> Job:
