@@ -179,7 +179,7 @@ def import_(upload: Annotated[str | None, Query(pattern=JOB_ID)] = None) -> Resp
     responses=documented(
         ImportUpload,
         "(cloud) where to PUT a large file; then POST /v1/import?upload=<job_id>",
-        errors=(401, 403, 422, 429),
+        errors=(401, 403, 404, 429),
     ),
 )
 def import_upload() -> Response[str]:

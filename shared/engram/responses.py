@@ -132,9 +132,12 @@ class ForgetResponse(BaseModel):
 
 
 class ImportResponse(BaseModel):
+    """An import written within its call (a larger one answers ``JobAccepted``, 202)."""
+
     imported: int
     skipped: int
-    """Memories whose id the tenant already had."""
+    """Memories whose id the tenant already had (for a key limited to scopes: in its own scopes),
+    and lines repeating an earlier line's id."""
 
 
 class HealthResponse(BaseModel):

@@ -134,6 +134,7 @@ def test_a_memory_too_large_to_store_is_a_413_naming_the_line_and_field(server: 
         ({"created_at": "yesterday"}, "line 2: memory.created_at: should be a valid datetime"),
         ({"scope": None}, "line 2: memory.scope: should be a valid string"),
         ({"colour": "red"}, "line 2: memory.colour: is not a field of an export"),
+        ({"id": "../../etc"}, "line 2: memory.id should be mem_ and 32 hexadecimal digits"),
     ],
 )
 def test_an_invalid_line_is_told_in_words_naming_line_and_field(
@@ -183,3 +184,14 @@ def test_an_import_that_reaches_its_deadline_hands_the_rest_to_a_job(
     engine.close()
     if backend == "dynamodb":
         store.client.delete_table(TableName=store.table)
+
+
+def test_the_embedded_server_keeps_no_uploads_and_says_where_to_post(server: Server) -> None:
+    # Given the embedded server (no object storage)
+    key = new_key(server, new_tenant(server))
+    # When a key asks for an upload URL, or to start an upload
+    asked = call(server, "POST", "/v1/import/upload", key=key)
+    started = call(server, "POST", "/v1/import?upload=job_" + "0" * 32, key=key)
+    # Then both are a 404 saying to post the file itself
+    for reply in (asked, started):
+        assert reply.status == 404 and "POST the JSONL to /v1/import" in reply.body["error"]["message"]

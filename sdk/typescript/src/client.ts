@@ -178,8 +178,8 @@ export class Engram {
     return this.request("POST", "/v1/export");
   }
 
-  /** `POST /v1/import` of an export's JSONL. */
-  importMemories(jsonl: string): Promise<ImportResponse> {
+  /** `POST /v1/import` of an export's JSONL: the counts, or (202) the job a file too large for one call became. */
+  importMemories(jsonl: string): Promise<ImportResponse | JobAccepted> {
     return this.request("POST", "/v1/import", { raw: jsonl, contentType: "application/x-ndjson" });
   }
 

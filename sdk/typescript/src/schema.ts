@@ -228,6 +228,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/import/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Where to upload a large import (cloud) */
+        post: operations["import_upload_v1_import_upload_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/jobs/{id}": {
         parameters: {
             query?: never;
@@ -235,7 +252,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An asynchronous retain's status and results */
+        /** An asynchronous retain's or import's status */
         get: operations["get_job_v1_jobs__id__get"];
         put?: never;
         post?: never;
@@ -878,7 +895,37 @@ export interface components {
             /** Detail */
             detail?: components["schemas"]["ValidationError"][];
         };
-        /** ImportResponse */
+        /**
+         * ImportProgress
+         * @description How far an import job is: of ``total`` memories in the file, ``done`` were written
+         *     (``imported``) or found already there (``skipped``, with the file's own repeats).
+         */
+        ImportProgress: {
+            /**
+             * Done
+             * @default 0
+             */
+            done?: number;
+            /**
+             * Imported
+             * @default 0
+             */
+            imported?: number;
+            /**
+             * Skipped
+             * @default 0
+             */
+            skipped?: number;
+            /**
+             * Total
+             * @default 0
+             */
+            total?: number;
+        };
+        /**
+         * ImportResponse
+         * @description An import written within its call (a larger one answers ``JobAccepted``, 202).
+         */
         ImportResponse: {
             /** Imported */
             imported: number;
@@ -886,8 +933,32 @@ export interface components {
             skipped: number;
         };
         /**
+         * ImportUpload
+         * @description Where to put a large import (the cloud): ``PUT`` the JSONL to ``upload_url`` before
+         *     ``expires_at``, then ``POST /v1/import?upload=<job_id>`` starts the job.
+         */
+        ImportUpload: {
+            /**
+             * Expires At
+             * Format: date-time
+             */
+            expires_at: string;
+            /** Job Id */
+            job_id: string;
+            /** Max Bytes */
+            max_bytes: number;
+            /**
+             * Method
+             * @default PUT
+             * @constant
+             */
+            method?: "PUT";
+            /** Upload Url */
+            upload_url: string;
+        };
+        /**
          * Job
-         * @description An asynchronous retain: ``queued`` -> ``running`` -> ``succeeded`` | ``failed``.
+         * @description An asynchronous retain or import: ``queued`` -> ``running`` -> ``succeeded`` | ``failed``.
          */
         Job: {
             /**
@@ -901,10 +972,19 @@ export interface components {
             fallback?: string | null;
             /** Job Id */
             job_id: string;
+            /**
+             * Kind
+             * @default retain
+             * @enum {string}
+             */
+            kind?: "retain" | "import";
+            progress?: components["schemas"]["ImportProgress"] | null;
             /** Results */
             results?: components["schemas"]["RetainResult"][] | null;
             /** Scope */
             scope?: string | null;
+            /** Scopes */
+            scopes?: string[] | null;
             /**
              * Status
              * @enum {string}
@@ -3023,7 +3103,9 @@ export interface operations {
     };
     import__v1_import_post: {
         parameters: {
-            query?: never;
+            query?: {
+                upload?: string | null;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3042,6 +3124,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ImportResponse"];
+                };
+            };
+            /** @description too large for one call: a job carries on (poll GET /v1/jobs/{id}); also the answer to ?upload= */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobAccepted"];
                 };
             };
             /** @description invalid request */
@@ -3071,8 +3162,82 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description not found, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description body too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unknown fields or unprocessable */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description quota exceeded (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    import_upload_v1_import_upload_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description (cloud) where to PUT a large file; then POST /v1/import?upload=<job_id> */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportUpload"];
+                };
+            };
+            /** @description missing, unknown, revoked or expired API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description scope or permission not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not found, or not yours */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3111,7 +3276,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description an asynchronous retain's status and results */
+            /** @description an asynchronous retain's or import's status and results */
             200: {
                 headers: {
                     [name: string]: unknown;

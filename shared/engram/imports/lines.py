@@ -21,6 +21,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,12 +33,14 @@ from engram import strict_json
 from engram.errors import ForbiddenError, PayloadTooLargeError, ValidationFailedError
 from engram.identity import content_hash, memory_id
 from engram.memories import EXPORT_FORMAT, Imported
-from engram.models import HistoryEntry, MemoryRecord
+from engram.models import MEMORY_ID, HistoryEntry, MemoryRecord
 from engram.scopes import ScopeSet
 
 MAX_STORED_BYTES = 350_000
 """What one memory (or one history entry) may take as stored: DynamoDB's item limit is 400 KB,
 and a memory's item also holds its vector and its listing keys."""
+
+_MEMORY_ID = re.compile(MEMORY_ID)
 
 
 @dataclass
@@ -118,6 +121,8 @@ def _item(
     if not isinstance(memory, dict):
         raise _invalid(number, "memory", "must be an object")
     record = _validated(number, "memory", MemoryRecord, {**memory, "tenant_id": tenant_id})
+    if not _MEMORY_ID.match(record.id):
+        raise _invalid(number, "memory.id", "should be mem_ and 32 hexadecimal digits, as export writes it")
     if not scopes.allows(record.scope):
         raise ForbiddenError(f"line {number}: scope not allowed for this key: {record.scope}")
     record = record.model_copy(update={"content_hash": content_hash(record.content)})

@@ -38,6 +38,7 @@ BATCH = 200
 """Memories per write (one store write and one index upsert each)."""
 MIN_LEFT_S = 2.0
 """An inline import starts another batch only with this much time left, plus twice its slowest."""
+_NO_UPLOADS = "this server keeps no uploads (no object storage): POST the JSONL to /v1/import itself"
 MAX_UPLOAD_BYTES = 100_000_000
 """The largest file ``POST /v1/import/upload`` takes (a step worker reads it whole)."""
 
@@ -224,7 +225,7 @@ def upload_key(tenant_id: str, job_id: str) -> str:
 def new_upload(deps: Deps, context: TenantContext) -> ImportUpload:
     """A presigned URL to ``PUT`` a file of any size up to ``MAX_UPLOAD_BYTES``; nothing is stored yet."""
     if deps.blobs is None:
-        raise UnprocessableError("this server keeps no uploads: POST the JSONL to /v1/import itself")
+        raise NotFoundError(_NO_UPLOADS)
     job_id = new_job_id()
     expiry = deps.settings.aws.export_url_expiry_s
     return ImportUpload(
@@ -238,7 +239,7 @@ def new_upload(deps: Deps, context: TenantContext) -> ImportUpload:
 def start_upload(deps: Deps, context: TenantContext, job_id: str) -> JobAccepted:
     """The job of an uploaded file (the same one again if it was started already)."""
     if deps.blobs is None:
-        raise UnprocessableError("this server keeps no uploads: POST the JSONL to /v1/import itself")
+        raise NotFoundError(_NO_UPLOADS)
     existing = deps.store.get_job(context.tenant_id, job_id)
     if existing is not None:
         if not visible(existing, context.scopes):
