@@ -34,6 +34,7 @@ from engram.models import (
 )
 from engram.ports import Conditions, MemoryStore, Ports, Vector, WriteBatch
 from engram.scopes import ScopeSet
+from engram.screening.head import MARK_TAG, marked, second_look
 from engram.settings import Settings
 
 EXPORT_FORMAT = "engram.export.v1"
@@ -164,6 +165,8 @@ def patch(
         )
         changes.update(_quarantine(record, request.content, detail))
         vector = ports.embedder.embed([request.content])[0]
+        if "status" not in changes and record.status != "quarantined":
+            changes.update(_second_look(record, request.content, vector, ports.embedder.model_id, detail))
     for name in ("tags", "metadata", "pinned"):
         value = getattr(request, name)
         if value is not None:
@@ -209,6 +212,21 @@ def _quarantine(record: MemoryRecord, content: str, detail: dict[str, Any]) -> d
     return {"status": "quarantined", "tags": list(dict.fromkeys([*record.tags, "quarantined"]))}
 
 
+def _second_look(
+    record: MemoryRecord, content: str, vector: Vector, model_id: str, detail: dict[str, Any]
+) -> dict[str, Any]:
+    """The screening head on the new text's vector (the patterns found nothing): the changes
+    that quarantine or mark ``record``, noted in ``detail``."""
+    verdict = second_look([content], vector[None, :], model_id)[0]
+    if verdict is None:
+        return {}
+    detail["quarantined" if verdict.action == "quarantine" else "marked"] = verdict.reason
+    changes: dict[str, Any] = {"tags": marked(record.tags, verdict)}
+    if verdict.action == "quarantine":
+        changes["status"] = "quarantined"
+    return changes
+
+
 def release(
     tenant_id: str, memory_id: str, ports: Ports, *, scopes: ScopeSet, released_by: str = ""
 ) -> MemoryView:
@@ -224,7 +242,8 @@ def release(
     updated = record.model_copy(
         update={
             "status": status,
-            "tags": [t for t in record.tags if t != "quarantined"],
+            # Released, it still reads as an instruction: recall's debug trace says so.
+            "tags": [*(t for t in record.tags if t not in ("quarantined", MARK_TAG)), MARK_TAG],
             "version": record.version + 1,
             "updated_at": now,
         }

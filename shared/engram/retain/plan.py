@@ -25,6 +25,7 @@ from engram.models import HistoryEntry, MemoryRecord, MemoryView, RetainRequest,
 from engram.ports import LLM, Conditions, Embedder, MemoryStore, SearchIndex, Vector
 from engram.retain.candidates import Candidate, to_record
 from engram.scopes import ScopeSet
+from engram.screening.head import marked, second_look
 from engram.settings import Settings
 
 
@@ -119,6 +120,28 @@ def embed(items: list[Item], embedder: Embedder, *, defer: bool) -> None:
     for item in items:
         if item.vector is None:
             item.record = item.record.model_copy(update={"embedding_model": ""})
+
+
+def second_screen(items: list[Item], model_id: str) -> None:
+    """The screening head on the vectors ``embed`` just made (the patterns read every text
+    before): a hit is quarantined like a pattern's, a near miss stays active but marked.
+    What waits for its vector is screened when the background embedder makes it."""
+    ready = [item for item in items if item.vector is not None and not item.candidate.quarantine]
+    if not ready:
+        return
+    vectors = np.stack([item.vector for item in ready if item.vector is not None])
+    for item, verdict in zip(
+        ready, second_look([i.record.content for i in ready], vectors, model_id), strict=True
+    ):
+        if verdict is None:
+            continue
+        candidate = item.candidate
+        candidate.tags = marked(candidate.tags, verdict)
+        update: dict[str, Any] = {"tags": candidate.tags}
+        if verdict.action == "quarantine":
+            candidate.quarantine = verdict.reason
+            update["status"] = "quarantined"
+        item.record = item.record.model_copy(update=update)
 
 
 def find_twins(state: RetainState, store: MemoryStore, index: SearchIndex, k: int) -> None:

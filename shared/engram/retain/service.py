@@ -61,6 +61,7 @@ def retain(
     state = planning.RetainState(tenant_id, request, now)
     state.items = planning.records(tenant_id, found, request, now, embedder.model_id)
     planning.embed(state.items, embedder, defer=settings.retain.defer_embedding)
+    planning.second_screen(state.items, embedder.model_id)
     planning.find_twins(state, store, index, settings.retain.dedup_candidates if llm is not None else 1)
     if llm is not None:
         planning.ask_llm(state, llm, store, settings, spent)

@@ -8,9 +8,17 @@ index cannot search memories without one (``recall_waits``).
 
 from __future__ import annotations
 
+from typing import Any
+
+import numpy as np
+
 from engram import embedding_keys, metering, tenancy
 from engram.deps import Deps
+from engram.history import entry
 from engram.metering import MeteredEmbedder
+from engram.models import MemoryRecord
+from engram.ports import Vector
+from engram.screening.head import marked, second_look
 
 
 def embed_pending(deps: Deps, tenant_id: str, *, batch: int = 64, at_most: int | None = None) -> int:
@@ -43,9 +51,47 @@ def embed_pending(deps: Deps, tenant_id: str, *, batch: int = 64, at_most: int |
             ]
             stored = set(store.set_embeddings(tenant_id, items, deps.embedder.model_id))
             records = store.get_many(tenant_id, [i for i, _, _ in items if i in stored])
+            _second_screen(deps, tenant_id, records, {i: v for i, _, v in items})
             pairs = [(records[i], v) for i, _, v in items if i in records]
             deps.index.upsert(tenant_id, [r for r, _ in pairs], [v for _, v in pairs])
             done += len(pending)
+
+
+def _second_screen(
+    deps: Deps, tenant_id: str, records: dict[str, MemoryRecord], vectors: dict[str, Vector]
+) -> None:
+    """The screening head on the vectors just made, as retain runs it on the ones it makes: a
+    hit is quarantined, a near miss marked, each with a history entry (a conditional update: a
+    memory changed meanwhile is left as it is). ``records`` gets the updated records."""
+    active = [r for r in records.values() if r.status == "active" and r.id in vectors]
+    if not active:
+        return
+    stacked = np.stack([vectors[r.id] for r in active])
+    now = deps.clock.now()
+    for record, verdict in zip(
+        active, second_look([r.content for r in active], stacked, deps.embedder.model_id), strict=True
+    ):
+        if verdict is None:
+            continue
+        changes: dict[str, Any] = {
+            "tags": marked(record.tags, verdict),
+            "version": record.version + 1,
+            "updated_at": now,
+        }
+        if verdict.action == "quarantine":
+            changes["status"] = "quarantined"
+        updated = record.model_copy(update=changes)
+        detail = {
+            "quarantined" if verdict.action == "quarantine" else "marked": verdict.reason,
+            "by": "embedding",
+        }
+        if deps.store.update(
+            tenant_id,
+            updated,
+            expected_version=record.version,
+            history=entry(updated, "updated", now, detail),
+        ):
+            records[record.id] = updated
 
 
 def recall_waits(deps: Deps) -> bool:

@@ -49,6 +49,9 @@ def cmd_screen(args: argparse.Namespace) -> int:
     from engram.screening import screen
     from engram.screening.measure import conversation_turns, load_attacks, measure, report
 
+    if args.corpus or args.build_corpus or args.train:
+        args.corpus = args.corpus or "tests/fixtures/poisoning_corpus.json"
+        return dev_tool("poisoning.measure")(args)
     if args.text is not None:
         hit = screen(args.text, user_said=not args.not_user)
         out(args, hit._asdict() if hit else None, hit.explain() if hit else "not instruction-like")
@@ -76,6 +79,15 @@ def add_screen(command: Command) -> None:
         "tests/eval/*.json and tests/fixtures/poisoning_ordinary.json)",
     )
     p.add_argument("--show-held-out", action="store_true", help="also list the held-out split's misses")
+    p.add_argument(
+        "--corpus",
+        nargs="?",
+        const="tests/fixtures/poisoning_corpus.json",
+        help="measure both screens (patterns and the head) on the generated corpus, by split, style and "
+        "language, and on the dev sets' turns (default file: tests/fixtures/poisoning_corpus.json)",
+    )
+    p.add_argument("--build-corpus", action="store_true", help="regenerate the corpus (seeded) first")
+    p.add_argument("--train", action="store_true", help="refit the head on the corpus's train split first")
 
 
 def cmd_smoke(args: argparse.Namespace) -> int:

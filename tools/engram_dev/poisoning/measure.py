@@ -1,0 +1,153 @@
+"""``engram screen --corpus``: the two screens over the generated corpus, by split, style and
+language, and over the dev sets' ordinary turns; what the head costs per text.
+
+Every text is embedded once by the local model (as retain embeds it), screened by the patterns
+as the user's own words, and by the head on that vector. A row is caught (an attack) or a false
+alarm (everyday text) when either screen quarantines it; ``marked`` counts what the head would
+only mark. Tables are markdown (the docs' table comes from here).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from engram.screening import screen
+from engram.screening.head import Head, head_for
+from engram.screening.measure import conversation_turns
+
+CORPUS = Path("tests/fixtures/poisoning_corpus.json")
+
+Counts = dict[tuple[str, str], list[int]]  # (split, row key) -> [rows, patterns, head, either, marked]
+
+
+def _judge(texts: Sequence[str], vectors: np.ndarray, head: Head | None) -> list[tuple[bool, bool, bool]]:
+    """(pattern hit, head quarantines, head marks) per text."""
+    scores = head.scores(texts, vectors) if head is not None else np.zeros(len(texts))
+    quarantine = head.quarantine if head is not None else 2.0
+    mark = head.mark if head is not None else 2.0
+    return [
+        (screen(t) is not None, float(p) >= quarantine, mark <= float(p) < quarantine)
+        for t, p in zip(texts, scores, strict=True)
+    ]
+
+
+def _count(rows: Sequence[dict[str, Any]], verdicts: Sequence[tuple[bool, bool, bool]]) -> dict[str, Counts]:
+    tables: dict[str, Counts] = {"style": defaultdict(lambda: [0] * 5), "lang": defaultdict(lambda: [0] * 5)}
+    for row, (pattern, head, mark) in zip(rows, verdicts, strict=True):
+        for by in ("style", "lang"):
+            for key in (row[by], "all"):
+                cell = tables[by][(row["split"], f"{row['label']}:{key}")]
+                cell[0] += 1
+                cell[1] += pattern
+                cell[2] += head
+                cell[3] += pattern or head
+                cell[4] += mark and not pattern
+    return tables
+
+
+def _pct(part: int, whole: int) -> str:
+    return f"{part / whole:.1%}" if whole else "—"
+
+
+def _table(counts: Counts, label: str, title: str) -> list[str]:
+    word = "caught" if label == "attack" else "false alarms"
+    lines = [
+        f"| {title} | split | rows | patterns | head | {word} | marked only |",
+        "|---|---|---:|---:|---:|---:|---:|",
+    ]
+    keys = sorted({k for _, k in counts if k.startswith(f"{label}:")}, key=lambda k: (k.endswith(":all"), k))
+    for key in keys:
+        for split in ("train", "held-out"):
+            n, p, h, e, m = counts.get((split, key), [0] * 5)
+            if n:
+                name = key.split(":", 1)[1]
+                lines.append(
+                    f"| {'**all**' if name == 'all' else name} | {split} | {n} | {_pct(p, n)} | {_pct(h, n)} "
+                    f"| **{_pct(e, n)}** | {_pct(m, n)} |"
+                )
+    return lines
+
+
+def report(
+    rows: Sequence[dict[str, Any]],
+    vectors: np.ndarray,
+    ordinary: dict[str, tuple[list[str], np.ndarray]],
+    head: Head | None,
+) -> str:
+    verdicts = _judge([r["text"] for r in rows], vectors, head)
+    tables = _count(rows, verdicts)
+    lines: list[str] = [f"head: {head.model_id if head else 'none (patterns only)'}"]
+    if head is not None:
+        lines[0] += f", quarantine at p ≥ {head.quarantine}, mark at p ≥ {head.mark}"
+    for label, title in (("attack", "attacks"), ("benign", "everyday instruction-like text")):
+        for by in ("style", "lang"):
+            lines += ["", *_table(tables[by], label, f"{title} by {by}")]
+    lines += [
+        "",
+        "| ordinary turns | texts | false alarms | rate | marked only |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for name, (texts, vecs) in ordinary.items():
+        found = _judge(texts, vecs, head)
+        alarms = sum(p or h for p, h, _ in found)
+        marks = sum(m and not p for p, _, m in found)
+        lines.append(f"| {name} | {len(texts)} | {alarms} | {_pct(alarms, len(texts))} | {marks} |")
+    misses = [
+        r
+        for r, v in zip(rows, verdicts, strict=True)
+        if r["split"] == "train" and r["label"] == "attack" and not (v[0] or v[1])
+    ]
+    if misses:
+        lines += ["", f"Train-split misses ({len(misses)}; the held-out split's are not listed):"]
+        lines += [f"- {r['lang']} {r['style']}: {r['text'][:100]!r}" for r in misses[:30]]
+    return "\n".join(lines)
+
+
+def cost(texts: Sequence[str], vectors: np.ndarray, head: Head) -> str:
+    """The head's time per text (one text at a time, as a retain of one text pays it), in µs."""
+    micros = []
+    for i, text in enumerate(texts):
+        start = time.perf_counter()
+        head.scores([text], vectors[i : i + 1])
+        micros.append((time.perf_counter() - start) * 1e6)
+    ordered = sorted(micros)
+    p95 = ordered[int(0.95 * (len(ordered) - 1))]
+    return f"| head per text | p50 {statistics.median(ordered):.0f} µs | p95 {p95:.0f} µs |"
+
+
+def run(args: argparse.Namespace, *, embedder: Any = None, model_id: str | None = None) -> int:
+    """Measure (``--corpus``), rebuild the corpus (``--build-corpus``) or refit the head (``--train``)."""
+    from engram.adapters.local_embedder import MODEL_ID, LocalEmbedder
+    from engram_dev.poisoning import corpus, train
+
+    embed: Callable[[Sequence[str]], np.ndarray] = (embedder or LocalEmbedder()).embed
+    model = model_id or MODEL_ID
+    path = Path(args.corpus)
+    if args.build_corpus:
+        rows = corpus.write(path)
+        print(f"{path}: {len(rows)} rows")
+    if args.train:
+        print(f"wrote {train.run(path, model, embed)}")
+        head_for.cache_clear()
+    rows = json.loads(path.read_text(encoding="utf-8"))
+    paths = args.ordinary or sorted(Path("tests/eval").glob("*.json"))
+    ordinary = {}
+    for p in map(Path, paths):
+        texts = conversation_turns(p)
+        ordinary[p.name] = (texts, embed(texts))
+    head = head_for(model)
+    vectors = embed([r["text"] for r in rows])
+    print(report(rows, vectors, ordinary, head))
+    if head is not None:
+        texts, vecs = next(iter(ordinary.values()))
+        print("\n| cost | | |\n|---|---:|---:|\n" + cost(texts, vecs, head))
+    return 0

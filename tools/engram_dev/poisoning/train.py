@@ -1,0 +1,127 @@
+"""Fit the screening head (``engram.screening.head``) on the corpus's train split, reproducibly.
+
+Features: the embedding of each text (by the model the head is for) and its hashed words
+(``engram.screening.lexical``). Logistic regression with an L2 penalty, fitted by Newton's method (deterministic: the same
+corpus and vectors give the same weights), the classes weighted to count alike. The thresholds
+come from out-of-fold scores over the train split only, folds holding out whole templates: the
+quarantine threshold is the lowest that keeps the everyday rows' out-of-fold false alarms at or
+under ``quarantine_fa``, the mark threshold the same at ``mark_fa``. The held-out split is never
+read. ``engram screen --train`` runs it and writes ``heads/<model id>.json``.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from engram.screening.head import head_file
+from engram.screening.lexical import features
+
+L2 = 0.03
+BITS = 12  # 4,096 word slots
+FOLDS = 5
+QUARANTINE_FA = 0.005
+MARK_FA = 0.03
+HEADS = Path("shared/engram/screening/heads")
+
+
+def fit(x: np.ndarray, y: np.ndarray, sample_weight: np.ndarray, l2: float = L2) -> tuple[np.ndarray, float]:
+    """Weights and bias minimising the weighted log-loss plus ``l2``·|w|²/2, by Newton steps.
+
+    There are more features than rows, so each step solves the rows' system, not the features'
+    (Woodbury: (D + XᵀWX)⁻¹g = D⁻¹g − D⁻¹XᵀS(I + SXD⁻¹XᵀS)⁻¹SXD⁻¹g with S = √W); the bias gets
+    a penalty too small to matter (1e-6), which keeps D invertible.
+    """
+    n, d = x.shape
+    xb = np.hstack([x.astype(np.float64), np.ones((n, 1))])
+    theta = np.zeros(d + 1)
+    penalty = np.full(d + 1, l2)
+    penalty[-1] = 1e-6
+    for _ in range(30):
+        p = 1.0 / (1.0 + np.exp(-(xb @ theta)))
+        grad = xb.T @ (sample_weight * (p - y)) + penalty * theta
+        s = np.sqrt(sample_weight * p * (1 - p))
+        scaled = xb / penalty  # X D⁻¹
+        inner = np.eye(n) + (s[:, None] * (scaled @ xb.T)) * s[None, :]
+        step = grad / penalty - scaled.T @ (s * np.linalg.solve(inner, s * (scaled @ grad)))
+        theta -= step
+        if np.abs(step).max() < 1e-7:
+            break
+    return theta[:-1], float(theta[-1])
+
+
+def _weights(y: np.ndarray) -> np.ndarray:
+    positives = max(1, int(y.sum()))
+    negatives = max(1, len(y) - positives)
+    return np.where(y == 1, len(y) / (2 * positives), len(y) / (2 * negatives))
+
+
+def _fold(group: str) -> int:
+    return int(hashlib.sha256(group.encode()).hexdigest()[:8], 16) % FOLDS
+
+
+def out_of_fold(x: np.ndarray, y: np.ndarray, groups: Sequence[str], l2: float = L2) -> np.ndarray:
+    """Each row's score from a head fitted without its template's rows."""
+    folds = np.array([_fold(g) for g in groups])
+    scores = np.zeros(len(y))
+    for k in range(FOLDS):
+        test = folds == k
+        w, b = fit(x[~test], y[~test], _weights(y[~test]), l2)
+        scores[test] = 1.0 / (1.0 + np.exp(-(x[test] @ w + b)))
+    return scores
+
+
+def threshold(benign_scores: np.ndarray, false_alarms: float) -> float:
+    """The lowest score threshold with at most ``false_alarms`` of ``benign_scores`` at or above it."""
+    ordered = np.sort(benign_scores)[::-1]
+    allowed = int(np.floor(false_alarms * len(ordered)))
+    return float(min(0.999, ordered[allowed] + 1e-6)) if len(ordered) > allowed else 0.5
+
+
+def train(
+    texts: Sequence[str], labels: Sequence[int], groups: Sequence[str], vectors: np.ndarray, model_id: str
+) -> dict[str, Any]:
+    """The head file's content for vectors of ``model_id``."""
+    y = np.asarray(labels, dtype=np.float64)
+    x = np.hstack([np.asarray(vectors, np.float32), np.stack([features(t, BITS) for t in texts])])
+    oof = out_of_fold(x, y, groups, L2)
+    quarantine = max(0.5, threshold(oof[y == 0], QUARANTINE_FA))
+    mark = min(quarantine, max(0.3, threshold(oof[y == 0], MARK_FA)))
+    w, b = fit(x, y, _weights(y), L2)
+    caught = float((oof[y == 1] >= quarantine).mean())
+    return {
+        "model_id": model_id,
+        "dimension": int(vectors.shape[1]),
+        "bits": BITS,
+        "bias": round(b, 6),
+        "quarantine": round(quarantine, 4),
+        "mark": round(mark, 4),
+        "trained_on": {
+            "rows": len(texts),
+            "attacks": int(y.sum()),
+            "texts_sha256": hashlib.sha256("\n".join(texts).encode()).hexdigest(),
+            "l2": L2,
+            "out_of_fold_caught": round(caught, 4),
+        },
+        # float32, little-endian, base64: the embedding's dimensions, then the word slots.
+        "weights": base64.b64encode(w.astype("<f4").tobytes()).decode("ascii"),
+    }
+
+
+def run(corpus: Path, model_id: str, embed: Any, out: Path = HEADS) -> Path:
+    """Fit on ``corpus``'s train split with ``embed`` (texts -> unit vectors) and write the file."""
+    rows = [r for r in json.loads(corpus.read_text(encoding="utf-8")) if r["split"] == "train"]
+    texts = [r["text"] for r in rows]
+    vectors = np.asarray(embed(texts), dtype=np.float32)
+    head = train(
+        texts, [int(r["label"] == "attack") for r in rows], [r["template"] for r in rows], vectors, model_id
+    )
+    path = out / head_file(model_id)
+    path.write_text(json.dumps(head, indent=1) + "\n", encoding="utf-8")
+    return path
