@@ -287,7 +287,7 @@ def _from_unhandled(exc: Exception) -> Response[str]:
 
     if isinstance(exc, ServiceError):  # Powertools' own (a 405, a 400 it raised): keep its status
         code = "not_found" if exc.status_code == 404 else "invalid_request"
-        return Response(exc.status_code, JSON, error_body(code, exc.msg))
+        return Response(exc.status_code, JSON, error_body(code, str(exc.msg)))
     logger.exception("unhandled error", extra={"request_id": request_id()})
     return Response(500, JSON, json.dumps(internal_error()))
 

@@ -42,6 +42,7 @@ PARSERS: tuple[Callable[[Command], None], ...] = (
     tools.add_bench_gateway,
     tools.add_bench_concurrency,
     tools.add_coldstart,
+    tools.add_cost,
     tools.add_smoke,
     tools.add_eval,
     tools.add_bench,

@@ -216,3 +216,13 @@ def cmd_coldstart(args: argparse.Namespace) -> int:
 def add_coldstart(command: Command) -> None:
     p = command("coldstart", cmd_coldstart, "import time of each Lambda handler in a fresh interpreter")
     p.add_argument("--repeat", type=int, default=5)
+
+
+def cmd_cost(args: argparse.Namespace) -> int:
+    return dev_tool("cost")(args)
+
+
+def add_cost(command: Command) -> None:
+    p = command("cost", cmd_cost, "dollars per million calls and per idle month, from DynamoDB Local's units")
+    p.add_argument("--n", type=int, default=20, help="calls of each kind to replay")
+    p.add_argument("--dynamodb-endpoint", help="a running DynamoDB Local (default: start the checkout's)")

@@ -66,7 +66,8 @@ def translate(operation: str, exc: Exception) -> Exception:
     error = exc.response.get("Error", {})
     code, message = str(error.get("Code", "")), str(error.get("Message", ""))
     if code in PASSED:
-        return exc
+        passed: Exception = exc
+        return passed
     if code in THROTTLED:
         return UnavailableError(f"DynamoDB is throttling {operation} ({code}); retry", retry_after=1)
     if code in UNAVAILABLE:

@@ -1,0 +1,69 @@
+"""``engram cost --json``: raw retains, recalls and smart retains replayed on the cloud's store
+against DynamoDB Local, their consumed capacity read, the other services added from one price
+table; docs/deploy.md's cost table is its output."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engram_dev.cost import report, table
+
+DEPLOY_DOC = Path(__file__).resolve().parents[2] / "docs" / "deploy.md"
+
+
+@pytest.fixture(scope="module")
+def result(dynamodb_local: Any) -> dict[str, Any]:
+    return report(20, dynamodb_local.endpoint)
+
+
+def test_the_cost_has_the_documented_shape_and_every_price(result: dict[str, Any]) -> None:
+    assert set(result["usd_per_million"]) == {"recall", "retain_raw", "retain_smart"}
+    assert all(v > 0 for v in result["usd_per_million"].values())
+    assert result["idle_usd_per_month"] > 0
+    assert {"units", "prices"} <= set(result) and result["prices"]["as_of"]
+    # each line is a price of the table times what one call used
+    retain = result["lines"]["retain_raw"]
+    assert retain["api_gateway"] == result["prices"]["apigw_rest_per_million"]
+    assert retain["dynamodb_writes"] == pytest.approx(
+        result["units"]["retain_raw"]["wru"] * result["prices"]["dynamodb_per_million_wru"], abs=0.01
+    )
+
+
+def test_the_units_are_dynamodbs_own_count(result: dict[str, Any]) -> None:
+    # A raw retain of a ~100-character text with a 1,024-dimension vector: the memory item (6 KB)
+    # and its history in one transaction (2 x 7), four index entries (14), two usage counters (2)
+    retain = result["units"]["retain_raw"]
+    assert retain["wru"] == 30 and retain["dynamodb_calls"]["transact_write_items"] == 1
+    # a recall writes the access of each memory it returns and reads the candidates by id
+    recall = result["units"]["recall"]
+    assert recall["wru"] > 2 and recall["rru"] > 10 and recall["dynamodb_calls"]["batch_get_item"] >= 1
+    # and the vector's share is measured by replaying without it
+    saved = result["levers"]["vector_out_of_the_item"]["saves_usd_per_million"]
+    assert saved["retain_raw"] > 0 and saved["recall"] > 0
+
+
+def _without_smart(markdown: str) -> list[str]:
+    """The table's rows without the smart-retain column (its dedup varies by ~1% a run)."""
+    return [row.rsplit("|", 2)[0] for row in markdown.splitlines()]
+
+
+def test_the_docs_cost_table_is_its_output(result: dict[str, Any]) -> None:
+    text = DEPLOY_DOC.read_text()
+    start = text.index("| per million | raw retain |")
+    documented = text[start:].split("\n\n")[0]
+    assert _without_smart(documented) == _without_smart(table(result))
+    assert f"${result['idle_usd_per_month']:.2f}" in text
+
+
+def test_the_command_prints_the_json(dynamodb_local: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from engram_dev.cost import run
+
+    assert run(argparse.Namespace(json=True, n=2, dynamodb_endpoint=dynamodb_local.endpoint)) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert set(printed["usd_per_million"]) == {"recall", "retain_raw", "retain_smart"}

@@ -1,0 +1,186 @@
+"""``engram cost [--json] [--n N] [--dynamodb-endpoint URL]``: what a million calls and an idle
+month of the cloud stack cost, from measured DynamoDB units and one price table.
+
+The DynamoDB units are measured (``replay``: the cloud's store against DynamoDB Local, each
+call's ``ReturnConsumedCapacity``); everything else is the price table (``prices``) times what a
+call uses: API Gateway requests, Lambda invocations at each function's memory (from the stack's
+function table) and an assumed duration, Titan tokens of the texts, SQS requests, EventBridge
+events, and log bytes. Each assumption is printed under ``units``. LLM tokens of a smart retain
+are not included (they depend on the model and the text).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from engram_dev.cost import prices as p
+from engram_dev.cost.replay import REPO_ROOT, Units, measure
+
+DURATION_S = {
+    "retain": 0.15,
+    "recall": 0.15,
+    "memories": 0.05,
+    "extract_worker": 3.0,
+    "indexer": 0.1,
+    "events": 0.05,
+}
+"""Assumed billed duration per invocation (Lambda bills per ms): not measurable here."""
+
+
+def memory_mb() -> dict[str, int]:
+    """Each function's memory as the stack configures it (``engram_infra.functions``)."""
+    import os
+
+    os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "20")
+    sys.path.insert(0, str(REPO_ROOT / "infra"))
+    from engram_infra.config import Config
+    from engram_infra.functions import API_FUNCTIONS, worker_functions
+
+    config = Config.from_values({})
+    specs = (*API_FUNCTIONS, *worker_functions(extract_timeout_s=config.extract_worker_timeout_seconds))
+    return {s.name: s.memory_mb for s in specs}
+
+
+# What one operation invokes: (function, invocations); the stream's consumers see each write once.
+INVOCATIONS: dict[str, list[tuple[str, float]]] = {
+    "retain_raw": [("retain", 1), ("indexer", 1), ("events", 1)],
+    "recall": [("recall", 1)],
+    "retain_smart": [("retain", 1), ("extract_worker", 1), ("memories", 1), ("indexer", 1), ("events", 1)],
+}
+API_REQUESTS = {"retain_raw": 1, "recall": 1, "retain_smart": 2}  # smart: the POST and one job poll
+SQS_REQUESTS = {"retain_raw": 0, "recall": 0, "retain_smart": 3}  # send, receive, delete
+EVENTS = {"retain_raw": 1, "recall": 0, "retain_smart": 1}  # memory.created on the bus
+
+
+def per_million(name: str, units: Units, memory: dict[str, int]) -> dict[str, float]:
+    """Dollars per million of one operation, by service."""
+    gb_s = sum(n * DURATION_S[f] * memory[f] / 1024 for f, n in INVOCATIONS[name])
+    invocations = sum(n for _, n in INVOCATIONS[name])
+    lines = {
+        "api_gateway": API_REQUESTS[name] * p.PRICES["apigw_rest_per_million"],
+        "lambda": invocations * p.PRICES["lambda_per_million_requests"]
+        + gb_s * p.PRICES["lambda_arm64_per_gb_s"] * 1e6,
+        "dynamodb_writes": units.wru * p.PRICES["dynamodb_per_million_wru"],
+        "dynamodb_reads": units.rru * p.PRICES["dynamodb_per_million_rru"],
+        "titan": units.texts_chars
+        / p.TITAN_CHARS_PER_TOKEN
+        / 1000
+        * p.PRICES["titan_v2_per_1k_tokens"]
+        * 1e6,
+        "sqs": SQS_REQUESTS[name] * p.PRICES["sqs_per_million_requests"],
+        "eventbridge": EVENTS[name] * p.PRICES["eventbridge_per_million_events"],
+        "logs": invocations * p.LOG_BYTES_PER_INVOCATION / 1e9 * p.PRICES["cloudwatch_logs_per_gb"] * 1e6,
+    }
+    return {k: round(v, 2) for k, v in lines.items()}
+
+
+def idle_per_month(
+    instance: str = "t3.small.search", volume_gb: int = 10, alarms: int = 33
+) -> dict[str, float]:
+    """A dev stage doing nothing: the one-node search domain, its volume, the key, the secrets, alarms."""
+    hourly = p.PRICES[
+        "opensearch_t3_small_per_hour" if instance.startswith("t3.small") else "opensearch_t3_medium_per_hour"
+    ]
+    lines = {
+        "opensearch": hourly * p.HOURS_PER_MONTH,
+        "opensearch_volume": volume_gb * p.PRICES["opensearch_gp3_per_gb_month"],
+        "kms": p.PRICES["kms_key_per_month"],
+        "secrets": 2 * p.PRICES["secret_per_month"],
+        "alarms": alarms * p.PRICES["cloudwatch_alarm_per_month"],
+    }
+    return {k: round(v, 2) for k, v in lines.items()}
+
+
+def levers(
+    measured: dict[str, Units], vectorless: dict[str, Units], memory: dict[str, int]
+) -> dict[str, Any]:
+    """What each lever would change, per million (``measured``: from a replay; else from the table)."""
+    base = {name: sum(per_million(name, u, memory).values()) for name, u in measured.items()}
+    out: dict[str, Any] = {}
+    without = {name: sum(per_million(name, u, memory).values()) for name, u in vectorless.items()}
+    out["vector_out_of_the_item"] = {
+        "how": "replayed with the vector left out of the memory item (the indexer would re-embed: Titan is "
+        "$0.02 per million tokens, a stored vector costs 8 WRU a write)",
+        "measured": True,
+        "saves_usd_per_million": {k: round(base[k] - without[k], 2) for k in base},
+    }
+    small = {k: max(256, v // 2) for k, v in memory.items()}
+    out["lambda_memory_halved"] = {
+        "how": "each function at half its memory, the same billed duration (to be measured in Lambda)",
+        "measured": False,
+        "saves_usd_per_million": {
+            k: round(base[k] - sum(per_million(k, u, small).values()), 2) for k, u in measured.items()
+        },
+    }
+    out["http_api"] = {
+        "how": "HTTP API ($1.00/M) instead of REST API ($3.50/M): not applied, the tiers are REST usage plans "
+        "with API keys, which an HTTP API does not have",
+        "measured": False,
+        "saves_usd_per_million": {
+            k: round(
+                API_REQUESTS[k] * (p.PRICES["apigw_rest_per_million"] - p.PRICES["apigw_http_per_million"]), 2
+            )
+            for k in measured
+        },
+    }
+    return out
+
+
+def report(n: int, endpoint: str | None) -> dict[str, Any]:
+    measured = measure(endpoint, n=n)
+    vectorless = measure(endpoint, n=n, dimension=4)
+    memory = memory_mb()
+    lines = {name: per_million(name, units, memory) for name, units in measured.items()}
+    sys.path.insert(0, str(REPO_ROOT / "infra"))
+    from engram_infra.config import Config
+
+    config = Config.from_values({})
+    idle = idle_per_month(config.opensearch_instance_type, config.opensearch_volume_gb)
+    return {
+        "usd_per_million": {name: round(sum(v.values()), 2) for name, v in lines.items()},
+        "idle_usd_per_month": round(sum(idle.values()), 2),
+        "lines": lines,
+        "idle": idle,
+        "idle_t3_small_usd_per_month": round(
+            sum(idle_per_month("t3.small.search", config.opensearch_volume_gb).values()), 2
+        ),
+        "levers": levers(measured, vectorless, memory),
+        "units": {
+            **{name: u.to_dict() for name, u in measured.items()},
+            "lambda_memory_mb": memory,
+            "lambda_duration_s": DURATION_S,
+            "invocations": INVOCATIONS,
+            "api_requests": API_REQUESTS,
+            "log_bytes_per_invocation": p.LOG_BYTES_PER_INVOCATION,
+            "titan_chars_per_token": p.TITAN_CHARS_PER_TOKEN,
+            "replayed": n,
+        },
+        "prices": {"as_of": p.PRICES_AS_OF, "region": p.REGION, **p.PRICES},
+    }
+
+
+def table(result: dict[str, Any]) -> str:
+    names = ("retain_raw", "recall", "retain_smart")
+    services = list(result["lines"]["retain_raw"])
+    rows = ["| per million | raw retain | recall | smart retain (LLM tokens aside) |", "|---|---:|---:|---:|"]
+    for service in services:
+        rows.append(
+            f"| {service} | " + " | ".join(f"{result['lines'][n][service]:.2f}" for n in names) + " |"
+        )
+    rows.append(
+        "| **total** | " + " | ".join(f"**${result['usd_per_million'][n]:.2f}**" for n in names) + " |"
+    )
+    return "\n".join(rows)
+
+
+def run(args: argparse.Namespace) -> int:
+    result = report(int(getattr(args, "n", 20) or 20), getattr(args, "dynamodb_endpoint", None))
+    if getattr(args, "json", False):
+        print(json.dumps(result))
+    else:
+        print(table(result))
+        print(f"\nidle dev stage: ${result['idle_usd_per_month']:.2f} a month ({result['idle']})")
+    return 0
