@@ -10,6 +10,11 @@ DynamoDB ``UpdateItem`` with ``ADD``). The monthly budgets (``limits.llm_tokens_
 - ``retain_calls``, ``recall_calls``, ``forget_calls``, ``feedback_calls``, ``retained_items`` (memories created, merged or superseded);
 - ``embedded_texts`` and ``embedding_tokens`` (estimated: UTF-8 bytes / 4, rounded up, the same
   rule for every provider);
+- ``embedding_tokens_reserved`` (what a retain's deferred memories will cost, charged when it is
+  accepted) and ``embedding_tokens_settled`` (the same estimate, counted when the background
+  embeds them and ``embedding_tokens`` takes their real cost): the embedding budget counts what
+  is spent plus what is reserved and not settled yet, so a bulk retain cannot overshoot it while
+  its vectors wait;
 - ``llm_calls``, ``llm_input_tokens``, ``llm_output_tokens``, ``llm_fallbacks``, and each of the
   first three per model as ``<name>:<provider>/<model>``; ``llm_budget_fallbacks`` when the
   tenant's LLM budget sent a retain to the rules;
@@ -155,18 +160,35 @@ def llm_budget_spent(deps: Deps, tenant_id: str, limits: LimitsSettings) -> str 
     return f"llm budget spent: {spent} of {budget} tokens this month; extracted by the rules"
 
 
-def check_embedding_budget(deps: Deps, tenant_id: str, limits: LimitsSettings) -> None:
-    """``QuotaExceededError`` (429 until the month ends) once the embedding budget is spent."""
+OVERSHOOT = 0.10
+"""How far past the embedding budget one accepted retain may take it (its estimate's error)."""
+
+
+def embedding_spent(month: Mapping[str, int]) -> int:
+    """Tokens spent this month plus those reserved by accepted retains and not settled yet.
+
+    >>> embedding_spent({"embedding_tokens": 100, "embedding_tokens_reserved": 50, "embedding_tokens_settled": 20})
+    130
+    """
+    outstanding = month.get("embedding_tokens_reserved", 0) - month.get("embedding_tokens_settled", 0)
+    return month.get("embedding_tokens", 0) + max(0, outstanding)
+
+
+def check_embedding_budget(deps: Deps, tenant_id: str, limits: LimitsSettings, *, estimate: int = 0) -> None:
+    """``QuotaExceededError`` (429 until the month ends) once the embedding budget is spent, or
+    when ``estimate`` more tokens (what this operation will embed) would pass it by more than
+    ``OVERSHOOT``."""
     budget = limits.embedding_tokens_per_month
     if budget is None:
         return
-    spent = month_so_far(deps, tenant_id).get("embedding_tokens", 0)
-    if spent >= budget:
+    spent = embedding_spent(month_so_far(deps, tenant_id))
+    if spent >= budget or spent + estimate > budget * (1 + OVERSHOOT):
         now = deps.clock.now()
         first = (now.replace(day=1) + timedelta(days=32)).replace(
             day=1, hour=0, minute=0, second=0, microsecond=0
         )
+        what = "spent" if spent >= budget else f"too small for this request (~{estimate} tokens)"
         raise QuotaExceededError(
-            f"embedding budget spent: {spent} of {budget} tokens this month",
+            f"embedding budget {what}: {spent} of {budget} tokens this month",
             retry_after=max(1, int((first - now).total_seconds())),
         )

@@ -140,10 +140,10 @@ def test_a_tenant_past_its_llm_budget_retains_by_the_rules_and_says_so(
 
 
 def test_a_tenant_past_its_embedding_budget_is_refused_until_the_month_ends(data_dir: Path) -> None:
-    # Given a tenant allowed five embedding tokens a month, which one retain and recall use up
+    # Given a tenant allowed 25 embedding tokens a month, which one retain (~22) and recall use up
     engine = Engine.local(Settings(data_dir=data_dir, background_embedding=False))
     engine.create_tenant("acme")
-    engine.configure_tenant("acme", {"limits": {"embedding_tokens_per_month": 5}})
+    engine.configure_tenant("acme", {"limits": {"embedding_tokens_per_month": 25}})
     _retain_and_recall(engine)
     # When it recalls again
     try:

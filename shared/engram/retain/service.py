@@ -12,6 +12,7 @@ from engram.errors import ConflictError
 from engram.extraction.llm import LlmUsage
 from engram.extraction.llm_extractor import for_retain
 from engram.identity import scoped_key
+from engram.metering import estimated_tokens
 from engram.models import RetainRequest, RetainResponse, check_expiry
 from engram.ports import LLM, Extractor, Ports
 from engram.retain import plan as planning
@@ -66,9 +67,13 @@ def retain(
     if llm is not None:
         planning.ask_llm(state, llm, store, settings, spent)
     planning.plan(state, store=store, index=index, embedder=embedder, settings=settings)
-    write(state, batch_of(state, fp), store=store, index=index)
+    batch = batch_of(state, fp)
+    write(state, batch, store=store, index=index)
     if usage is not None:
         count(usage, state.results, llm, spent)
+        # What the background will embed is charged now, as an estimate it settles then.
+        deferred = [r.content for r, v in zip(batch.records, batch.vectors, strict=True) if v is None]
+        usage["embedding_tokens_reserved"] += estimated_tokens(deferred)
     results = state.results
     logger.info(
         "retained",

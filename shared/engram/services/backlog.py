@@ -46,6 +46,8 @@ def embed_pending(deps: Deps, tenant_id: str, *, batch: int = 64, at_most: int |
             texts = embedding_keys.texts_to_embed(tenant_id, pending, store=store, settings=retain)
             with metering.metered(deps, tenant_id) as usage:
                 vectors = MeteredEmbedder(deps.embedder, usage).embed(texts)
+                # The estimate their retain reserved is settled: their real cost is counted now.
+                usage["embedding_tokens_settled"] += metering.estimated_tokens([c for _, c, _ in pending])
             items = [
                 (memory_id, digest, v) for (memory_id, _, digest), v in zip(pending, vectors, strict=True)
             ]

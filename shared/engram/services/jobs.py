@@ -61,10 +61,11 @@ def _keyed_job(deps: Deps, tenant_id: str, request: RetainRequest) -> JobAccepte
     assert request.idempotency_key is not None
     # The job runs the retain with async false: that is the body the key stands for.
     wanted = pipeline.fingerprint(request.model_copy(update={"async_": False}))
-    previous = deps.store.idempotent_result(tenant_id, _scoped(request))
+    key = scoped_key(request.scope, request.idempotency_key)
+    previous = deps.store.idempotent_result(tenant_id, key)
     if previous is not None and previous[0] != wanted:
         raise ConflictError("this Idempotency-Key was used for a different request")
-    job = deps.store.get_job(tenant_id, job_id(tenant_id, _scoped(request)))
+    job = deps.store.get_job(tenant_id, job_id(tenant_id, key))
     if job is None or (job.status == "failed" and job.request is None):
         return None  # a new job (its retain replays what the key already stored, if anything)
     if job.request is not None and pipeline.fingerprint(job_request(job)) != wanted:

@@ -14,7 +14,9 @@ def retain(deps: Deps, context: TenantContext, request: RetainRequest) -> Retain
     (the response's ``fallback`` says so). A deferred retain wakes the background embedder."""
     tenant_id, settings = context.tenant_id, context.settings
     context.scopes.narrow([request.scope])
-    metering.check_embedding_budget(deps, tenant_id, settings.limits)
+    metering.check_embedding_budget(
+        deps, tenant_id, settings.limits, estimate=metering.estimated_tokens(request_texts(request))
+    )
     llm, fallback = deps.llm, None
     if llm is not None and request.mode != "raw":
         fallback = metering.llm_budget_spent(deps, tenant_id, settings.limits)
@@ -37,3 +39,11 @@ def retain(deps: Deps, context: TenantContext, request: RetainRequest) -> Retain
     if settings.retain.defer_embedding and response.results:
         deps.backlog.wake.set()
     return response
+
+
+def request_texts(request: RetainRequest) -> list[str]:
+    """The texts a retain carries (what it embeds, at most: extraction only shortens them)."""
+    texts = [request.text] if request.text else []
+    texts += [m.content for m in request.messages or []]
+    texts += [i.text for i in request.items or []]
+    return texts

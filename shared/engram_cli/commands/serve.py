@@ -42,7 +42,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from engram_http.workers import WorkerPool
 
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(message)s")
-    engine = open_engine(args)
+    engine = _server_engine(args)
     runtime.use_engine(engine)  # this process's own reads: the tenants' rate limits
     pool = WorkerPool(args.workers or os.cpu_count() or 1, engine.settings, on_notes=_background(engine))
     pool.start()  # the workers load while the server starts (a request waits for the first)
@@ -82,6 +82,22 @@ def cmd_serve(args: argparse.Namespace) -> int:
         runtime.use_engine(None)
     print("Engram stopped", flush=True)
     return 0
+
+
+def _server_engine(args: argparse.Namespace) -> Any:
+    """The server process's engine: its background embedder embeds batches only (queries are
+    the workers'), so the local model gets one two-thread session here (~175 MB less)."""
+    from pathlib import Path
+
+    from engram.adapters.local_embedder import LocalEmbedder
+    from engram.engine import Engine
+    from engram.settings import Settings
+
+    data_dir = Path(args.data_dir).expanduser() if args.data_dir else None
+    settings = Settings.from_env(os.environ, data_dir=data_dir)
+    if settings.backend != "local" or settings.embedder != "local":
+        return open_engine(args)
+    return Engine.local(settings, embedder=LocalEmbedder(threads=2, query_threads=2))
 
 
 def _background(engine: Any) -> Any:
