@@ -6,10 +6,11 @@ smaller one is written inline while the invocation's time left (``engram.deadlin
 another batch, and what remains when it does not becomes a job: the answer is then ``202`` with
 the job's id, never a timeout with part of the file written and no one to finish it.
 
-A job keeps the file (in the job's body; the cloud's job store moves a large body to object
-storage) or names an uploaded object, and keeps its counts as ``progress``: run by the step worker
-in the cloud (``engram.steps``, a continuation before its own timeout), by this process's job
-runner locally. Each batch skips the ids the tenant holds, so a batch that ran twice writes once.
+A job's file waits in object storage where there is one (the cloud: an upload, or the posted body
+put there), else in the job itself; the job keeps its counts as ``progress`` (after each batch,
+when the file is an object): run by the step worker in the cloud (``engram.steps``, a
+continuation before its own timeout), by this process's job runner locally. Each batch skips the
+ids the tenant holds, so a batch that ran twice writes once.
 """
 
 from __future__ import annotations
@@ -48,11 +49,11 @@ def import_text(deps: Deps, context: TenantContext, text: str) -> ImportResponse
     plan = _plan(deps, context, text.splitlines())
     progress = ImportProgress(total=len(plan.items), skipped=plan.repeated)
     if len(plan.items) > INLINE_MAX:
-        return submit(deps, context, request={"body": text}, progress=progress)
+        return submit(deps, context, text=text, progress=progress)
     write(deps, context.tenant_id, plan, progress, should_stop=_deadline_near)
     if progress.done < progress.total:
         try:
-            return submit(deps, context, request={"body": text}, progress=progress)
+            return submit(deps, context, text=text, progress=progress)
         except PayloadTooLargeError:  # no room for the body (no object storage): finish here
             logger.warning("import past its deadline finished inline: the job store cannot hold it")
             write(deps, context.tenant_id, plan, progress, should_stop=lambda _: False)
@@ -121,14 +122,25 @@ def submit(
     deps: Deps,
     context: TenantContext,
     *,
-    request: dict[str, str],
+    text: str | None = None,
     progress: ImportProgress | None = None,
     job_id: str | None = None,
 ) -> JobAccepted:
-    """Store an import job (durable before this returns) and hand it to whoever runs jobs."""
+    """Store an import job (durable before this returns) and hand it to whoever runs jobs. The
+    file is ``text``, kept as an object where there is object storage (so that saving progress
+    after each batch costs one small write) and in the job otherwise; without ``text``, the
+    upload of ``job_id``."""
     now = deps.clock.now()
+    job_id = job_id or new_job_id()
+    key = upload_key(context.tenant_id, job_id)
+    request = {"object": key}
+    if text is not None:
+        if deps.blobs is None:
+            request = {"body": text}
+        else:
+            deps.blobs.put(key, text.encode())
     job = Job(
-        job_id=job_id or new_job_id(),
+        job_id=job_id,
         kind="import",
         status="queued",
         scopes=None if context.scopes.is_every else list(context.scopes.names),
@@ -179,7 +191,19 @@ def execute(deps: Deps, tenant_id: str, job: Job, *, should_stop: Callable[[], b
         plan = _plan(deps, context, _body(deps, request).splitlines())
         progress = job.progress or ImportProgress(skipped=plan.repeated)
         progress = progress.model_copy(update={"total": len(plan.items)})
-        write(deps, tenant_id, plan, progress, should_stop=lambda _: should_stop())
+        saved = "object" in request  # the job is small: its progress is kept after each batch
+
+        def keep(_done: int, _total: int) -> None:
+            deps.store.put_job(tenant_id, running.model_copy(update={"progress": progress}))
+
+        write(
+            deps,
+            tenant_id,
+            plan,
+            progress,
+            should_stop=lambda _: should_stop(),
+            on_batch=keep if saved else None,
+        )
     except Exception as exc:  # the job reports any failure; the process goes on
         if not isinstance(exc, EngramError):
             logger.exception("import job failed")
@@ -254,4 +278,4 @@ def start_upload(deps: Deps, context: TenantContext, job_id: str) -> JobAccepted
         raise PayloadTooLargeError(
             f"the uploaded file is {size:,} bytes; an import takes at most {MAX_UPLOAD_BYTES:,}"
         )
-    return submit(deps, context, request={"object": key}, job_id=job_id)
+    return submit(deps, context, job_id=job_id)
