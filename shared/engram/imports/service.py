@@ -36,7 +36,10 @@ logger = logging.getLogger(__name__)
 INLINE_MAX = 500
 """Memories an import writes inline at most; a larger file is a job from the start."""
 BATCH = 200
-"""Memories per write (one store write and one index upsert each)."""
+"""Memories per write of a job (one store write and one index upsert each)."""
+INLINE_BATCH = 50
+"""Memories per write within a call: small, so the time a batch takes is known early (a batch of
+texts to embed by a remote model may take seconds) and the deadline check acts before the call ends."""
 MIN_LEFT_S = 2.0
 """An inline import starts another batch only with this much time left, plus twice its slowest."""
 _NO_UPLOADS = "this server keeps no uploads (no object storage): POST the JSONL to /v1/import itself"
@@ -50,7 +53,7 @@ def import_text(deps: Deps, context: TenantContext, text: str) -> ImportResponse
     progress = ImportProgress(total=len(plan.items), skipped=plan.repeated)
     if len(plan.items) > INLINE_MAX:
         return submit(deps, context, text=text, progress=progress)
-    write(deps, context.tenant_id, plan, progress, should_stop=_deadline_near)
+    write(deps, context.tenant_id, plan, progress, should_stop=_deadline_near, batch=INLINE_BATCH)
     if progress.done < progress.total:
         try:
             return submit(deps, context, text=text, progress=progress)
@@ -81,6 +84,7 @@ def write(
     *,
     should_stop: Callable[[float], bool],
     on_batch: Callable[[int, int], None] | None = None,
+    batch: int = BATCH,
 ) -> None:
     """Write the plan's memories from ``progress.done`` on, a batch at a time, until done or
     ``should_stop(slowest batch's seconds)``; ``progress`` counts as it goes."""
@@ -89,13 +93,13 @@ def write(
     with metering.metered(deps, tenant_id) as usage:
         ports = metered_ports(deps, usage)
         while progress.done < len(plan.items) and not should_stop(slowest):
-            batch = plan.items[progress.done : progress.done + BATCH]
+            items = plan.items[progress.done : progress.done + batch]
             started = time.monotonic()
-            written = write_imported(tenant_id, batch, ports, now=now, batch_size=BATCH)
+            written = write_imported(tenant_id, items, ports, now=now, batch_size=batch)
             slowest = max(slowest, time.monotonic() - started)
-            progress.done += len(batch)
+            progress.done += len(items)
             progress.imported += len(written)
-            progress.skipped += len(batch) - len(written)
+            progress.skipped += len(items) - len(written)
             if on_batch is not None:
                 on_batch(progress.done, progress.total)
 
