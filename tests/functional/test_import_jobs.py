@@ -155,7 +155,7 @@ def test_an_invalid_line_is_told_in_words_naming_line_and_field(
 def test_an_import_that_reaches_its_deadline_hands_the_rest_to_a_job(
     backend: str, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
-    # Given an engine and an export of 400 memories to embed (two batches, each well over 0.2 s)
+    # Given an engine and an export of 400 memories to embed (a batch of 50 takes well over 0.1 s)
     engine = build_engine(backend, tmp_path, request)
     if backend == "dynamodb":  # as in the stack, large job bodies wait in object storage
         store: Any = engine.store
@@ -163,15 +163,16 @@ def test_an_import_that_reaches_its_deadline_hands_the_rest_to_a_job(
     engine.create_tenant("acme")
     context = tenancy.of_tenant(engine.deps, "acme")
     text = export_file(400, vectors=False)
-    # When it is imported with 2.5 s left in the call (enough for one batch, not for two)
-    with deadline.within(imports.service.MIN_LEFT_S + 0.5):
+    # When it is imported with little time left in the call (enough for one batch, not for two)
+    with deadline.within(imports.service.MIN_LEFT_S + 0.2):
         answer = imports.import_text(engine.deps, context, text)
     # Then the answer is a job, which holds how far the call got (one batch, written whole)
     assert isinstance(answer, JobAccepted)
     job = engine.deps.store.get_job("acme", answer.job_id)
     assert job is not None and job.progress is not None
-    assert (job.progress.done, job.progress.imported) == (imports.service.BATCH, imports.service.BATCH)
-    assert engine.stats("acme").total == imports.service.BATCH
+    first = imports.service.INLINE_BATCH
+    assert (job.progress.done, job.progress.imported) == (first, first)
+    assert engine.stats("acme").total == first
     # And the job, run, imports the rest: every memory once
     done = imports.run_job(engine.deps, "acme", answer.job_id)
     assert done is not None and done.status == "succeeded" and done.progress is not None

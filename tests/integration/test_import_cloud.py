@@ -118,6 +118,40 @@ def test_an_uploaded_file_is_imported_by_steps_that_resume(
     assert engine.stats("acme").total == 450 and key not in blobs.objects
 
 
+class Killed(BaseException):
+    """The step's process ends between two batches (a timeout, an out-of-memory kill)."""
+
+
+def test_a_step_killed_between_batches_resumes_from_the_last_batch_it_wrote(
+    cloud: tuple[Engine, StepQueue, MemoryBlobs],
+) -> None:
+    engine, queue, _ = cloud
+    context = tenancy.of_tenant(engine.deps, "acme")
+    accepted = imports.import_text(engine.deps, context, export_file(imports.INLINE_MAX + 50))
+    assert isinstance(accepted, JobAccepted)
+    calls = [0]
+
+    def killed_after_two_batches() -> bool:
+        calls[0] += 1
+        if calls[0] == 3:
+            raise Killed
+        return False
+
+    # When the step's process is killed after writing two batches (its message comes back)
+    message = queue.sent[0]
+    with pytest.raises(Killed):
+        queue.drain(engine, killed_after_two_batches)
+    job = engine.deps.store.get_job("acme", accepted.job_id)
+    assert job is not None and job.status == "running" and job.progress is not None
+    assert job.progress.done == 400
+    # Then the redelivered step carries on from there: every memory imported once, none counted twice
+    queue.send(message)
+    queue.drain(engine, lambda: False)
+    job = engine.deps.store.get_job("acme", accepted.job_id)
+    assert job is not None and job.status == "succeeded" and job.progress is not None
+    assert (job.progress.imported, job.progress.skipped) == (imports.INLINE_MAX + 50, 0)
+
+
 def test_an_upload_never_put_is_not_found(cloud: tuple[Engine, StepQueue, MemoryBlobs]) -> None:
     engine, queue, _ = cloud
     context = tenancy.of_tenant(engine.deps, "acme")
@@ -136,7 +170,7 @@ def test_a_posted_body_over_the_inline_limit_waits_in_object_storage(
     answer = imports.import_text(engine.deps, context, export_file(imports.INLINE_MAX + 1))
     # Then it is a job whose body waits in object storage, run by the step worker
     assert isinstance(answer, JobAccepted)
-    assert f"tenants/acme/jobs/{answer.job_id}.json" in blobs.objects
+    assert list(blobs.objects) == [f"tenants/acme/imports/{answer.job_id}.jsonl"]
     queue.drain(engine, lambda: False)
     job = engine.deps.store.get_job("acme", answer.job_id)
     assert job is not None and job.status == "succeeded" and job.progress is not None

@@ -6,10 +6,11 @@ smaller one is written inline while the invocation's time left (``engram.deadlin
 another batch, and what remains when it does not becomes a job: the answer is then ``202`` with
 the job's id, never a timeout with part of the file written and no one to finish it.
 
-A job keeps the file (in the job's body; the cloud's job store moves a large body to object
-storage) or names an uploaded object, and keeps its counts as ``progress``: run by the step worker
-in the cloud (``engram.steps``, a continuation before its own timeout), by this process's job
-runner locally. Each batch skips the ids the tenant holds, so a batch that ran twice writes once.
+A job's file waits in object storage where there is one (the cloud: an upload, or the posted body
+put there), else in the job itself; the job keeps its counts as ``progress`` (after each batch,
+when the file is an object): run by the step worker in the cloud (``engram.steps``, a
+continuation before its own timeout), by this process's job runner locally. Each batch skips the
+ids the tenant holds, so a batch that ran twice writes once.
 """
 
 from __future__ import annotations
@@ -35,7 +36,10 @@ logger = logging.getLogger(__name__)
 INLINE_MAX = 500
 """Memories an import writes inline at most; a larger file is a job from the start."""
 BATCH = 200
-"""Memories per write (one store write and one index upsert each)."""
+"""Memories per write of a job (one store write and one index upsert each)."""
+INLINE_BATCH = 50
+"""Memories per write within a call: small, so the time a batch takes is known early (a batch of
+texts to embed by a remote model may take seconds) and the deadline check acts before the call ends."""
 MIN_LEFT_S = 2.0
 """An inline import starts another batch only with this much time left, plus twice its slowest."""
 _NO_UPLOADS = "this server keeps no uploads (no object storage): POST the JSONL to /v1/import itself"
@@ -48,11 +52,11 @@ def import_text(deps: Deps, context: TenantContext, text: str) -> ImportResponse
     plan = _plan(deps, context, text.splitlines())
     progress = ImportProgress(total=len(plan.items), skipped=plan.repeated)
     if len(plan.items) > INLINE_MAX:
-        return submit(deps, context, request={"body": text}, progress=progress)
-    write(deps, context.tenant_id, plan, progress, should_stop=_deadline_near)
+        return submit(deps, context, text=text, progress=progress)
+    write(deps, context.tenant_id, plan, progress, should_stop=_deadline_near, batch=INLINE_BATCH)
     if progress.done < progress.total:
         try:
-            return submit(deps, context, request={"body": text}, progress=progress)
+            return submit(deps, context, text=text, progress=progress)
         except PayloadTooLargeError:  # no room for the body (no object storage): finish here
             logger.warning("import past its deadline finished inline: the job store cannot hold it")
             write(deps, context.tenant_id, plan, progress, should_stop=lambda _: False)
@@ -80,6 +84,7 @@ def write(
     *,
     should_stop: Callable[[float], bool],
     on_batch: Callable[[int, int], None] | None = None,
+    batch: int = BATCH,
 ) -> None:
     """Write the plan's memories from ``progress.done`` on, a batch at a time, until done or
     ``should_stop(slowest batch's seconds)``; ``progress`` counts as it goes."""
@@ -88,13 +93,13 @@ def write(
     with metering.metered(deps, tenant_id) as usage:
         ports = metered_ports(deps, usage)
         while progress.done < len(plan.items) and not should_stop(slowest):
-            batch = plan.items[progress.done : progress.done + BATCH]
+            items = plan.items[progress.done : progress.done + batch]
             started = time.monotonic()
-            written = write_imported(tenant_id, batch, ports, now=now, batch_size=BATCH)
+            written = write_imported(tenant_id, items, ports, now=now, batch_size=batch)
             slowest = max(slowest, time.monotonic() - started)
-            progress.done += len(batch)
+            progress.done += len(items)
             progress.imported += len(written)
-            progress.skipped += len(batch) - len(written)
+            progress.skipped += len(items) - len(written)
             if on_batch is not None:
                 on_batch(progress.done, progress.total)
 
@@ -121,14 +126,25 @@ def submit(
     deps: Deps,
     context: TenantContext,
     *,
-    request: dict[str, str],
+    text: str | None = None,
     progress: ImportProgress | None = None,
     job_id: str | None = None,
 ) -> JobAccepted:
-    """Store an import job (durable before this returns) and hand it to whoever runs jobs."""
+    """Store an import job (durable before this returns) and hand it to whoever runs jobs. The
+    file is ``text``, kept as an object where there is object storage (so that saving progress
+    after each batch costs one small write) and in the job otherwise; without ``text``, the
+    upload of ``job_id``."""
     now = deps.clock.now()
+    job_id = job_id or new_job_id()
+    key = upload_key(context.tenant_id, job_id)
+    request = {"object": key}
+    if text is not None:
+        if deps.blobs is None:
+            request = {"body": text}
+        else:
+            deps.blobs.put(key, text.encode())
     job = Job(
-        job_id=job_id or new_job_id(),
+        job_id=job_id,
         kind="import",
         status="queued",
         scopes=None if context.scopes.is_every else list(context.scopes.names),
@@ -179,7 +195,19 @@ def execute(deps: Deps, tenant_id: str, job: Job, *, should_stop: Callable[[], b
         plan = _plan(deps, context, _body(deps, request).splitlines())
         progress = job.progress or ImportProgress(skipped=plan.repeated)
         progress = progress.model_copy(update={"total": len(plan.items)})
-        write(deps, tenant_id, plan, progress, should_stop=lambda _: should_stop())
+        saved = "object" in request  # the job is small: its progress is kept after each batch
+
+        def keep(_done: int, _total: int) -> None:
+            deps.store.put_job(tenant_id, running.model_copy(update={"progress": progress}))
+
+        write(
+            deps,
+            tenant_id,
+            plan,
+            progress,
+            should_stop=lambda _: should_stop(),
+            on_batch=keep if saved else None,
+        )
     except Exception as exc:  # the job reports any failure; the process goes on
         if not isinstance(exc, EngramError):
             logger.exception("import job failed")
@@ -254,4 +282,4 @@ def start_upload(deps: Deps, context: TenantContext, job_id: str) -> JobAccepted
         raise PayloadTooLargeError(
             f"the uploaded file is {size:,} bytes; an import takes at most {MAX_UPLOAD_BYTES:,}"
         )
-    return submit(deps, context, request={"object": key}, job_id=job_id)
+    return submit(deps, context, job_id=job_id)
