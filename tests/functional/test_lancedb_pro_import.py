@@ -1,10 +1,12 @@
 """``engram import --from memory-lancedb-pro``: what ``openclaw memory-pro export`` writes, into a real
 local store (SQLite, the bundled embedding model) by the CLI.
 
-The fixture tests/fixtures/peers/memory_lancedb_pro_export.json is built from memory-lancedb-pro's
-own code (CortexReach/memory-lancedb-pro): the document ``memory-pro export`` writes in ``cli.ts``
-(``{version, exportedAt, count, filters, memories}``, ``JSON.stringify(…, null, 2)``, vectors
-left out), each memory a ``MemoryEntry`` of ``src/store.ts`` whose ``metadata`` string holds the
+The fixture tests/fixtures/peers/memory_lancedb_pro_export.json was written by memory-lancedb-pro's
+own code (CortexReach/memory-lancedb-pro at f6e63af): memories put in a real LanceDB store through
+its ``MemoryStore.importEntry``, their metadata made by its ``buildSmartMetadata``, then exported
+by its ``memory-pro export`` command (``registerMemoryCLI`` in ``cli.ts``); the script beside the
+fixture says how. The file is ``{version, exportedAt, count, filters, memories}``, newest first,
+each memory a ``MemoryEntry`` of ``src/store.ts`` without its vector, its ``metadata`` string the
 ``SmartMemoryMetadata`` of ``src/smart-metadata.ts`` (tiers, states, the six categories, the
 L0/L1/L2 texts), with legacy rows (``metadata: "{}"``) as older versions left them."""
 
@@ -53,9 +55,9 @@ def test_the_dry_run_accounts_for_every_memory_of_the_export(cli: Cli, acme: str
     assert report["imported"] + report["skipped"] == report["read"]
     assert report["imported"] == 10
     reasons = {s["item"]: s["reason"] for s in report["skipped_reasons"]}
-    assert reasons.keys() == {11, 12}
-    assert "'custom:team notes'" in reasons[11] and "not an Engram scope" in reasons[11]
-    assert reasons[12] == "repeats item 9"
+    assert reasons.keys() == {2, 4}
+    assert "'custom:team notes'" in reasons[2] and "not an Engram scope" in reasons[2]
+    assert reasons[4] == "repeats item 1"
     # And the report says how scopes, categories and tiers mapped, and what was left behind
     mapping = report["mapping"]
     assert mapping["scopes"]["custom:support-team -> project:support-team"] == 1

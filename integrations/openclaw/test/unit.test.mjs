@@ -6,6 +6,7 @@ import { createServer } from "node:http";
 import { after, before, describe, it } from "node:test";
 
 import { EngramMemory, budgeted, readConfig, readScopes, writeScope } from "../dist/index.js";
+import { memoryCapability } from "../dist/runtime.js";
 import { answerUses, lastExchange } from "../dist/messages.js";
 import { startServe } from "../../../sdk/typescript/scripts/serve.mjs";
 
@@ -128,6 +129,25 @@ describe("against engram serve", () => {
     const recalled = await memory.recallFor("Tell me everything about Ines", who);
     assert.equal(recalled.memories.length, 2);
     assert.equal(await memory.recallFor("hi", who), undefined);
+  });
+
+  it("serves OpenClaw's memory runtime: a search manager over the agent's scopes", async () => {
+    const memory = new EngramMemory(readConfig({ url: server.url, apiKey, capture: "raw", excludeAgents: ["quiet"] }, {}), logger());
+    await memory.store("The staging database is restored every Sunday night", { agentId: "ops" }, []);
+    await memory.store("The staging database belongs to another team", { agentId: "sales" }, []);
+    const capability = memoryCapability(memory);
+    const { manager } = await capability.runtime.getMemorySearchManager({ cfg: {}, agentId: "ops" });
+    const hits = await manager.search("when is staging restored?", { maxResults: 5 });
+    assert.deepEqual(hits.map((h) => h.snippet), ["The staging database is restored every Sunday night"]);
+    assert.equal(hits[0].source, "memory");
+    const read = await manager.readFile({ relPath: hits[0].path });
+    assert.deepEqual(read, { status: "ok", text: "The staging database is restored every Sunday night", path: hits[0].path });
+    assert.equal((await manager.readFile({ relPath: "engram/mem_00000000000000000000000000000000" })).status, "not_found");
+    assert.equal((await manager.probeEmbeddingAvailability()).ok, true);
+    assert.equal((await capability.runtime.getMemorySearchManager({ cfg: {}, agentId: "quiet" })).manager, null);
+    assert.equal(capability.flushPlanResolver({}), null);
+    assert.deepEqual(capability.promptBuilder({ availableTools: new Set(["read"]) }), []);
+    assert.match(capability.promptBuilder({ availableTools: new Set(["memory_search"]) }).join("\n"), /run memory_search/);
   });
 
   it("warns once that the key was refused, and the turn gets no memories", async () => {
