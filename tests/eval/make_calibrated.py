@@ -36,7 +36,7 @@ MIX = {MULTI: 282, TEMPORAL: 321, OPEN: 96, SINGLE: 841}
 """The category mix of the real conversations the set is calibrated to (per 1,540 questions)."""
 QUESTIONS_PER_CONVERSATION = 115
 IMAGE_SHARE = 0.208
-PREVIOUS_AS_EVIDENCE = 0.15
+PREVIOUS_AS_EVIDENCE = 0.12
 """How often a reply to the friend's question takes that question as evidence too."""
 SHORT_REPLY = 0.7
 VERBATIM = 0.3
@@ -192,7 +192,10 @@ def conversation(index: int, seed: int) -> dict[str, Any]:
 
 NAMED_OPEN = -OPEN
 """An open-domain question that names the thing told about; drawn for ``NAMED_OPEN_SHARE`` of the open-domain quota."""
-NAMED_OPEN_SHARE = 0.6
+NAMED_OPEN_SHARE = 0.8
+ORDER = -TEMPORAL
+"""A temporal question that asks which of two events came first (most real ones ask when)."""
+ORDER_SHARE = 0.1
 OPEN_NAMED = {
     "trip": "Would {n} want to go back to {place} someday?",
     "concert": "Would {n} buy tickets if {band} played nearby again?",
@@ -232,7 +235,7 @@ def _qa(
     people: tuple[w.Person, w.Person],
 ) -> list[dict[str, Any]]:
     """The questions that name a speaker, drawn to the real category mix."""
-    by: dict[int, list[dict[str, Any]]] = {c: [] for c in [*MIX, NAMED_OPEN]}
+    by: dict[int, list[dict[str, Any]]] = {c: [] for c in [*MIX, NAMED_OPEN, ORDER]}
     for category, question, answer, tags in questions:
         named = _names_speaker(question, people)
         if named is None or not all(t in dia_of for t in tags):
@@ -242,11 +245,13 @@ def _qa(
             if tag in prompted and rng.random() < PREVIOUS_AS_EVIDENCE:
                 evidence.insert(evidence.index(dia_of[tag]), _previous(dia_of[tag]))
         item = {"question": named, "answer": answer, "evidence": evidence, "category": abs(category)}
-        by[category].append(item)
+        by[ORDER if question.startswith("Which came first") else category].append(item)
     total = sum(MIX.values())
     quota = {c: round(QUESTIONS_PER_CONVERSATION * share / total) for c, share in MIX.items()}
     quota[NAMED_OPEN] = round(quota[OPEN] * NAMED_OPEN_SHARE + rng.random() - 0.5)
     quota[OPEN] -= quota[NAMED_OPEN]
+    quota[ORDER] = round(quota[TEMPORAL] * ORDER_SHARE)
+    quota[TEMPORAL] -= quota[ORDER]
     qa: list[dict[str, Any]] = []
     for category, want in quota.items():
         qa += rng.sample(by[category], min(want, len(by[category])))
