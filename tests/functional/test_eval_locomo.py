@@ -14,12 +14,13 @@ from engram_dev.evaluation.locomo import CATEGORIES, load
 ROOT = Path(__file__).resolve().parents[2]
 DEVSET = ROOT / "tests" / "eval" / "devset.json"
 LONG = ROOT / "tests" / "eval" / "devset-long.json"
+CALIBRATED = ROOT / "tests" / "eval" / "devset-calibrated.json"
 
 
 @pytest.mark.parametrize(
     ("path", "conversations", "sessions", "turns", "questions"),
-    [(DEVSET, 3, 5, 150, 150), (LONG, 6, 20, 400, 600)],
-    ids=["paraphrasing", "long"],
+    [(DEVSET, 3, 5, 150, 150), (LONG, 6, 20, 400, 600), (CALIBRATED, 6, 24, 450, 600)],
+    ids=["paraphrasing", "long", "calibrated"],
 )
 def test_each_dev_set_is_well_formed(
     path: Path, conversations: int, sessions: int, turns: int, questions: int
@@ -56,6 +57,34 @@ def test_the_long_dev_set_is_what_its_generator_writes(tmp_path: Path) -> None:
     for sample in load(LONG):
         texts = [t.text for t in sample.turns]
         assert len(set(texts)) >= 0.7 * len(texts)
+
+
+def test_the_calibrated_dev_set_is_what_its_generator_writes(tmp_path: Path) -> None:
+    # Given the committed calibrated dev set
+    # When its generator runs again with the default seed
+    out = tmp_path / "calibrated.json"
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "tests" / "eval" / "make_calibrated.py"), "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+    # Then it writes the same file
+    assert run.returncode == 0, run.stderr
+    assert out.read_text() == CALIBRATED.read_text()
+
+
+def test_the_calibrated_dev_set_has_the_properties_of_real_long_conversations() -> None:
+    # Given the calibrated dev set and the aggregate figures of real long conversations
+    from engram_dev.evaluation.calibration import REAL, properties
+
+    # When its properties are measured
+    found = properties(load(CALIBRATED))
+
+    # Then each is within 15 % of the real figure
+    for name, real in REAL.items():
+        assert abs(found[name] - real) <= 0.15 * real, (name, found[name], real)
 
 
 def test_the_evaluator_runs_variants_side_by_side_through_the_api(tmp_path: Path) -> None:

@@ -159,6 +159,26 @@ def test_variants_are_presets_or_named_recall_settings() -> None:
     assert variants[2].settings == {}
 
 
+def test_served_variants_ask_with_the_servers_defaults() -> None:
+    # Given the served preset and a JSON variant that asks as it does
+    variants = parse_variants('served,bar={"recall": {"min_results": 0}, "served": true},default')
+
+    # Then both are served and tracked, the settings keep only the recall part, and default is not
+    assert [(v.name, v.served, v.track_access) for v in variants] == [
+        ("served", True, True),
+        ("bar", True, True),
+        ("default", False, True),
+    ]
+    assert variants[1].settings == {"recall": {"min_results": 0}}
+
+
+def test_an_empty_answer_counts_in_the_summary() -> None:
+    # Given one question answered and one with nothing returned
+    results = [_result(("D1:1",), [{"D1:1"}]), _result(("D1:2",), [])]
+    # Then half the answers were empty
+    assert summarise(results, [10])["overall"]["empty"] == 50.0
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [

@@ -172,8 +172,10 @@ def _rerank_call(
 
 def shape(state: RecallState, settings: Settings, min_score: float) -> None:
     """Each candidate's fused score times its lifecycle prior, length norm and brevity; those
-    below ``min_score`` drop out."""
+    below ``min_score`` drop out, unless fewer than ``min_results`` pass: then the best of the
+    rest that match the query (``matches``) make up the number."""
     r, trace = settings.recall, state.trace
+    below: dict[str, float] = {}
     for memory_id in state.ids:
         record = state.records[memory_id]
         life = lifecycle_values(record, state.now, settings, rounded=bool(trace))
@@ -209,6 +211,32 @@ def shape(state: RecallState, settings: Settings, min_score: float) -> None:
             )
         if score >= min_score:
             state.final[memory_id] = score
+        else:
+            below[memory_id] = score
+    wanted = r.min_results - len(state.final)
+    if wanted > 0 and below:
+        words_hit = {memory_id for memory_id, value in state.bm25 if value > 0}
+        matching = [i for i in below if matches(state.cos.get(i), i in words_hit, settings)]
+        for memory_id in sorted(matching, key=lambda i: (-below[i], i))[:wanted]:
+            state.final[memory_id] = below[memory_id]
+            if trace:
+                trace.note(memory_id, {"kept_by": "min_results"})
+
+
+def matches(cosine: float | None, shares_word: bool, settings: Settings) -> bool:
+    """Whether a memory below ``min_score`` still answers the query: close in meaning
+    (``match_cosine``), or sharing a query word and not far in meaning (``match_cosine_with_word``;
+    a memory not embedded yet is judged by its words alone).
+
+    >>> from engram.settings import Settings
+    >>> s = Settings()
+    >>> matches(0.30, False, s), matches(0.18, True, s), matches(0.18, False, s), matches(None, True, s)
+    (True, True, False, True)
+    """
+    r = settings.recall
+    if cosine is None:
+        return shares_word
+    return cosine >= r.match_cosine or (shares_word and cosine >= r.match_cosine_with_word)
 
 
 def diversify(state: RecallState, store: MemoryStore, index: SearchIndex, settings: Settings) -> None:

@@ -270,6 +270,7 @@ def summarise(results: Sequence[QuestionResult], ks: Sequence[int]) -> dict[str,
             row[f"session_any@{k}"] = 100.0 * sum(r.session_recall_any(k) for r in members) / n
             row[f"session_recall@{k}"] = 100.0 * sum(r.session_recall(k) for r in members) / n
         row["mrr"] = 100.0 * sum(r.reciprocal_rank() for r in members) / n
+        row["empty"] = 100.0 * sum(not r.ranked for r in members) / n
         for k in ks:
             row[f"context_tokens@{k}"] = sum(r.context_tokens.get(k, 0) for r in members) / n
         row["latency_p50_ms"] = _percentile([r.latency_ms for r in members], 0.5)

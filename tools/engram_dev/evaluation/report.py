@@ -53,10 +53,17 @@ def report(summaries: Summaries, ks: Sequence[int], timing: Mapping[str, Any] | 
     groups = [*CATEGORIES.values(), "overall"]
     lines = [f"Fractional recall@{head} (%) by category, n questions in brackets", ""]
     first = next(iter(summaries.values()))
-    header = ["variant", *[f"{g} ({int(first[g]['n'])})" for g in groups if g in first], "p50 ms", "p95 ms"]
+    header = [
+        "variant",
+        *[f"{g} ({int(first[g]['n'])})" for g in groups if g in first],
+        "empty answers %",
+        "p50 ms",
+        "p95 ms",
+    ]
     lines += ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for name, table in summaries.items():
         cells = [name, *[_fmt(table[g][f"recall@{head}"]) for g in groups if g in table]]
+        cells += [_fmt(table["overall"].get("empty", 0.0))]
         cells += [_fmt(table["overall"]["latency_p50_ms"]), _fmt(table["overall"]["latency_p95_ms"])]
         lines.append("| " + " | ".join(cells) + " |")
     lines += ["", *peer_lines(summaries, ks)]
@@ -69,6 +76,7 @@ def report(summaries: Summaries, ks: Sequence[int], timing: Mapping[str, Any] | 
         f"session_any@{head}",
         *[f"session_recall@{k}" for k in ks],
         "mrr",
+        "empty",
         f"context_tokens@{head}",
         "latency_p50_ms",
         "latency_p95_ms",

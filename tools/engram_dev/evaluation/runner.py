@@ -65,7 +65,11 @@ PRESETS: dict[str, tuple[dict[str, Any], bool]] = {
     "rrf": ({"recall": {**PLAIN, "fusion": "rrf"}}, False),
     "untracked": ({}, False),
     "default": ({}, True),
+    "served": ({}, True),
 }
+SERVED = "served"
+"""The preset that asks with only ``query`` and ``scopes``, as an agent's first call does: the
+server's own ``limit`` (5) and ``min_score``; its empty answers are what an agent gets."""
 BATCH = 100
 DRAIN_TIMEOUT_S = 3_600.0
 
@@ -79,11 +83,14 @@ class Variant:
     name: str
     settings: dict[str, Any]
     track_access: bool = True
+    served: bool = False
+    """Ask with only ``query`` and ``scopes`` (the server's defaults), not ``min_score`` 0."""
 
 
 def parse_variants(text: str) -> list[Variant]:
     """``bm25,vector,default`` or ``name={"recall": {...}}`` entries, separated by commas outside JSON;
-    a JSON entry may add ``"track_access": false`` (tracked otherwise, as agents call).
+    a JSON entry may add ``"track_access": false`` (tracked otherwise, as agents call) and
+    ``"served": true`` (ask with only ``query`` and ``scopes``, as ``served`` does).
 
     >>> [(v.name, v.track_access) for v in parse_variants('bm25,wide={"recall": {"candidate_pool_min": 60}}')]
     [('bm25', False), ('wide', True)]
@@ -106,19 +113,25 @@ def parse_variants(text: str) -> list[Variant]:
                 settings = json.loads(spec)
             except json.JSONDecodeError as exc:
                 raise EvalError(f"variant {name}: settings are not JSON ({exc})") from None
-            if not isinstance(settings, dict) or set(settings) - {"recall", "lifecycle", "track_access"}:
+            if not isinstance(settings, dict) or set(settings) - {
+                "recall",
+                "lifecycle",
+                "track_access",
+                "served",
+            }:
                 raise EvalError(
                     f'variant {name}: settings must be {{"recall": {{...}}, "lifecycle": {{...}}}}'
-                    ' (and optionally "track_access": false)'
+                    ' (and optionally "track_access": false, "served": true)'
                 )
             tracked = settings.pop("track_access", True)
-            if not isinstance(tracked, bool):
-                raise EvalError(f"variant {name}: track_access must be true or false")
+            served = settings.pop("served", False)
+            if not isinstance(tracked, bool) or not isinstance(served, bool):
+                raise EvalError(f"variant {name}: track_access and served must be true or false")
         elif name in PRESETS:
-            settings, tracked = PRESETS[name]
+            (settings, tracked), served = PRESETS[name], name == SERVED
         else:
             raise EvalError(f"unknown variant {name!r}; presets: {', '.join(PRESETS)}, or name={{json}}")
-        variants.append(Variant(name, settings, tracked))
+        variants.append(Variant(name, settings, tracked, served=served))
     if len({v.name for v in variants}) != len(variants):
         raise EvalError("variant names must differ")
     return variants
@@ -302,12 +315,9 @@ def ask(
     with _progress(len(questions), variant.name) as bar:
         for sample, question in questions:
             scope = scope_of(sample.sample_id)
-            body: dict[str, Any] = {
-                "query": question.question,
-                "scopes": [scope],
-                "limit": max(ks),
-                "min_score": 0.0,
-            }
+            body: dict[str, Any] = {"query": question.question, "scopes": [scope]}
+            if not variant.served:
+                body |= {"limit": max(ks), "min_score": 0.0}
             if not variant.track_access:  # an agent sends no such field: its recalls are tracked
                 body["track_access"] = False
             started = time.perf_counter()
