@@ -62,6 +62,8 @@ export async function startHost({ reply, pluginConfig = {} }) {
       },
     },
     tools: { toolSearch: false },
+    // the host's own log file (OpenClaw's default, /tmp/openclaw/, is shared by every run)
+    logging: { file: join(dir, "openclaw.log") },
     plugins: {
       load: { paths: [stagePlugin(dir)] },
       allow: ["engram-recall-openclaw"],
@@ -123,5 +125,5 @@ export async function startHost({ reply, pluginConfig = {} }) {
     rmSync(dir, { recursive: true, force: true });
   }
 
-  return { dir, engram, apiKey, model, turn, stopEngram, stop };
+  return { dir, logFile: join(dir, "openclaw.log"), engram, apiKey, model, turn, stopEngram, stop };
 }

@@ -2,6 +2,7 @@
 // against a real `engram serve`, with a model stub on loopback that records every prompt
 // OpenClaw builds and calls the memory tools when asked about the past.
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 
 import { Engram } from "engram-recall";
@@ -124,10 +125,13 @@ describe("engram-recall-openclaw in OpenClaw", { concurrency: false }, () => {
     assert.doesNotMatch(result.stderr, /^\s+at .+:\d+:\d+\)?$/m);
   });
 
-  it("never writes the API key to OpenClaw's output", () => {
+  it("never writes the API key to OpenClaw's output or its log file", () => {
     assert.ok(turns.length >= 4);
     for (const { stdout, stderr } of turns) {
       assert.ok(!stdout.includes(host.apiKey) && !stderr.includes(host.apiKey));
     }
+    const log = readFileSync(host.logFile, "utf8");
+    assert.match(log, /engram: auto-recall: Engram is unreachable/);
+    assert.ok(!log.includes(host.apiKey));
   });
 });
