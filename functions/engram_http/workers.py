@@ -126,10 +126,15 @@ class WorkerPool:
     def invoke(self, function: str, event: dict[str, Any], timeout_s: float) -> Any:
         """The function's answer to ``event`` from one worker within ``timeout_s`` of its start
         there; ``FunctionTimeout`` past it, or when no worker was free within ``QUEUE_WAIT_S``."""
-        try:
-            entry = self._idle.get(timeout=QUEUE_WAIT_S)
-        except queue.Empty:
-            raise FunctionTimeout(function, timeout_s) from None
+        ends = time.monotonic() + QUEUE_WAIT_S
+        while True:
+            try:
+                entry = self._idle.get(timeout=max(0.0, ends - time.monotonic()))
+            except queue.Empty:
+                raise FunctionTimeout(function, timeout_s) from None
+            if entry.process.is_alive():
+                break
+            self._replace(entry)  # died while idle (the OOM killer, a kill -9): take another
         try:
             entry.conn.send((function, event, timeout_s))
             if not entry.conn.poll(timeout_s):

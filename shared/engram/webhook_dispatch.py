@@ -136,11 +136,6 @@ class Dispatcher:
             self.store.prune(before=(self.clock.now() - timedelta(days=self.settings.keep_days)).isoformat())
         return taken + queued
 
-    def idle(self) -> bool:
-        """Nothing queued or being sent."""
-        with self._lock:
-            return not self._queued
-
     def _drain(self, endpoint: str) -> None:
         """Send one endpoint's queue in order, until it is empty."""
         while True:

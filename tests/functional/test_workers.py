@@ -8,6 +8,8 @@ unembedded, and an export embeds them all first (thousands of texts, seconds of 
 
 from __future__ import annotations
 
+import os
+import signal
 import threading
 import time
 from collections.abc import Iterator
@@ -106,3 +108,33 @@ def test_a_request_past_its_timeout_is_ended_with_a_504_and_the_server_goes_on(t
             listed = call(server, "GET", "/v1/stats", key=key)
             assert listed.status == 200, listed.body
             assert listed.body["total"] == count, listed.body
+
+
+def _children(pid: int) -> list[int]:
+    text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    return [int(p) for p in text.split()]
+
+
+def _workers(server: Server) -> list[int]:
+    """The server's worker processes: the fork server's children."""
+    return [w for child in _children(server.process.pid) for w in _children(child)]
+
+
+def test_a_worker_killed_while_idle_is_replaced_and_no_request_fails(two_workers: Server) -> None:
+    # Given a served tenant and the server's two workers
+    key = _quiet(two_workers)
+    ends = time.monotonic() + 30
+    while len(_workers(two_workers)) < 2 and time.monotonic() < ends:
+        time.sleep(0.1)
+    victims = _workers(two_workers)
+    assert len(victims) == 2, victims
+    # When one is killed (as the OOM killer would)
+    os.kill(victims[0], signal.SIGKILL)
+    time.sleep(0.2)
+    # Then every request is still answered, and a fresh worker takes the dead one's place
+    statuses = [call(two_workers, "GET", "/v1/memories?limit=5", key=key).status for _ in range(6)]
+    assert statuses == [200] * 6
+    ends = time.monotonic() + 30
+    while (len(_workers(two_workers)) < 2 or victims[0] in _workers(two_workers)) and time.monotonic() < ends:
+        time.sleep(0.1)
+    assert len(_workers(two_workers)) == 2 and victims[0] not in _workers(two_workers)

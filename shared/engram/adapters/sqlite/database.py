@@ -47,6 +47,7 @@ class SqliteDatabase:
             private_file(self.path)  # 0600 in a 0700 directory; SQLite's -wal and -shm follow
         self._local = threading.local()
         self._known_fts: set[str] = set()
+        self._fts_schema = -1  # the file's schema_version when _known_fts was last right
         self._local_bumps: dict[str, int] = {}
         self._bumps_lock = threading.Lock()
         self._fts_lock = threading.Lock()
@@ -99,9 +100,19 @@ class SqliteDatabase:
         """Every row of a query, on this thread's connection."""
         return list(self.connection().execute(sql, tuple(params)).fetchall())
 
+    def _known(self, conn: Any, name: str) -> bool:
+        """Whether this object created or saw ``name``, and no process has changed the schema since
+        (another worker may have dropped it: a tenant's erasure)."""
+        version = int(conn.execute("PRAGMA schema_version").fetchone()[0])
+        with self._fts_lock:
+            if version != self._fts_schema:
+                self._known_fts.clear()
+                self._fts_schema = version
+            return name in self._known_fts
+
     def ensure_fts(self, conn: Any, tenant_id: str) -> str:
         name = fts_table(tenant_id)
-        if name in self._known_fts:
+        if self._known(conn, name):
             return name
         with self._fts_lock:
             conn.execute(
@@ -109,7 +120,7 @@ class SqliteDatabase:
                 f"contentless_delete=1, tokenize='{TOKENIZER}')"
             )
             conn.execute(f"INSERT INTO {name}({name}, rank) VALUES('secure-delete', 1)")
-            self._known_fts.add(name)
+            self._known_fts.add(name)  # the next look clears it if the schema moved on meanwhile
         return name
 
     def drop_fts(self, conn: Any, tenant_id: str) -> None:
@@ -120,7 +131,7 @@ class SqliteDatabase:
 
     def has_fts(self, tenant_id: str) -> bool:
         name = fts_table(tenant_id)
-        if name in self._known_fts:
+        if self._known(self.connection(), name):
             return True
         row = (
             self.connection()
