@@ -22,7 +22,9 @@ from serve_support import Server, call, new_key, new_tenant, running_server
 
 from engram import deadline, imports, tenancy
 from engram.adapters.local_embedder import shared_embedder
-from engram.models import ImportResponse, JobAccepted
+from engram.engine import Engine
+from engram.models import ImportResponse, JobAccepted, RetainRequest
+from engram.settings import Settings
 
 HEADER = json.dumps({"format": "engram.export.v1", "tenant_id": "elsewhere"})
 NOW = "2026-01-05T10:00:00Z"
@@ -196,3 +198,35 @@ def test_the_embedded_server_keeps_no_uploads_and_says_where_to_post(server: Ser
     # Then both are a 404 saying to post the file itself
     for reply in (asked, started):
         assert reply.status == 404 and "POST the JSONL to /v1/import" in reply.body["error"]["message"]
+
+
+def test_a_long_import_job_lets_the_jobs_queued_behind_it_run(tmp_path: Path) -> None:
+    # Given a local engine whose job runner runs, and an import job of 1,200 texts to embed
+    engine = Engine.local(Settings(data_dir=tmp_path, background_embedding=False))
+    engine.create_tenant("acme")
+    engine.create_tenant("globex")
+    engine.resume_jobs()
+    context = tenancy.of_tenant(engine.deps, "acme")
+    started = imports.import_text(engine.deps, context, export_file(1200, vectors=False))
+    assert isinstance(started, JobAccepted)
+    # When another tenant's asynchronous retain is queued behind it
+    body = {"scope": "user:bob", "text": "Bob prefers window seats", "mode": "raw", "async": True}
+    retain = engine.submit_retain("globex", RetainRequest.model_validate(body))
+    # Then the retain ends while the import is still under way (the import yields between slices)
+    for _ in range(600):
+        job = engine.deps.store.get_job("globex", retain.job_id)
+        if job is not None and job.status == "succeeded":
+            break
+        time.sleep(0.05)
+    imported = engine.deps.store.get_job("acme", started.job_id)
+    assert job is not None and job.status == "succeeded"
+    assert imported is not None and imported.status in ("queued", "running"), imported
+    # And the import still ends with every memory written once
+    for _ in range(1200):
+        imported = engine.deps.store.get_job("acme", started.job_id)
+        if imported is not None and imported.status == "succeeded":
+            break
+        time.sleep(0.05)
+    assert imported is not None and imported.progress is not None
+    assert (imported.status, imported.progress.imported, imported.progress.skipped) == ("succeeded", 1200, 0)
+    engine.close()

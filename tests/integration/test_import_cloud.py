@@ -22,7 +22,7 @@ from blob_support import MemoryBlobs
 from engram import imports, steps, tenancy
 from engram.adapters.s3_blobs import S3Blobs
 from engram.engine import Engine
-from engram.errors import NotFoundError
+from engram.errors import NotFoundError, ProviderError
 from engram.models import JobAccepted
 from engram.settings import AwsSettings, Settings
 
@@ -213,3 +213,23 @@ def test_a_presigned_upload_url_takes_a_put_without_credentials(s3: Any) -> None
         assert response.status == 200
     # Then the object is there, whole
     assert blobs.size(key) == len(body) and blobs.get(key) == body
+
+
+class RefusingQueue:
+    """A step queue that is down."""
+
+    def send(self, step: dict[str, Any]) -> None:
+        raise ConnectionError("the queue is unreachable")
+
+
+def test_an_import_job_the_step_queue_refuses_is_a_provider_error_saying_what_is_written(
+    cloud: tuple[Engine, StepQueue, MemoryBlobs],
+) -> None:
+    engine, _, _ = cloud
+    engine.steps = RefusingQueue()
+    context = tenancy.of_tenant(engine.deps, "acme")
+    # When a file too large for one call is posted while the step queue is down
+    with pytest.raises(ProviderError, match="did not accept the import; 0 memories of the file are written"):
+        imports.import_text(engine.deps, context, export_file(imports.INLINE_MAX + 1))
+    # Then nothing was written
+    assert engine.stats("acme").total == 0

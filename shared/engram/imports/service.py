@@ -23,7 +23,7 @@ from datetime import timedelta
 
 from engram import deadline, metering
 from engram.deps import Deps, metered_ports
-from engram.errors import EngramError, NotFoundError, PayloadTooLargeError, UnprocessableError
+from engram.errors import EngramError, NotFoundError, PayloadTooLargeError, ProviderError, UnprocessableError
 from engram.identity import job_id as new_job_id
 from engram.imports.lines import Plan, read
 from engram.memories import write_imported
@@ -154,12 +154,21 @@ def submit(
         request=request,
     )
     deps.store.put_job(context.tenant_id, job)
-    if deps.steps is not None:  # the cloud: the step worker, in resumable steps
-        deps.steps.send({"kind": "import", "tenant_id": context.tenant_id, "job_id": job.job_id})
-    elif deps.queue is not None:
-        deps.queue.enqueue(context.tenant_id, job.job_id)
-    elif deps.runner is not None:  # locally: this process's job runner
-        deps.runner.submit(context.tenant_id, job)
+    try:
+        if deps.steps is not None:  # the cloud: the step worker, in resumable steps
+            deps.steps.send({"kind": "import", "tenant_id": context.tenant_id, "job_id": job.job_id})
+        elif deps.queue is not None:
+            deps.queue.enqueue(context.tenant_id, job.job_id)
+        elif deps.runner is not None:  # locally: this process's job runner
+            deps.runner.submit(context.tenant_id, job)
+    except Exception as exc:
+        written = progress.done if progress is not None else 0
+        failed = job.model_copy(update={"status": "failed", "error": "could not enqueue", "request": None})
+        deps.store.put_job(context.tenant_id, failed)
+        raise ProviderError(
+            f"the job queue did not accept the import; {written} memories of the file are written"
+            " (importing it again skips them): retry"
+        ) from exc
     return JobAccepted(job_id=job.job_id)
 
 

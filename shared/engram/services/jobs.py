@@ -105,9 +105,7 @@ def execute(deps: Deps, tenant_id: str, job: Job) -> None:
     """Run a job's retain (or import, ``engram.imports``) and store how it ended (any failure is
     the job's, not the caller's)."""
     if job.kind == "import":
-        from engram import imports
-
-        imports.execute(deps, tenant_id, job)
+        _import_slice(deps, tenant_id, job)
         return
     running = job.model_copy(update={"status": "running", "updated_at": deps.clock.now()})
     deps.store.put_job(tenant_id, running)
@@ -130,6 +128,29 @@ def execute(deps: Deps, tenant_id: str, job: Job) -> None:
             "request": job.request if deps.queue is not None else None,
         }
     deps.store.put_job(tenant_id, running.model_copy(update={**update, "updated_at": deps.clock.now()}))
+
+
+IMPORT_SLICE_BATCHES = 5
+"""Batches an import job writes on this process's job runner before it yields to the jobs queued
+behind it (one runner thread serves every tenant: a long import must not hold their retains)."""
+
+
+def _import_slice(deps: Deps, tenant_id: str, job: Job) -> None:
+    """Run an import job; on the job runner, a few batches at a time, then back in the queue."""
+    from engram import imports
+
+    if deps.runner is None:  # a worker of the job queue runs it to the end
+        imports.execute(deps, tenant_id, job)
+        return
+    calls = [0]
+
+    def slice_done() -> bool:
+        calls[0] += 1
+        return calls[0] > IMPORT_SLICE_BATCHES
+
+    ended = imports.execute(deps, tenant_id, job, should_stop=slice_done)
+    if ended.status == "running":  # it resumes from its progress after the jobs queued meanwhile
+        deps.runner.submit(tenant_id, ended)
 
 
 def job_request(job: Job) -> RetainRequest:
