@@ -43,6 +43,7 @@ def main() -> None:
     os.dup2(2, 1)  # whatever the function prints goes to stderr, not into the protocol
     sys.stdout = sys.stderr
     sys.path[:0] = [task_root, opt_python]
+    _log_aws_calls(os.environ.get("LAYOUT_CALL_LOG"))
     module_name, function_name = handler.rsplit(".", 1)
     try:
         entry = getattr(importlib.import_module(module_name.replace("/", ".")), function_name)
@@ -65,6 +66,50 @@ def main() -> None:
         except BaseException as exc:  # Lambda reports the function's error
             traceback.print_exc()
             protocol.write(json.dumps({"error": {"type": type(exc).__name__, "message": str(exc)}}) + "\n")
+
+
+def _log_aws_calls(path: str | None) -> None:
+    """Append every AWS API call the function makes (its IAM action, ``service:Operation``) to
+    ``path``, one JSON line each; a presigned URL counts as the call its holder will make.
+    botocore comes from the layer; without it there is nothing to log."""
+    if not path:
+        return
+    try:
+        from botocore import signers
+        from botocore.client import BaseClient
+    except ImportError:
+        return
+    lock = __import__("threading").Lock()
+
+    def record(client: object, operation: str) -> None:
+        model = client.meta.service_model  # type: ignore[attr-defined]
+        prefix = model.signing_name or model.endpoint_prefix
+        try:
+            method = model.operation_model(operation).http.get("method", "")
+        except Exception:  # an item action of a transaction is not an operation of its own
+            method = ""
+        with lock, open(path, "a", encoding="utf-8") as out:
+            out.write(json.dumps({"action": f"{prefix}:{operation}", "method": method}) + "\n")
+
+    make_call = BaseClient._make_api_call
+    presign = signers.generate_presigned_url  # added to S3 client classes as they are made
+
+    def logged_call(self: BaseClient, operation_name: str, api_params: dict) -> object:
+        if operation_name in ("TransactWriteItems", "TransactGetItems"):  # IAM checks each item's action
+            for item in api_params.get("TransactItems", []):
+                for kind in item:
+                    record(self, {"ConditionCheck": "ConditionCheckItem"}.get(kind, f"{kind}Item"))
+        else:
+            record(self, operation_name)
+        return make_call(self, operation_name, api_params)
+
+    def logged_presign(self: BaseClient, ClientMethod: str, *args: object, **kwargs: object) -> object:
+        operation = self.meta.method_to_api_mapping.get(ClientMethod, ClientMethod)
+        record(self, operation)
+        return presign(self, ClientMethod, *args, **kwargs)
+
+    BaseClient._make_api_call = logged_call  # type: ignore[method-assign]
+    signers.generate_presigned_url = logged_presign
 
 
 def _origins() -> dict[str, str]:

@@ -64,7 +64,7 @@ def acknowledge(stack: EngramStack) -> None:
                 "(chosen by Bedrock at call time), so the model is granted in every region; the profile itself "
                 "is granted in the stack's region only",
             )
-        if TABLE_ACCESS[name] in ("R", "W"):
+        if TABLE_ACCESS[name] in ("R", "W") or name == "indexer":  # the indexer: its dead-letter queue
             for action in ("kms:ReEncrypt*", "kms:GenerateDataKey*"):
                 _ack(
                     role,

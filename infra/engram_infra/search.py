@@ -271,8 +271,9 @@ class Search(Construct):
 
     # --- grants ---------------------------------------------------------------------------------
 
-    def grant(self, grantee: iam.IRole, *, write: bool) -> None:
-        """Let a function's role search (``write=False``) or also index and delete documents."""
+    def grant(self, grantee: iam.IRole, *, write: bool, methods: tuple[str, ...] | None = None) -> None:
+        """Let a function's role search (``write=False``) or also index and delete documents;
+        ``methods``: the only HTTP methods (``es:ESHttp<Method>``) its code sends, where known."""
         if self.domain is not None:
             if write:
                 self.writers.append(grantee.role_arn)
@@ -280,7 +281,7 @@ class Search(Construct):
                 self.readers.append(grantee.role_arn)
             grantee.add_to_principal_policy(
                 iam.PolicyStatement(
-                    actions=list(WRITE_ACTIONS if write else READ_ACTIONS),
+                    actions=list(methods or (WRITE_ACTIONS if write else READ_ACTIONS)),
                     resources=[self.domain.domain_arn, f"{self.domain.domain_arn}/*"],
                 )
             )

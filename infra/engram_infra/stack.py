@@ -61,7 +61,7 @@ TABLE_ACCESS: dict[str, str] = {
     "memories": "W",
     "admin": "W",
     "docs": "",
-    "indexer": "R",  # the stream, and the records it re-reads
+    "indexer": "S",  # the stream only (its event source mapping reads it): no call of its own
     "events": "S",  # the stream only: the events are derived from its images
     "extract_worker": "W",
     "decay": "W",
@@ -77,12 +77,24 @@ SEARCH_ACCESS: dict[str, str] = {
     "extract_worker": "W",
     "forget": "W",
     "memories": "W",
-    "admin": "W",
     "indexer": "W",
     "decay": "W",
     "tiering": "W",
     "tenant_work": "W",  # an erasure's last step deletes the tenant's documents
     "search_setup": "W",
+}
+# The only HTTP method the data-plane functions send to the domain: searches (_search, _msearch),
+# bulk writes (_bulk) and deletions (_delete_by_query) are all POSTs (the Lambda-layout run logs
+# every request; tests/infra/test_lambda_layout.py compares). The setup function, the domain's
+# master user, keeps every method: it reads, creates and updates the template, index and roles.
+SEARCH_METHODS: dict[str, tuple[str, ...]] = {name: ("es:ESHttpPost",) for name in SEARCH_ACCESS}
+del SEARCH_METHODS["search_setup"]
+# The table actions of the functions whose grant is narrower than CDK's read/read-write sets:
+# the authorizer reads a key and records its last use; feedback reads a memory and writes its
+# new version with a history entry (a transaction of a Put and an Update).
+TABLE_ACTIONS: dict[str, tuple[str, ...]] = {
+    "authorizer": ("dynamodb:GetItem", "dynamodb:UpdateItem"),
+    "feedback": ("dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"),
 }
 # Who keeps objects in the bucket: large job bodies (retain, the worker), exports and import
 # uploads (memories; tenant_work reads and removes the uploads), and the erasure of a tenant's
@@ -374,12 +386,16 @@ class EngramStack(Stack):
         fns, roles = self.functions.functions, self.functions.roles
         table: dynamodb.Table = self.data.table
         for name, mode in TABLE_ACCESS.items():
-            if mode == "W":
+            if name in TABLE_ACTIONS:
+                table.grant(fns[name], *TABLE_ACTIONS[name])
+                if table.encryption_key is not None:
+                    table.encryption_key.grant_encrypt_decrypt(fns[name])
+            elif mode == "W":
                 table.grant_read_write_data(fns[name])
             elif mode == "R":
                 table.grant_read_data(fns[name])
         for name, mode in SEARCH_ACCESS.items():
-            self.search.grant(roles[name], write=mode == "W")
+            self.search.grant(roles[name], write=mode == "W", methods=SEARCH_METHODS.get(name))
         embedding = _model_arns(c.embedding_model_id)
         llm = _model_arns(c.llm_model_id)
         for name in EMBEDS:

@@ -66,6 +66,7 @@ class Deployment:
         self.root = root
         self.logs = root / "logs"
         self.logs.mkdir(parents=True, exist_ok=True)
+        (root / "calls").mkdir(parents=True, exist_ok=True)
         self.opensearch = start_opensearch(root)
         self.bedrock = start_bedrock()
         self.moto_url = moto_url
@@ -151,6 +152,8 @@ class Deployment:
                 "AWS_ENDPOINT_URL_DYNAMODB": self.ddb_url,
                 "AWS_ENDPOINT_URL_BEDROCK_RUNTIME": self.bedrock.url,
                 "SSL_CERT_FILE": str(self.opensearch.ca_file),
+                # the runtime logs every AWS call here (the least-privilege test reads it)
+                "LAYOUT_CALL_LOG": str(self.root / "calls" / f"{name}.jsonl"),
             }
             self.opensearch.iam[key] = iam_methods(self.raw, role)
             self.opensearch.role_of_key[key] = role_arn
@@ -603,3 +606,24 @@ def test_the_stand_ins_received_only_what_the_services_accept(stack: Deployment)
         "msearch",
         "delete_by_query",
     } <= operations
+
+
+def test_every_policy_holds_what_its_function_calls_and_no_more(stack: Deployment) -> None:
+    """Runs last, so the calls of the whole flow above are logged by now: every call a function
+    made is granted (no AccessDenied in AWS), and the grants narrowed to the code's calls hold
+    nothing else (tests/infra/least_privilege.py)."""
+    from least_privilege import NARROWED, called, covered, granted, unused
+
+    for name, function in stack.functions.items():
+        [role] = [
+            r["Properties"]["Role"]["Fn::GetAtt"][0]
+            for r in stack.raw["Resources"].values()
+            if r["Type"] == "AWS::Lambda::Function"
+            and r["Properties"].get("FunctionName") == function.function_name
+        ]
+        calls = called(stack.root / "calls", name, stack.opensearch.requests, function.access_key)
+        grants = granted(stack.raw, role)
+        assert [c for c in calls if not covered(c, grants)] == [], name
+        for prefix, allowed_unused in NARROWED.get(name, {}).items():
+            extra = {g for g in unused(grants, calls) if g.startswith(prefix)} - allowed_unused
+            assert extra == set(), (name, prefix, sorted(extra))

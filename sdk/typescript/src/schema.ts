@@ -968,6 +968,8 @@ export interface components {
             created_at: string;
             /** Error */
             error?: string | null;
+            /** Extraction */
+            extraction?: ("llm" | "rules") | null;
             /** Fallback */
             fallback?: string | null;
             /** Job Id */
@@ -1799,6 +1801,10 @@ export interface components {
         } & (unknown | unknown | unknown);
         /** RetainResponse */
         RetainResponse: {
+            /** Embedding Truncated */
+            embedding_truncated?: string[] | null;
+            /** Extraction */
+            extraction?: ("llm" | "rules") | null;
             /** Fallback */
             fallback?: string | null;
             /**
