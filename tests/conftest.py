@@ -31,14 +31,33 @@ from engram.settings import Settings
 from engram_cli.main import main
 
 
+def _join_group(item: pytest.Item, group: str) -> None:
+    """Put ``item`` in an xdist group: ``--dist loadgroup`` schedules by the ``@group`` ending of
+    the node id. pytest-xdist 3.8 appends it through ``item._nodeid``, which pytest 9.2 no longer
+    reads (the id lives in ``item._id``), so the ending is set here, the way this pytest keeps it."""
+    item.add_marker(pytest.mark.xdist_group(group))
+    if not getattr(item.config.option, "loadgroup", False) or item.nodeid.endswith(f"@{group}"):
+        return
+    if hasattr(item, "_id"):  # pytest >= 9.2
+        from _pytest.nodes import coerce_node_id
+
+        item._id = coerce_node_id(f"{item.nodeid}@{group}")
+    else:
+        item._nodeid = f"{item.nodeid}@{group}"
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups (--dist loadgroup)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         where = Path(str(item.path)).resolve().relative_to(ROOT).as_posix()
         if where in SLOW_MODULES:
             item.add_marker(pytest.mark.slow)
         group = next((g for prefix, g in BUILDS_IN_CHECKOUT.items() if where.startswith(prefix)), None)
+        if group is None:
+            marked = item.get_closest_marker("xdist_group")
+            group = str(marked.args[0]) if marked and marked.args else None
         if group is not None:
-            item.add_marker(pytest.mark.xdist_group(group))
+            _join_group(item, group)
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable: slow ones first
 
 

@@ -25,7 +25,7 @@ from mcp_types import ToolAnnotations
 from pydantic import Field, ValidationError
 
 import engram
-from engram.client import ApiError, AsyncEngram
+from engram.client import AsyncEngram
 from engram.client.errors import MISSING_KEY
 from engram.errors import EngramError, envelope, from_validation
 
@@ -105,9 +105,8 @@ def _caller(keys: KeySource) -> Call:
         try:
             async with keys.client(ctx.headers) as engram:
                 result = await work(engram)
-        except ApiError as exc:  # the API's envelope (or the SDK's, the same), for the model to read
-            raise ToolError(json.dumps(envelope(exc.code, exc.message, exc.details))) from None
-        except EngramError as exc:  # no answer came: ConnectionFailed names the address
+        except EngramError as exc:  # the API's envelope (ApiError, also for what the SDK refuses
+            # before sending), or ConnectionFailed naming the address: for the model to read
             raise ToolError(json.dumps(envelope(exc.code, exc.message, exc.details))) from None
         except PermissionError as exc:
             raise ToolError(json.dumps(envelope("unauthorized", str(exc)))) from None

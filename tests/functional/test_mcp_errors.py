@@ -8,6 +8,7 @@ import asyncio
 import json
 import os
 import socket
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -116,3 +117,56 @@ def test_an_empty_api_key_is_named_to_the_client_instead_of_a_closed_connection(
     # Then the connection holds and the tool's error names the setting to fix
     error = _error(result)
     assert error["code"] == "unauthorized" and "ENGRAM_API_KEY" in error["message"], error
+
+
+@pytest.fixture(scope="module")
+def mcp_http(server: Server) -> Iterator[str]:
+    """``engram mcp --transport http`` on a free port; its /mcp URL."""
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "engram_cli",
+            "mcp",
+            "--transport",
+            "http",
+            "--port",
+            "0",
+            "--url",
+            server.url,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        cwd=ROOT,
+    )
+    assert process.stdout is not None
+    first = process.stdout.readline()
+    assert first.startswith("Engram MCP on "), first + process.stdout.read()
+    try:
+        yield first.split()[3]
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def test_over_streamable_http_a_bad_argument_is_answered_the_same_way(server: Server, mcp_http: str) -> None:
+    # Given engram mcp over HTTP with a tenant's key per request
+    import httpx2
+    from mcp.client.streamable_http import streamable_http_client
+
+    key = new_key(server, new_tenant(server))
+
+    async def run() -> list[Any]:
+        http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {key}"}, timeout=30)
+        async with http, Client(streamable_http_client(mcp_http, http_client=http)) as client:
+            return [
+                await client.call_tool("memory_store", {"text": "I like tea", "scope": "alice"}),
+                await client.call_tool("memory_recall", {"query": "tea", "limit": "5"}),
+            ]
+
+    # When a bad scope and a limit given as a string are sent
+    scope, limit = asyncio.run(run())
+    # Then both are the envelope naming the field in words
+    assert _error(scope)["details"][0]["field"] == "scope" and "user:" in _error(scope)["message"]
+    assert "limit: must be a whole number" in _error(limit)["message"]

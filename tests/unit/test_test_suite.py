@@ -53,3 +53,14 @@ def test_a_dynamodb_table_is_named_for_its_worker(monkeypatch: pytest.MonkeyPatc
     assert first.startswith("engram-gw1-") and first != second
     monkeypatch.delenv("PYTEST_XDIST_WORKER")
     assert table_name().startswith("engram-main-")
+
+
+@pytest.mark.xdist_group("suite-probe")
+def test_a_grouped_test_carries_its_group_in_its_node_id_under_loadgroup(
+    request: pytest.FixtureRequest,
+) -> None:
+    # Given a test in an xdist group, run by make test (pytest-xdist, --dist loadgroup)
+    if not getattr(request.config.option, "loadgroup", False):
+        pytest.skip("only under pytest-xdist with --dist loadgroup (make test)")
+    # Then its node id ends with the group, which is what the scheduler groups by
+    assert request.node.nodeid.endswith("@suite-probe"), request.node.nodeid

@@ -9,7 +9,6 @@ import os
 import sys
 from typing import Any
 
-from engram.client.errors import MISSING_KEY
 from engram.errors import ValidationFailedError, envelope
 from engram.models import (
     RecallRequest,
@@ -176,6 +175,8 @@ def cmd_mcp(args: argparse.Namespace) -> int:
         ) from exc
     url = args.url or os.environ.get("ENGRAM_URL", "http://127.0.0.1:8080")
     if args.transport == "stdio":
+        from engram.client.errors import MISSING_KEY  # the client extra, which mcp's includes
+
         key = os.environ.get("ENGRAM_API_KEY", "")
         if not key.strip():  # serve anyway: the client then reads why in each tool's error
             print(json.dumps(envelope("unauthorized", MISSING_KEY)), file=sys.stderr, flush=True)
