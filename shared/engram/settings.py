@@ -81,7 +81,7 @@ class RecallSettings(_Section):
     context_weight: float = Field(default=0.0, ge=0, le=1)
     """BM25F: a transcript turn's BM25 document also holds the turns before and after it in its
     thread at this field weight (0: the turn alone). The embedded index only."""
-    thread_weight: float = Field(default=0.0, ge=0)
+    thread_weight: float = Field(default=0.1, ge=0)
     """Bonus weight for turns of the threads that match the query best as a whole (each thread's
     turns as one BM25 document, divided by the best thread's). The embedded index only."""
     when_weight: float = Field(default=0.0, ge=0)
