@@ -51,15 +51,18 @@ class RecallSettings(_Section):
     min_score: float = Field(default=0.47, ge=0, le=1)
     """On the final score. 0.47 keeps the relevance bar of a fresh memory (prior 0.921) where it
     was when the whole lifecycle multiplier (0.685 for it) entered the score and the bar was 0.35."""
-    min_results: int = Field(default=3, ge=0, le=100)
+    min_results: int = Field(default=1, ge=0, le=100)
     """When fewer than this many memories reach ``min_score``, the best of those that still match
-    the query join them (an absolute bar on a fused score is fragile: a clear paraphrase can land
-    just under it); nothing joins when nothing matches. 0: the bar alone."""
-    match_cosine: float = Field(default=0.25, ge=0, le=1)
-    """A memory matches a query when its cosine reaches this (unrelated sentences sit below ~0.2
-    with the bundled model, a clear paraphrase at 0.28 and up), or when it shares a query word
-    and its cosine reaches ``match_cosine_with_word`` (or it has no vector yet)."""
-    match_cosine_with_word: float = Field(default=0.15, ge=0, le=1)
+    the query and score at least ``near_miss``·``min_score`` join them (an absolute bar on a fused
+    score is fragile: a clear paraphrase can land just under it); nothing joins when nothing
+    matches. 0: the bar alone."""
+    near_miss: float = Field(default=0.85, ge=0, le=1)
+    match_cosine: float = Field(default=0.27, ge=0, le=1)
+    """A memory matches a query when its cosine reaches this (unrelated short sentences sit below
+    ~0.2 with the bundled model, though the best of hundreds of chat turns can reach 0.3; a clear
+    paraphrase at 0.28 and up), or when it shares a query word and its cosine reaches
+    ``match_cosine_with_word`` (or it has no vector yet)."""
+    match_cosine_with_word: float = Field(default=0.2, ge=0, le=1)
     lifecycle_weight: float = Field(default=0.25, ge=0, le=1)
     """How much of the score is query-independent: it is multiplied by ``1 - w·(1 - m)``, m the
     lifecycle multiplier with frequency left out, so in [1 - 0.7·w, 1] (0: relevance alone)."""
@@ -78,7 +81,7 @@ class RecallSettings(_Section):
     context_weight: float = Field(default=0.0, ge=0, le=1)
     """BM25F: a transcript turn's BM25 document also holds the turns before and after it in its
     thread at this field weight (0: the turn alone). The embedded index only."""
-    thread_weight: float = Field(default=0.0, ge=0)
+    thread_weight: float = Field(default=0.1, ge=0)
     """Bonus weight for turns of the threads that match the query best as a whole (each thread's
     turns as one BM25 document, divided by the best thread's). The embedded index only."""
     when_weight: float = Field(default=0.0, ge=0)

@@ -173,7 +173,8 @@ def _rerank_call(
 def shape(state: RecallState, settings: Settings, min_score: float) -> None:
     """Each candidate's fused score times its lifecycle prior, length norm and brevity; those
     below ``min_score`` drop out, unless fewer than ``min_results`` pass: then the best of the
-    rest that match the query (``matches``) make up the number."""
+    near misses (at least ``near_miss``·``min_score``) that match the query (``matches``) make up
+    the number."""
     r, trace = settings.recall, state.trace
     below: dict[str, float] = {}
     for memory_id in state.ids:
@@ -216,7 +217,10 @@ def shape(state: RecallState, settings: Settings, min_score: float) -> None:
     wanted = r.min_results - len(state.final)
     if wanted > 0 and below:
         words_hit = {memory_id for memory_id, value in state.bm25 if value > 0}
-        matching = [i for i in below if matches(state.cos.get(i), i in words_hit, settings)]
+        near = r.near_miss * min_score
+        matching = [
+            i for i in below if below[i] >= near and matches(state.cos.get(i), i in words_hit, settings)
+        ]
         for memory_id in sorted(matching, key=lambda i: (-below[i], i))[:wanted]:
             state.final[memory_id] = below[memory_id]
             if trace:
@@ -230,7 +234,7 @@ def matches(cosine: float | None, shares_word: bool, settings: Settings) -> bool
 
     >>> from engram.settings import Settings
     >>> s = Settings()
-    >>> matches(0.30, False, s), matches(0.18, True, s), matches(0.18, False, s), matches(None, True, s)
+    >>> matches(0.30, False, s), matches(0.22, True, s), matches(0.22, False, s), matches(None, True, s)
     (True, True, False, True)
     """
     r = settings.recall

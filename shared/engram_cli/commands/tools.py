@@ -119,7 +119,9 @@ def add_eval(command: Command) -> None:
     p.add_argument("--local", action="store_true", help="start engram serve on a throwaway data dir")
     p.add_argument("--k", default="1,5,10,20", help="cut-offs, comma-separated")
     p.add_argument(
-        "--variants", default="default", help="bm25,vector,weighted,rrf,untracked,default,served (only query and scopes) or name={json}"
+        "--variants",
+        default="default",
+        help="bm25,vector,weighted,rrf,untracked,default,served (only query and scopes) or name={json}",
     )
     p.add_argument(
         "--sessions",
