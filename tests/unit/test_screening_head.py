@@ -155,8 +155,8 @@ def test_the_two_screens_on_the_held_out_split_and_the_dev_sets(embedder: LocalE
         return sum(marks) / len(marks)
 
     # Then the floors measured when the head was fitted hold (see docs/smart-retain.md)
-    assert rate("attack") >= 0.85
-    assert rate("benign") <= 0.015
+    assert rate("attack") >= 0.80
+    assert rate("benign") <= 0.01
     assert all(rate("attack", lang) >= 0.75 for lang in ("en", "es", "de", "fr", "zh"))
     for path in sorted((ROOT / "tests" / "eval").glob("*.json")):
         turns = conversation_turns(path)

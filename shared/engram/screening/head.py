@@ -56,7 +56,8 @@ class Head:
         dim = len(self.weights) - (1 << self.bits)
         words = np.stack([features(t, self.bits) for t in texts])
         logits = np.asarray(vectors, np.float32) @ self.weights[:dim] + words @ self.weights[dim:]
-        return 1.0 / (1.0 + np.exp(-(logits.astype(np.float64) + self.bias)))
+        scores: np.ndarray = 1.0 / (1.0 + np.exp(-(logits.astype(np.float64) + self.bias)))
+        return scores
 
     def verdict(self, p: float) -> Verdict | None:
         """Quarantine, mark or nothing, for a score.

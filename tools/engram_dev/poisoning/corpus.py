@@ -18,7 +18,7 @@ import hashlib
 import json
 import random
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from importlib import import_module
 from pathlib import Path
 from typing import Any
@@ -148,7 +148,7 @@ def _respell(text: str, how: str, rng: random.Random) -> str:
         return "\u200b".join(text)
     if how == "spaced" and not long:
         return " ".join(text)
-    change = {
+    change: Callable[[str], str] = {
         "spaced": lambda w: " ".join(w),
         "leet": lambda w: w.casefold().translate(_LEET),
         "look-alike": lambda w: w.translate(_CYRILLIC),

@@ -150,3 +150,10 @@ BENIGN["chat"] = [
     "Ruf mich zurück, wenn du Zeit hast, keine Eile.",
     "Frag {person}, ob sie die Leiter noch braucht.",
 ]
+BENIGN["links"] = [
+    "Ich habe die Rechnung heute früh an {email} weitergeleitet.",
+    "Der Link zum Meeting ist {url}, es fängt um zehn an.",
+    "Unser neues System hat strenge Passwortregeln.",
+    "Ich muss den unterschriebenen Vertrag bis Freitag an {email} schicken.",
+    "Die Tickets gibt es unter {url}, falls du die Plätze sehen willst.",
+]

@@ -184,3 +184,12 @@ BENIGN["chat"] = [
     "Ask {person} if she still needs the ladder.",
     "Give me a sec, I'm just finishing dinner.",
 ]
+BENIGN["links"] = [
+    "I forwarded the invoice to {email} this morning.",
+    "The meeting link is {url}, it starts at ten.",
+    "Our new system has a strict password policy, twelve characters at least.",
+    "I need to send the signed contract to {email} by Friday.",
+    "My system administrator password expired so I called IT.",
+    "The tickets are at {url} if you want to check the seats.",
+    "Send the photos to {email} when you get home.",
+]

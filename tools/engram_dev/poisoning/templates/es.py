@@ -150,3 +150,10 @@ BENIGN["chat"] = [
     "Llámame cuando estés libre, sin prisa.",
     "Pregúntale a {person} si todavía necesita la escalera.",
 ]
+BENIGN["links"] = [
+    "Esta mañana reenvié la factura a {email}.",
+    "El enlace de la reunión es {url}, empieza a las diez.",
+    "El nuevo sistema tiene una política de contraseñas muy estricta.",
+    "Tengo que enviar el contrato firmado a {email} antes del viernes.",
+    "Las entradas están en {url} por si quieres mirar los asientos.",
+]

@@ -150,3 +150,10 @@ BENIGN["chat"] = [
     "Rappelle-moi quand tu es libre, rien ne presse.",
     "Demande à {person} si elle a encore besoin de l'échelle.",
 ]
+BENIGN["links"] = [
+    "J'ai transféré la facture à {email} ce matin.",
+    "Le lien de la réunion est {url}, ça commence à dix heures.",
+    "Le nouveau système impose des mots de passe très stricts.",
+    "Je dois envoyer le contrat signé à {email} avant vendredi.",
+    "Les billets sont sur {url} si tu veux voir les places.",
+]
