@@ -24,22 +24,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import NamedTuple
 
 import numpy as np
 
 from engram.ports import Vector
 from engram.screening.lexical import features
+from engram.screening.verdict import MARK_TAG, Verdict, marked
 
 __all__ = ["MARK_TAG", "Head", "Verdict", "head_file", "head_for", "marked", "second_look"]
-
-MARK_TAG = "instruction-like"
-"""The tag of an active memory that reads as an instruction (released, or below quarantine)."""
-
-
-class Verdict(NamedTuple):
-    action: str  # "quarantine" or "mark"
-    reason: str  # what a history entry records
 
 
 @dataclass(frozen=True)
@@ -108,9 +100,3 @@ def second_look(texts: Sequence[str], vectors: Vector | None, model_id: str) -> 
     if head is None or vectors is None or not texts:
         return [None] * len(texts)
     return [head.verdict(float(p)) for p in head.scores(texts, vectors)]
-
-
-def marked(tags: Sequence[str], verdict: Verdict) -> list[str]:
-    """``tags`` with the tag a verdict adds."""
-    tag = "quarantined" if verdict.action == "quarantine" else MARK_TAG
-    return list(dict.fromkeys([*tags, tag]))

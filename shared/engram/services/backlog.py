@@ -10,15 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from engram import embedding_keys, metering, tenancy
 from engram.deps import Deps
 from engram.history import entry
 from engram.metering import MeteredEmbedder
 from engram.models import MemoryRecord
 from engram.ports import Vector
-from engram.screening.head import marked, second_look
+from engram.screening.verdict import marked
 
 
 def embed_pending(deps: Deps, tenant_id: str, *, batch: int = 64, at_most: int | None = None) -> int:
@@ -68,6 +66,10 @@ def _second_screen(
     active = [r for r in records.values() if r.status == "active" and r.id in vectors]
     if not active:
         return
+    import numpy as np  # the embedder that made the vectors has it; a bare install may not
+
+    from engram.screening.head import second_look
+
     stacked = np.stack([vectors[r.id] for r in active])
     now = deps.clock.now()
     for record, verdict in zip(
