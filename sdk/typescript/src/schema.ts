@@ -1583,12 +1583,20 @@ export interface components {
             length_norm_strength?: number | null;
             /** Lifecycle Weight */
             lifecycle_weight?: number | null;
+            /** Match Cosine */
+            match_cosine?: number | null;
+            /** Match Cosine With Word */
+            match_cosine_with_word?: number | null;
+            /** Min Results */
+            min_results?: number | null;
             /** Min Score */
             min_score?: number | null;
             /** Mmr Lambda */
             mmr_lambda?: number | null;
             /** Mmr Threshold */
             mmr_threshold?: number | null;
+            /** Near Miss */
+            near_miss?: number | null;
             /** Neighbour Seeds */
             neighbour_seeds?: number | null;
             /** Neighbour Span */
