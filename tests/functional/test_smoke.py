@@ -6,39 +6,16 @@ import json
 import subprocess
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parents[2]
+from serve_support import ROOT, running_server
 
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
-    data_dir = tmp_path_factory.mktemp("smoke-serve")
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "engram_cli",
-            "--data-dir",
-            str(data_dir),
-            "serve",
-            "--port",
-            "0",
-            "--no-lifecycle",
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        cwd=ROOT,
-    )
-    assert process.stdout is not None
-    first = process.stdout.readline()
-    assert first.startswith("Engram listening on "), first + process.stdout.read()
-    yield first.split()[3], (data_dir / "operator-token").read_text().strip()
-    process.terminate()
-    process.wait(timeout=30)
+    # serve_support keeps reading the server's output: a pipe left unread blocks it once full.
+    with running_server(tmp_path_factory.mktemp("smoke-serve"), "--no-lifecycle") as server:
+        yield server.url, server.operator_token
 
 
 def smoke(*args: str) -> subprocess.CompletedProcess[str]:
@@ -78,7 +55,7 @@ def test_the_smoke_check_reports_each_steps_latency_as_json_and_leaves_no_tenant
     url, token = served
     done = smoke("--json", "--url", url, "--operator-token", token)
     report = json.loads(done.stdout)
-    assert done.returncode == 0 and report["ok"] is True
+    assert done.returncode == 0 and report["ok"] is True, done.stdout
     assert [s["name"] for s in report["steps"]] == [
         "create tenant", "create key", "retain", "recall", "smart retain", "forget", "docs", "erase tenant",
     ]  # fmt: skip
