@@ -87,6 +87,28 @@ def running_server(
         process.wait(timeout=30)
 
 
+@contextmanager
+def running_mcp_http(api_url: str) -> Iterator[str]:
+    """``engram mcp --transport http`` on a free port against ``api_url``; yields its /mcp URL."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "engram_cli", "mcp", "--transport", "http", "--port", "0", "--url", api_url],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        cwd=ROOT,
+    )
+    assert process.stdout is not None
+    first = process.stdout.readline()
+    assert first.startswith("Engram MCP on "), first + process.stdout.read()
+    # Keep reading what it prints, as running_server does: a full pipe would block it.
+    threading.Thread(target=lambda: process.stdout.read(), daemon=True).start()  # type: ignore[union-attr]
+    try:
+        yield first.split()[3]
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
 def call(
     server: Server,
     method: str,

@@ -6,14 +6,13 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import subprocess
 import sys
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
-from serve_support import ROOT, Server, new_key, new_tenant, running_server
+from serve_support import ROOT, Server, new_key, new_tenant, running_mcp_http, running_server
 
 mcp = pytest.importorskip("mcp", reason="the mcp extra is part of make test's install")
 from mcp import Client, StdioServerParameters  # noqa: E402
@@ -31,32 +30,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 @pytest.fixture(scope="module")
 def mcp_http(server: Server) -> Iterator[str]:
     """``engram mcp --transport http`` on a free port; its /mcp URL."""
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "engram_cli",
-            "mcp",
-            "--transport",
-            "http",
-            "--port",
-            "0",
-            "--url",
-            server.url,
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        cwd=ROOT,
-    )
-    assert process.stdout is not None
-    first = process.stdout.readline()
-    assert first.startswith("Engram MCP on "), first + process.stdout.read()
-    try:
-        yield first.split()[3]
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
+    with running_mcp_http(server.url) as url:
+        yield url
 
 
 def _data(result: Any) -> dict[str, Any]:

@@ -8,14 +8,13 @@ import asyncio
 import json
 import os
 import socket
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from serve_support import ROOT, Server, new_key, new_tenant, running_server
+from serve_support import ROOT, Server, new_key, new_tenant, running_mcp_http, running_server
 
 import engram
 
@@ -122,32 +121,8 @@ def test_an_empty_api_key_is_named_to_the_client_instead_of_a_closed_connection(
 @pytest.fixture(scope="module")
 def mcp_http(server: Server) -> Iterator[str]:
     """``engram mcp --transport http`` on a free port; its /mcp URL."""
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "engram_cli",
-            "mcp",
-            "--transport",
-            "http",
-            "--port",
-            "0",
-            "--url",
-            server.url,
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        cwd=ROOT,
-    )
-    assert process.stdout is not None
-    first = process.stdout.readline()
-    assert first.startswith("Engram MCP on "), first + process.stdout.read()
-    try:
-        yield first.split()[3]
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
+    with running_mcp_http(server.url) as url:
+        yield url
 
 
 def test_over_streamable_http_a_bad_argument_is_answered_the_same_way(server: Server, mcp_http: str) -> None:
