@@ -31,7 +31,9 @@ def test_a_source_guessing_keys_is_refused_while_verified_keys_keep_working(tmp_
         after = statuses[FAILED_AUTH_BURST:]
         assert statuses[:FAILED_AUTH_BURST] == [401] * FAILED_AUTH_BURST
         assert set(after) <= {401, 429} and after.count(429) >= len(after) / 2, statuses
-        refused = call(server, "GET", "/v1/stats", key="egm_wrong")
+        # (a token may have refilled meanwhile on a slow machine: it is spent by one more 401)
+        tries = [call(server, "GET", "/v1/stats", key="egm_wrong") for _ in range(3)]
+        refused = next((reply for reply in tries if reply.status != 401), tries[-1])
         assert refused.status == 429 and int(refused.headers["Retry-After"]) >= 1
         assert "failed authentications" in refused.body["error"]["message"]
         # And the verified key and the operator token still work from that address
@@ -41,7 +43,7 @@ def test_a_source_guessing_keys_is_refused_while_verified_keys_keep_working(tmp_
         revoked = call(server, "DELETE", f"/v1/admin/keys/{created['key_id']}", key=server.operator_token)
         assert revoked.status in (200, 204), revoked.body
         assert call(server, "GET", "/v1/stats", key=other).status == 401
-        assert call(server, "GET", "/v1/stats", key=other).status == 429
+        assert 429 in [call(server, "GET", "/v1/stats", key=other).status for _ in range(3)]
 
 
 def test_failed_authentications_refill_at_their_rate() -> None:
