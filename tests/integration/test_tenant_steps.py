@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from blob_support import MemoryBlobs
 
 from engram import steps
 from engram.engine import Engine
@@ -42,36 +43,8 @@ class Queue:
         return done
 
 
-class Blobs:
-    """The ``BlobStore`` port, kept in a dict."""
-
-    def __init__(self) -> None:
-        self.objects: dict[str, bytes] = {}
-
-    def put(self, key: str, data: bytes) -> None:
-        self.objects[key] = data
-
-    def get(self, key: str) -> bytes | None:
-        return self.objects.get(key)
-
-    def delete(self, key: str) -> None:
-        self.objects.pop(key, None)
-
-    def delete_prefix(self, prefix: str) -> int:
-        gone = [k for k in self.objects if k.startswith(prefix)]
-        for key in gone:
-            del self.objects[key]
-        return len(gone)
-
-    def upload_file(self, key: str, path: str) -> None:
-        self.objects[key] = Path(path).read_bytes()
-
-    def presigned_get(self, key: str, expires_s: int) -> str:
-        return f"https://bucket.example/{key}?X-Amz-Expires={expires_s}"
-
-
 @pytest.fixture
-def cloud(dynamodb_local: Any, tmp_path: Path) -> Iterator[tuple[Engine, Queue, Blobs]]:
+def cloud(dynamodb_local: Any, tmp_path: Path) -> Iterator[tuple[Engine, Queue, MemoryBlobs]]:
     client = dynamodb_local.client()
     table = dynamodb_local.new_table(client)
     settings = Settings(
@@ -80,7 +53,7 @@ def cloud(dynamodb_local: Any, tmp_path: Path) -> Iterator[tuple[Engine, Queue, 
         aws=AwsSettings(table=table, index="memory", key_pepper="pepper-" + table),
     )
     engine = Engine.aws(settings, dynamodb=client)
-    queue, blobs = Queue(), Blobs()
+    queue, blobs = Queue(), MemoryBlobs()
     store: Any = engine.store
     store.blobs = blobs
     engine.steps, engine.blobs = queue, blobs
@@ -92,7 +65,7 @@ def cloud(dynamodb_local: Any, tmp_path: Path) -> Iterator[tuple[Engine, Queue, 
 
 
 def test_an_async_retain_body_over_400_kb_waits_in_object_storage_and_runs(
-    cloud: tuple[Engine, Queue, Blobs],
+    cloud: tuple[Engine, Queue, MemoryBlobs],
 ) -> None:
     engine, _, blobs = cloud
     # Given a 465,549-byte conversation (DynamoDB refuses items over 400 KB)
@@ -111,7 +84,9 @@ def test_an_async_retain_body_over_400_kb_waits_in_object_storage_and_runs(
     assert blobs.objects == {}
 
 
-def test_without_object_storage_an_oversized_job_is_a_clear_413(cloud: tuple[Engine, Queue, Blobs]) -> None:
+def test_without_object_storage_an_oversized_job_is_a_clear_413(
+    cloud: tuple[Engine, Queue, MemoryBlobs],
+) -> None:
     engine, _, _ = cloud
     store: Any = engine.store
     store.blobs = None
@@ -121,7 +96,7 @@ def test_without_object_storage_an_oversized_job_is_a_clear_413(cloud: tuple[Eng
         engine.submit_retain("acme", request)
 
 
-def test_an_erasure_answers_at_once_and_finishes_in_steps(cloud: tuple[Engine, Queue, Blobs]) -> None:
+def test_an_erasure_answers_at_once_and_finishes_in_steps(cloud: tuple[Engine, Queue, MemoryBlobs]) -> None:
     engine, queue, blobs = cloud
     # Given a tenant with memories, a key and an object
     items = [{"text": f"acme fact number {i}"} for i in range(30)]
@@ -152,7 +127,7 @@ def test_an_erasure_answers_at_once_and_finishes_in_steps(cloud: tuple[Engine, Q
 
 
 def test_the_lifecycle_of_every_tenant_is_one_step_per_tenant_resumed_until_complete(
-    cloud: tuple[Engine, Queue, Blobs],
+    cloud: tuple[Engine, Queue, MemoryBlobs],
 ) -> None:
     engine, queue, _ = cloud
     for tenant in ("acme", "globex"):
@@ -184,7 +159,7 @@ def test_the_lifecycle_of_every_tenant_is_one_step_per_tenant_resumed_until_comp
 
 
 def test_an_export_with_object_storage_is_a_link_to_the_whole_file(
-    cloud: tuple[Engine, Queue, Blobs],
+    cloud: tuple[Engine, Queue, MemoryBlobs],
 ) -> None:
     engine, _, blobs = cloud
     engine.retain(
