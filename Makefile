@@ -24,7 +24,7 @@ OPENCLAW := integrations/openclaw
 # The inspector's end-to-end tests drive Debian's chromium through playwright (the dev extra).
 CHROMIUM := /usr/bin/chromium
 
-$(RUN_STAMP): pyproject.toml shared/engram/local_model.py
+$(RUN_STAMP): pyproject.toml shared/engram/embedding/local_model.py
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[local]'

@@ -8,8 +8,11 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 
-from engram import tenants
-from engram.admin_models import (
+from engram.auth import KEY_ID_PATTERN
+from engram.models import UsageReport
+from engram.settings import TENANT_SECTIONS
+from engram.tenants import admin
+from engram.tenants.admin_models import (
     ConfigureTenant,
     CreateKey,
     CreateTenant,
@@ -22,9 +25,6 @@ from engram.admin_models import (
     TenantList,
     TenantSummary,
 )
-from engram.auth import KEY_ID_PATTERN
-from engram.models import UsageReport
-from engram.settings import TENANT_SECTIONS
 from engram_http.runtime import TenantPath, deps, documented, entry_point, json_response, resolver
 
 app = resolver(operator=True)
@@ -38,13 +38,13 @@ DAY = r"^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$"
     responses=documented(TenantCreated, "the new tenant", status=201, errors=(400, 401, 403, 409, 422)),
 )
 def create_tenant(request: Annotated[CreateTenant, Body()]) -> Response[str]:
-    tenant = tenants.create_tenant(deps(), request.tenant_id, request.name)
+    tenant = admin.create_tenant(deps(), request.tenant_id, request.name)
     return json_response(TenantCreated(tenant_id=tenant.tenant_id, name=tenant.name), status=201)
 
 
 @app.get("/v1/admin/tenants", responses=documented(TenantList, "every tenant", errors=(401, 403)))
 def list_tenants() -> Response[str]:
-    every = tenants.list_tenants(deps())
+    every = admin.list_tenants(deps())
     return json_response(
         TenantList(tenants=[TenantSummary.model_validate(t, from_attributes=True) for t in every])
     )
@@ -55,7 +55,7 @@ def list_tenants() -> Response[str]:
     responses=documented(TenantDetail, "the tenant: counts, usage and keys", errors=(400, 401, 403, 404)),
 )
 def get_tenant(tenant: TenantPath) -> Response[str]:
-    return json_response(tenants.detail(deps(), tenant))
+    return json_response(admin.detail(deps(), tenant))
 
 
 @app.post(
@@ -65,7 +65,7 @@ def get_tenant(tenant: TenantPath) -> Response[str]:
     ),
 )
 def create_key(tenant: TenantPath, request: Annotated[CreateKey, Body()]) -> Response[str]:
-    plaintext, record = tenants.create_key(
+    plaintext, record = admin.create_key(
         deps(),
         tenant,
         scopes=request.scopes,
@@ -85,7 +85,7 @@ def create_key(tenant: TenantPath, request: Annotated[CreateKey, Body()]) -> Res
 )
 def configure_tenant(tenant: TenantPath, request: Annotated[ConfigureTenant, Body()]) -> Response[str]:
     overrides = request.settings.model_dump(exclude_unset=True, exclude_none=True)  # null: no override
-    effective = tenants.configure_tenant(deps(), tenant, overrides)
+    effective = admin.configure_tenant(deps(), tenant, overrides)
     return json_response(
         TenantConfigured(
             tenant_id=tenant,
@@ -104,7 +104,7 @@ def tenant_usage(
     since: Annotated[str | None, Query(pattern=DAY)] = None,
     until: Annotated[str | None, Query(pattern=DAY)] = None,
 ) -> Response[str]:
-    return json_response(tenants.usage(deps(), tenant, since=since, until=until))
+    return json_response(admin.usage(deps(), tenant, since=since, until=until))
 
 
 @app.delete(
@@ -112,7 +112,7 @@ def tenant_usage(
     responses=documented(KeyRevoked, "the key is revoked", errors=(400, 401, 403, 404)),
 )
 def revoke_key(key_id: KeyIdPath) -> Response[str]:
-    tenants.revoke_key(deps(), key_id)
+    admin.revoke_key(deps(), key_id)
     return json_response(KeyRevoked(key_id=key_id, revoked=True))
 
 
@@ -127,7 +127,7 @@ def revoke_key(key_id: KeyIdPath) -> Response[str]:
     },
 )
 def erase_tenant(tenant: TenantPath) -> Response[str]:
-    removed = tenants.erase_tenant(deps(), tenant)
+    removed = admin.erase_tenant(deps(), tenant)
     if removed is None:
         return json_response(TenantErased(tenant_id=tenant, status="erasing"), status=202)
     return json_response(TenantErased(tenant_id=tenant, status="erased", erased_memories=removed))

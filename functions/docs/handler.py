@@ -25,7 +25,7 @@ def openapi_document() -> str:
     from aws_lambda_powertools.event_handler.openapi.merge import OpenAPIMerge
     from aws_lambda_powertools.event_handler.openapi.models import APIKey, APIKeyIn, HTTPBearer
 
-    from engram.events import webhooks_openapi
+    from engram.events.changes import webhooks_openapi
     from engram_http.loader import load_handler
     from engram_http.routes import FUNCTIONS, ROUTES, TAGS
 

@@ -223,8 +223,8 @@ FAILURES = FailedAuthLimiter()
 
 
 def _tenant_limits(tenant_id: str) -> Limits:
-    from engram import tenancy
     from engram.errors import NotFoundError
+    from engram.tenants import tenancy
     from engram_http.runtime import deps
 
     try:

@@ -4,7 +4,7 @@ Nothing here builds anything at import time: ``deps()`` builds the process's ``D
 use from the environment (once per Lambda container, ``engram.app.build``), or returns the ones
 the local gateway installed with ``use_deps``. The tenant comes only from the authorizer context
 of the event, never from the body, query or headers: ``tenant()`` is the caller's
-``TenantContext`` (``engram.tenancy.resolve``) that a handler hands its one service function.
+``TenantContext`` (``engram.tenants.tenancy.resolve``) that a handler hands its one service function.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValida
 from aws_lambda_powertools.event_handler.openapi.params import Path
 from pydantic import BaseModel
 
-from engram import deadline, metering, strict_json, tenancy
+from engram import deadline, strict_json
 from engram.errors import (
     ConfigurationError,
     EngramError,
@@ -38,10 +38,12 @@ from engram.errors import (
     from_validation,
     http_status,
 )
+from engram.metering import counters
 from engram.models import JOB_ID, MEMORY_ID, TENANT_ID, dump
 from engram.scopes import ScopeSet
 from engram.strict_json import StrictJsonError
-from engram.tenancy import TenantContext
+from engram.tenants import tenancy
+from engram.tenants.tenancy import TenantContext
 
 if TYPE_CHECKING:
     from aws_lambda_powertools.event_handler.middlewares import NextMiddleware
@@ -226,7 +228,7 @@ def caller(app: APIGatewayRestResolver, *, write: bool = False) -> Caller:
 
 
 def tenant(app: APIGatewayRestResolver, *, write: bool = False) -> TenantContext:
-    """The caller's tenant context (``caller``, then ``engram.tenancy.resolve``: an unknown or
+    """The caller's tenant context (``caller``, then ``engram.tenants.tenancy.resolve``: an unknown or
     erasing tenant is a 404 before any work)."""
     return tenancy.resolve(deps(), caller(app, write=write))
 
@@ -416,7 +418,7 @@ def _meter_request(event: Mapping[str, Any]) -> None:
     tenant_id = authorizer(event).get("tenant_id")
     if tenant_id:
         route = f"requests:{event.get('httpMethod', '')} {event.get('resource', '')}"
-        metering.meter(deps(), str(tenant_id), {"requests": 1, route: 1})
+        counters.meter(deps(), str(tenant_id), {"requests": 1, route: 1})
 
 
 def json_response(payload: Any, status: int = 200) -> Response[str]:

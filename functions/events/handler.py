@@ -38,7 +38,7 @@ def use_publisher(value: Any) -> None:
 
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     from engram.app import stream_events
-    from engram.event_stream import publish_stream
+    from engram.events.stream import publish_stream
 
     return publish_stream(stream_events(event.get("Records", [])), publisher()).response()
 

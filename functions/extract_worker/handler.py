@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict
 
 from engram.errors import EngramError
 from engram.models import TenantId
-from engram.services.jobs import run_job
+from engram.retain.jobs import run_job
 from engram_http.runtime import count_extraction, deps, logger, metrics, tracer
 
 # A batch that fails whole is reported item by item too (same response shape, same SQS retries).

@@ -7,8 +7,8 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body
 
+from engram.memories.service import feedback as feedback_service
 from engram.models import FeedbackRequest, FeedbackResponse
-from engram.services.memories import feedback as feedback_service
 from engram_http.runtime import (
     MemoryIdPath,
     deps,

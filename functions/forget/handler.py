@@ -7,8 +7,8 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body
 
+from engram.forget.service import forget as forget_service
 from engram.models import ForgetRequest, ForgetResponse
-from engram.services.forget import forget as forget_service
 from engram_http.runtime import count, deps, documented, entry_point, json_response, resolver, tenant
 
 app = resolver()

@@ -36,7 +36,7 @@ def use_index(value: Any) -> None:
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     from engram import deadline
     from engram.app import stream_changes
-    from engram.indexer import apply_stream
+    from engram.indexing.indexer import apply_stream
 
     remaining = getattr(context, "get_remaining_time_in_millis", None)
     with deadline.within(remaining() / 1000 - MARGIN_S if callable(remaining) else None):

@@ -1,11 +1,11 @@
 """Scheduled lifecycle functions (EventBridge): ``decay_handler`` deletes expired memories and
 archives faded ones, ``tiering_handler`` promotes and demotes; both call
-``engram.services.maintenance``.
+``engram.lifecycle.service``.
 
 The event's ``time`` is the run's ``now``, so a retried invocation resumes the same run (and a run
 finished already changes nothing). ``detail.tenant_id`` limits a run to one tenant (an operator's
 manual trigger). Otherwise, in the stack, every tenant gets a step of its own on the step queue
-(``engram.steps``: the step worker runs it and queues it again until its report is complete, so
+(``engram.tenants.steps``: the step worker runs it and queues it again until its report is complete, so
 no tenant starves behind a large one); without a step queue every tenant runs in turn here. A run
 stops after the page during which the remaining time fell under the margin.
 """
@@ -15,11 +15,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from engram import steps
+import engram.lifecycle.service
 from engram.errors import ValidationFailedError
 from engram.models import NewTenant, dump, parse
-from engram.services import maintenance
-from engram.steps import Step
+from engram.tenants import steps
+from engram.tenants.steps import Step
 from engram_http.runtime import count, deps, logger, metrics, tracer
 
 Rules = Literal["decay", "tiering"]
@@ -46,7 +46,11 @@ def _run(rules: Rules, event: dict[str, Any], context: Any) -> dict[str, Any]:
 
     if tenant_id is not None:
         tenant = parse(NewTenant, {"tenant_id": tenant_id, "name": tenant_id}).tenant_id
-        reports = [maintenance.run_lifecycle(deps(), tenant, now=now, rules=rules, should_stop=should_stop)]
+        reports = [
+            engram.lifecycle.service.run_lifecycle(
+                deps(), tenant, now=now, rules=rules, should_stop=should_stop
+            )
+        ]
     elif (queue := deps().steps) is not None:  # every tenant gets a step of its own, resumed until done
         left = steps.fan_out(
             Step(kind="lifecycle_all", rules=rules, time=now), deps=deps(), should_stop=should_stop
@@ -56,7 +60,9 @@ def _run(rules: Rules, event: dict[str, Any], context: Any) -> dict[str, Any]:
         logger.info("lifecycle steps queued", rules=rules, unfinished=len(left))
         return {"rules": rules, "queued": True, "reports": []}
     else:
-        reports = maintenance.run_lifecycle_all(deps(), now=now, rules=rules, should_stop=should_stop)
+        reports = engram.lifecycle.service.run_lifecycle_all(
+            deps(), now=now, rules=rules, should_stop=should_stop
+        )
     for report in reports:
         logger.info(
             "lifecycle run",

@@ -9,7 +9,10 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
+import engram.forget.service
+import engram.memories.service
 from engram import imports
+from engram.imports import transfer
 from engram.models import (
     JOB_ID,
     Category,
@@ -32,8 +35,8 @@ from engram.models import (
     dump,
     parse,
 )
-from engram.services import forget, jobs, memories, transfer
-from engram.tenancy import resolve
+from engram.retain import jobs
+from engram.tenants.tenancy import resolve
 from engram_http.runtime import (
     JSON,
     JobIdPath,
@@ -73,12 +76,12 @@ def list_memories(
         "limit": limit,
     }
     request = parse(ListRequest, {k: v for k, v in given.items() if v is not None})
-    return json_response(memories.list_memories(deps(), resolve(deps(), who), request))
+    return json_response(engram.memories.service.list_memories(deps(), resolve(deps(), who), request))
 
 
 @app.get("/v1/memories/<id>", responses=documented(MemoryView, "the memory (with history on request)"))
 def get_memory(id: MemoryIdPath, history: Annotated[bool, Query()] = False) -> Response[str]:
-    return json_response(memories.get(deps(), tenant(app), id, with_history=history))
+    return json_response(engram.memories.service.get(deps(), tenant(app), id, with_history=history))
 
 
 @app.patch(
@@ -86,7 +89,7 @@ def get_memory(id: MemoryIdPath, history: Annotated[bool, Query()] = False) -> R
     responses=documented(MemoryView, "the changed memory", errors=(400, 401, 403, 404, 409, 413, 422, 429)),
 )
 def patch_memory(id: MemoryIdPath, request: Annotated[PatchRequest, Body()]) -> Response[str]:
-    return json_response(memories.patch(deps(), tenant(app, write=True), id, request))
+    return json_response(engram.memories.service.patch(deps(), tenant(app, write=True), id, request))
 
 
 @app.post(
@@ -98,7 +101,7 @@ def patch_memory(id: MemoryIdPath, request: Annotated[PatchRequest, Body()]) -> 
 def restore_memory(
     id: MemoryIdPath, request: Annotated[RestoreRequest | None, Body()] = None
 ) -> Response[str]:
-    return json_response(memories.restore(deps(), tenant(app, write=True), id, request))
+    return json_response(engram.memories.service.restore(deps(), tenant(app, write=True), id, request))
 
 
 @app.post(
@@ -108,17 +111,17 @@ def restore_memory(
     ),
 )
 def release_memory(id: MemoryIdPath) -> Response[str]:
-    return json_response(memories.release(deps(), tenant(app, write=True), id))
+    return json_response(engram.memories.service.release(deps(), tenant(app, write=True), id))
 
 
 @app.delete("/v1/memories/<id>", responses=documented(ForgetResponse, "the deletion receipt"))
 def delete_memory(id: MemoryIdPath) -> Response[str]:
-    return json_response(forget.delete(deps(), tenant(app, write=True), id))
+    return json_response(engram.forget.service.delete(deps(), tenant(app, write=True), id))
 
 
 @app.get("/v1/stats", responses=documented(StatsResponse, "counts by scope, category, tier; storage; usage"))
 def stats() -> Response[str]:
-    return json_response(memories.stats(deps(), tenant(app)))
+    return json_response(engram.memories.service.stats(deps(), tenant(app)))
 
 
 @app.get(

@@ -7,8 +7,8 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body
 
+import engram.recall
 from engram.models import RecallRequest, RecallResponse
-from engram.services.recall import recall as recall_service
 from engram_http.runtime import count, deps, documented, entry_point, json_response, resolver, tenant
 
 app = resolver()
@@ -19,7 +19,7 @@ def recall(request: Annotated[RecallRequest, Body()]) -> Response[str]:
     context = tenant(app)
     if not context.can_write:  # a read-only key's recall writes nothing, not even access counts
         request = request.model_copy(update={"track_access": False})
-    result = recall_service(deps(), context, request)
+    result = engram.recall.run(deps(), context, request)
     count("Recalls", 1)
     return json_response(result)
 

@@ -7,9 +7,9 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Header
 
+import engram.retain
 from engram.models import JobAccepted, RetainRequest, RetainResponse
-from engram.services.jobs import submit_retain
-from engram.services.retain import retain as retain_service
+from engram.retain.jobs import submit_retain
 from engram_http.runtime import (
     count,
     count_extraction,
@@ -45,7 +45,7 @@ def retain(
         request = request.model_copy(update={"idempotency_key": idempotency_key})
     if request.runs_async:
         return json_response(submit_retain(deps(), context, request), status=202)
-    result = retain_service(deps(), context, request)
+    result = engram.retain.run(deps(), context, request)
     count("MemoriesRetained", sum(r.action == "created" for r in result.results))
     count_extraction(result.extraction, result.fallback)
     return json_response(result)

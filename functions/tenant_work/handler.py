@@ -1,4 +1,4 @@
-"""SQS -> tenant-wide work in resumable steps (``engram.steps``): erasures, per-tenant lifecycle runs
+"""SQS -> tenant-wide work in resumable steps (``engram.tenants.steps``): erasures, per-tenant lifecycle runs
 and import jobs.
 
 Each message is one step. The step does what fits before the invocation's time runs low, then
@@ -14,7 +14,7 @@ from typing import Any
 from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, process_partial_response
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 
-from engram import steps
+from engram.tenants import steps
 from engram_http.runtime import deps, invocation_budget, logger, metrics, tracer
 
 STOP_MARGIN_MS = 60_000  # a step stops starting new batches a minute before the timeout

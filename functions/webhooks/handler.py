@@ -9,9 +9,9 @@ from typing import Annotated, Any
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 
-from engram import tenancy
 from engram.errors import NotFoundError
-from engram.webhooks import (
+from engram.tenants import tenancy
+from engram.webhooks.endpoints import (
     CreateWebhook,
     DeliveryList,
     WebhookCreated,

@@ -19,7 +19,7 @@ from engram.ports import LLM, Clock, Embedder, JobQueue, MemoryChange, Reranker,
 from engram.settings import LlmSettings, RerankSettings, Settings
 
 if TYPE_CHECKING:
-    from engram.events import Event
+    from engram.events.changes import Event
 
 
 def build(settings: Settings, *, clock: Clock | None = None) -> Deps:
@@ -41,7 +41,7 @@ def build_local(settings: Settings, *, clock: Clock | None = None, embedder: Emb
     from engram.adapters.sqlite.usage import SqliteUsage
     from engram.adapters.sqlite_index import SqliteIndex
     from engram.auth import KeyService, load_or_create_secret
-    from engram.outbound.sealing import Sealer
+    from engram.webhooks.sealing import Sealer
 
     if settings.blas_threads is not None:
         from threadpoolctl import threadpool_limits

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
-from engram.metering import MeteredEmbedder
+from engram.metering.counters import MeteredEmbedder
 from engram.models import Job
 from engram.ports import (
     LLM,
@@ -35,7 +35,7 @@ from engram.settings import Settings
 
 if TYPE_CHECKING:
     from engram.auth import KeyService
-    from engram.webhook_dispatch import DispatchStore
+    from engram.webhooks.dispatch import DispatchStore
 
 
 class JobRunner(Protocol):

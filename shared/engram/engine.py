@@ -1,8 +1,8 @@
 """``Engine``: a thin façade over ``Deps`` and the services, for scripts, tests and tools.
 
 It adds nothing of its own: ``engine.recall(tenant_id, request, allowed_scopes=[...])`` resolves
-the tenant (``engram.tenancy.of_tenant``, with the credential's scopes, None for every scope)
-and calls ``engram.services.recall.recall(deps, context, request)``; the tables below say which
+the tenant (``engram.tenants.tenancy.of_tenant``, with the credential's scopes, None for every scope)
+and calls ``engram.recall.metered.recall(deps, context, request)``; the tables below say which
 service each name calls. ``resume_jobs``/``close`` start and stop the local background work
 (``engram.background``). The HTTP handlers and the deployed functions do not use it: they call
 the services directly.
@@ -14,27 +14,33 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from engram import app, tenancy, tenants
+import engram.forget.service
+import engram.lifecycle.service
+import engram.memories.service
+from engram import app, recall, retain
 from engram.background import Background
 from engram.deps import Deps
+from engram.embedding import backlog
+from engram.imports import transfer
+from engram.retain import jobs
 from engram.scopes import EVERY_SCOPE, ScopeSet
-from engram.services import backlog, forget, jobs, maintenance, memories, recall, retain, transfer
 from engram.settings import Settings
+from engram.tenants import admin, tenancy
 
 IN_CONTEXT: dict[str, Callable[..., Any]] = {
-    "retain": retain.retain,
+    "retain": retain.run,
     "submit_retain": jobs.submit_retain,
     "get_job": jobs.get_job,
-    "recall": recall.recall,
-    "forget": forget.forget,
-    "delete": forget.delete,
-    "feedback": memories.feedback,
-    "get": memories.get,
-    "list_memories": memories.list_memories,
-    "patch": memories.patch,
-    "restore": memories.restore,
-    "release": memories.release,
-    "stats": memories.stats,
+    "recall": recall.run,
+    "forget": engram.forget.service.forget,
+    "delete": engram.forget.service.delete,
+    "feedback": engram.memories.service.feedback,
+    "get": engram.memories.service.get,
+    "list_memories": engram.memories.service.list_memories,
+    "patch": engram.memories.service.patch,
+    "restore": engram.memories.service.restore,
+    "release": engram.memories.service.release,
+    "stats": engram.memories.service.stats,
     "export_lines": transfer.export_lines,
     "export_link": transfer.export_link,
     "import_lines": transfer.import_lines,
@@ -44,15 +50,15 @@ IN_CONTEXT: dict[str, Callable[..., Any]] = {
 
 WITH_DEPS: dict[str, Callable[..., Any]] = {
     "run_job": jobs.run_job,
-    "create_tenant": tenants.create_tenant,
-    "configure_tenant": tenants.configure_tenant,
-    "erase_tenant": tenants.erase_tenant,
-    "finish_erase": tenants.finish_erase,
-    "usage": tenants.usage,
+    "create_tenant": admin.create_tenant,
+    "configure_tenant": admin.configure_tenant,
+    "erase_tenant": admin.erase_tenant,
+    "finish_erase": admin.finish_erase,
+    "usage": admin.usage,
     "settings_for": tenancy.settings_for,
-    "run_lifecycle": maintenance.run_lifecycle,
-    "run_lifecycle_all": maintenance.run_lifecycle_all,
-    "reindex": maintenance.reindex,
+    "run_lifecycle": engram.lifecycle.service.run_lifecycle,
+    "run_lifecycle_all": engram.lifecycle.service.run_lifecycle_all,
+    "reindex": engram.lifecycle.service.reindex,
     "embed_pending": backlog.embed_pending,
     "recall_waits": backlog.recall_waits,
 }

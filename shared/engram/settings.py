@@ -229,7 +229,7 @@ class LimitsSettings(_Section):
 
 
 class WebhookSettings(_Section):
-    """How ``engram serve`` sends webhook deliveries (``engram.webhook_dispatch``)."""
+    """How ``engram serve`` sends webhook deliveries (``engram.webhooks.dispatch``)."""
 
     poll_s: float = Field(default=0.25, gt=0)
     """How often the outbox is read (a few cheap indexed queries)."""

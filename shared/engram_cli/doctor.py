@@ -14,7 +14,7 @@ import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from engram import local_model
+from engram.embedding import local_model
 
 EXTRA_LOCAL = "pip install 'engram-recall[local]'"
 EXTRA_AWS = "pip install 'engram-recall[aws]'"

@@ -20,11 +20,12 @@ from blob_support import MemoryBlobs
 from conftest import BACKENDS, build_engine
 from serve_support import Server, call, new_key, new_tenant, running_server
 
-from engram import deadline, imports, tenancy
+from engram import deadline, imports
 from engram.adapters.local_embedder import shared_embedder
 from engram.engine import Engine
 from engram.models import ImportResponse, JobAccepted, RetainRequest
 from engram.settings import Settings
+from engram.tenants import tenancy
 
 HEADER = json.dumps({"format": "engram.export.v1", "tenant_id": "elsewhere"})
 NOW = "2026-01-05T10:00:00Z"

@@ -11,7 +11,7 @@ import pytest
 from serve_support import ROOT, Server, call, new_key, new_tenant, running_server
 
 from engram.identity import content_hash
-from engram.lifecycle import outlook
+from engram.lifecycle.sweep import outlook
 from engram.models import MemoryRecord
 from engram.scoring import lifecycle as rules_math
 from engram.settings import Settings

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
-from engram.embedding_keys import key_text
+from engram.embedding.key_text import key_text
 from engram.engine import Engine
 from engram.models import PatchRequest, RecallRequest, RetainItem, RetainRequest, parse
 from engram.ports import Conditions, ThreadSearch

@@ -22,7 +22,7 @@ import pytest
 from scripted_llm import ScriptedLLM
 from serve_support import Server, call, new_key, new_tenant, running_server
 
-from engram.webhooks import SIGNATURE_HEADER, verify
+from engram.webhooks.endpoints import SIGNATURE_HEADER, verify
 
 SCOPE = "user:alice"
 

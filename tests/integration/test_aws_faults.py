@@ -16,7 +16,7 @@ from engram.adapters.dynamodb_stream import memory_changes
 from engram.adapters.opensearch_index import OpenSearchIndex, external_version
 from engram.engine import Engine
 from engram.errors import ProviderError
-from engram.indexer import apply_stream
+from engram.indexing.indexer import apply_stream
 from engram.models import RecallRequest, RetainRequest
 from engram.settings import AwsSettings, RetainSettings, Settings
 

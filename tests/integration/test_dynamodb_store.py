@@ -20,7 +20,7 @@ from engram.adapters.dynamodb.usage import DynamoUsage
 from engram.adapters.local_embedder import LocalEmbedder
 from engram.adapters.memory_index import InMemoryIndex
 from engram.errors import PayloadTooLargeError
-from engram.feedback import feedback
+from engram.memories.usefulness import feedback
 from engram.models import FeedbackRequest, Tenant
 from engram.ports import Ports, WriteBatch
 from engram.scopes import EVERY_SCOPE

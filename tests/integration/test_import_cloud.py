@@ -19,12 +19,13 @@ import boto3
 import pytest
 from blob_support import MemoryBlobs
 
-from engram import imports, steps, tenancy
+from engram import imports
 from engram.adapters.s3_blobs import S3Blobs
 from engram.engine import Engine
 from engram.errors import NotFoundError, ProviderError
 from engram.models import JobAccepted
 from engram.settings import AwsSettings, Settings
+from engram.tenants import steps, tenancy
 
 HEADER = json.dumps({"format": "engram.export.v1", "tenant_id": "elsewhere"})
 

@@ -13,8 +13,8 @@ import pytest
 from botocore.response import StreamingBody
 from botocore.stub import Stubber
 
-from engram import embedding_input
 from engram.adapters.providers import BedrockTitanEmbedder, FallbackEmbedder, OpenAIEmbedder, Retrier
+from engram.embedding import inputs
 from engram.errors import ProviderError, ValidationFailedError
 
 
@@ -260,13 +260,11 @@ def test_titan_v2_gets_a_long_text_cut_to_its_input_limit(bedrock: Any) -> None:
     # Given a 12,000-character text of CJK characters (about a token each: past 8,192 tokens)
     client, stubber = bedrock
     text = "記憶" * 6_000
-    cut, was_cut = embedding_input.fit(text, "amazon.titan-embed-text-v2:0@256")
+    cut, was_cut = inputs.fit(text, "amazon.titan-embed-text-v2:0@256")
     assert was_cut and len(cut) == 8_192 and text.startswith(cut)
     # When it is embedded, Titan is sent the start that fits, not a text it would refuse
     stubber.add_response("invoke_model", titan_answer([1.0] + [0.0] * 255), titan_request(cut, 256))
     BedrockTitanEmbedder(client, dimension=256).embed([text])
     # and English prose is cut only past 24,576 characters (a third of a token each, at the most)
-    assert embedding_input.fit("I moved to Lisbon. " * 1_000, "amazon.titan-embed-text-v2:0")[1] is False
-    assert (
-        len(embedding_input.fit("I moved to Lisbon. " * 1_684, "amazon.titan-embed-text-v2:0")[0]) == 24_576
-    )
+    assert inputs.fit("I moved to Lisbon. " * 1_000, "amazon.titan-embed-text-v2:0")[1] is False
+    assert len(inputs.fit("I moved to Lisbon. " * 1_684, "amazon.titan-embed-text-v2:0")[0]) == 24_576

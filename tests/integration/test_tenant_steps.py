@@ -16,11 +16,11 @@ from typing import Any
 import pytest
 from blob_support import MemoryBlobs
 
-from engram import steps
 from engram.engine import Engine
 from engram.errors import NotFoundError, PayloadTooLargeError
 from engram.models import RetainRequest
 from engram.settings import AwsSettings, Settings
+from engram.tenants import steps
 
 
 class Queue:

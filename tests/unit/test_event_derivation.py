@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from engram.events import (
+from engram.events.changes import (
     EVENT_TYPES,
     SCHEMAS,
     Event,

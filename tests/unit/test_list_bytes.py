@@ -11,7 +11,7 @@ from pathlib import Path
 from engram.adapters.sqlite.database import SqliteDatabase
 from engram.adapters.sqlite.store import SqliteStore
 from engram.identity import content_hash, memory_id
-from engram.memories import LIST_MAX_BYTES, list_memories
+from engram.memories.operations import LIST_MAX_BYTES, list_memories
 from engram.models import ListRequest, MemoryRecord, Tenant
 from engram.ports import WriteBatch
 from engram.scopes import EVERY_SCOPE

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from engram.outbound import sender
-from engram.outbound.urls import RefusedURL, check_url
+from engram.webhooks import sender
+from engram.webhooks.urls import RefusedURL, check_url
 
 HOSTILE = [
     "http://example.com/hook",  # plain http

@@ -188,10 +188,10 @@ def _recall_http(
     for name in ("POWERTOOLS_TRACE_DISABLED", "POWERTOOLS_METRICS_DISABLED"):
         os.environ.setdefault(name, "true")
     os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "WARNING")
-    from engram import tenants
+    from engram.tenants import admin
     from engram_dev.gateway_bench import GatewayClient, local_gateway
 
-    key, _ = tenants.create_key(engine.deps, TENANT)
+    key, _ = admin.create_key(engine.deps, TENANT)
     samples: dict[str, list[float]] = {"one_scope": [], "all_scopes": []}
     with local_gateway(engine) as (host, port):
         client = GatewayClient(host, port, key)

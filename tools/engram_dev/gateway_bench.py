@@ -140,10 +140,10 @@ def run(args: argparse.Namespace) -> int:
     os.environ.setdefault("POWERTOOLS_TRACE_DISABLED", "true")
     os.environ.setdefault("POWERTOOLS_METRICS_DISABLED", "true")
     os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "WARNING")
-    from engram import tenants
     from engram.engine import Engine
     from engram.models import RetainItem, RetainRequest
     from engram.settings import Settings
+    from engram.tenants import admin
 
     rng = random.Random(7)
     with tempfile.TemporaryDirectory() as folder:
@@ -155,7 +155,7 @@ def run(args: argparse.Namespace) -> int:
         for start in range(0, len(texts), 100):
             items = [RetainItem(text=t) for t in texts[start : start + 100]]
             engine.retain("bench", RetainRequest(scope="user:u1", items=items, mode="raw"))
-        key, _ = tenants.create_key(engine.deps, "bench")
+        key, _ = admin.create_key(engine.deps, "bench")
         with local_gateway(engine) as (host, port):
             local, remote = _alternate(engine, host, port, key, rng, args.queries)
         engine.close()

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engram.adapters.dynamodb_stream import memory_change
-from engram.events import Event, deletion_events, job_events, memory_events
+from engram.events.changes import Event, deletion_events, job_events, memory_events
 from engram.models import DeletionLogEntry, Job
 
 

@@ -1,7 +1,7 @@
 """Events to an EventBridge bus: ``PutEvents`` in batches of at most 10 entries and 256 KB.
 
 Each event is one entry: source ``engram``, detail-type = the event type, detail = the whole
-envelope (``engram.events.Event``), time = when it happened. Entries that EventBridge refuses
+envelope (``engram.events.changes.Event``), time = when it happened. Entries that EventBridge refuses
 (``FailedEntryCount``: throttling, an internal error) are sent again, up to ``attempts`` times in
 all; what still fails is reported back by position, so the caller can have it retried.
 """
@@ -13,7 +13,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from engram.events import Event
+from engram.events.changes import Event
 
 logger = logging.getLogger(__name__)
 

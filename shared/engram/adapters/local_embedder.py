@@ -17,8 +17,14 @@ from typing import Any
 
 import numpy as np
 
+from engram.embedding.local_model import (
+    INSTALL_COMMAND,
+    INSTALL_HINT,
+    MODEL_SHA256,
+    TOKENIZER_SHA256,
+    bundled_paths,
+)
 from engram.errors import DependencyMissingError
-from engram.local_model import INSTALL_COMMAND, INSTALL_HINT, MODEL_SHA256, TOKENIZER_SHA256, bundled_paths
 from engram.ports import Vector
 
 logger = logging.getLogger(__name__)

@@ -21,7 +21,8 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from engram import deadline, embedding_input
+from engram import deadline
+from engram.embedding import inputs
 from engram.errors import ProviderError, ValidationFailedError
 from engram.ports import Embedder, Vector
 from engram.settings import Settings
@@ -158,7 +159,7 @@ class BedrockTitanEmbedder(_RemoteEmbedder):
         return 0.0 if name in ("ReadTimeoutError", "ConnectTimeoutError", "EndpointConnectionError") else None
 
     def _one(self, text: str) -> list[float]:
-        text, _ = embedding_input.fit(text, self.model)  # the model refuses more than 8,192 tokens
+        text, _ = inputs.fit(text, self.model)  # the model refuses more than 8,192 tokens
         body = json.dumps({"inputText": text, "dimensions": self.dimension, "normalize": True})
 
         def call() -> list[float]:

@@ -10,7 +10,7 @@ from engram.background.embedder import EmbeddingWorker
 from engram.background.jobs import LocalJobRunner
 from engram.background.schedule import LifecycleSchedule
 from engram.deps import Deps
-from engram.services.backlog import embed_all_pending
+from engram.embedding.backlog import embed_all_pending
 
 
 class Background:

@@ -6,7 +6,7 @@ import logging
 import threading
 
 from engram.deps import Deps
-from engram.services.backlog import embed_pending
+from engram.embedding.backlog import embed_pending
 
 logger = logging.getLogger(__name__)
 POLL_S = 5.0

@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from engram.deps import Deps
 from engram.models import Job
-from engram.services.jobs import execute
+from engram.retain.jobs import execute
 
 
 class LocalJobRunner:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 
 from engram.deps import Deps
-from engram.services.maintenance import run_lifecycle_all
+from engram.lifecycle.service import run_lifecycle_all
 
 
 class LifecycleSchedule:

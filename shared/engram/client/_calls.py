@@ -20,16 +20,6 @@ from urllib.parse import quote
 
 from pydantic import BaseModel
 
-from engram.admin_models import (
-    ConfigureTenant,
-    CreateKey,
-    CreateTenant,
-    KeyCreated,
-    KeyRevoked,
-    TenantConfigured,
-    TenantCreated,
-    TenantErased,
-)
 from engram.client.errors import from_answer, refused
 from engram.errors import EngramError
 from engram.models import (
@@ -52,6 +42,16 @@ from engram.models import (
     RetainResponse,
     StatsResponse,
     parse,
+)
+from engram.tenants.admin_models import (
+    ConfigureTenant,
+    CreateKey,
+    CreateTenant,
+    KeyCreated,
+    KeyRevoked,
+    TenantConfigured,
+    TenantCreated,
+    TenantErased,
 )
 
 T = TypeVar("T")

@@ -9,10 +9,10 @@ from typing import Any, TypeVar, Unpack
 
 import httpx
 
-from engram import admin_models as admin
 from engram import models
 from engram.client import _calls as calls
 from engram.client._common import Attempts, Wait, client_options, env_options, request, unfinished
+from engram.tenants import admin_models as admin
 
 T = TypeVar("T")
 

@@ -16,7 +16,7 @@ from engram.imports.service import (
     submit,
     visible,
 )
-from engram.memories import EXPORT_FORMAT
+from engram.memories.operations import EXPORT_FORMAT
 
 __all__ = [
     "EXPORT_FORMAT",

@@ -32,7 +32,7 @@ from pydantic import ValidationError
 from engram import strict_json
 from engram.errors import ForbiddenError, PayloadTooLargeError, ValidationFailedError
 from engram.identity import content_hash, memory_id
-from engram.memories import EXPORT_FORMAT, Imported
+from engram.memories.operations import EXPORT_FORMAT, Imported
 from engram.models import MEMORY_ID, HistoryEntry, MemoryRecord
 from engram.scopes import ScopeSet
 

@@ -8,7 +8,7 @@ the job's id, never a timeout with part of the file written and no one to finish
 
 A job's file waits in object storage where there is one (the cloud: an upload, or the posted body
 put there), else in the job itself; the job keeps its counts as ``progress`` (after each batch,
-when the file is an object): run by the step worker in the cloud (``engram.steps``, a
+when the file is an object): run by the step worker in the cloud (``engram.tenants.steps``, a
 continuation before its own timeout), by this process's job runner locally. Each batch skips the
 ids the tenant holds, so a batch that ran twice writes once.
 """
@@ -21,15 +21,16 @@ import time
 from collections.abc import Callable
 from datetime import timedelta
 
-from engram import deadline, metering
+from engram import deadline
 from engram.deps import Deps, metered_ports
 from engram.errors import EngramError, NotFoundError, PayloadTooLargeError, ProviderError, UnprocessableError
 from engram.identity import job_id as new_job_id
 from engram.imports.lines import Plan, read
-from engram.memories import write_imported
+from engram.memories.operations import write_imported
+from engram.metering import counters
 from engram.models import ImportProgress, ImportResponse, ImportUpload, Job, JobAccepted
 from engram.scopes import ScopeSet
-from engram.tenancy import TenantContext
+from engram.tenants.tenancy import TenantContext
 
 logger = logging.getLogger(__name__)
 
@@ -90,7 +91,7 @@ def write(
     ``should_stop(slowest batch's seconds)``; ``progress`` counts as it goes."""
     slowest = 0.0
     now = deps.clock.now()
-    with metering.metered(deps, tenant_id) as usage:
+    with counters.metered(deps, tenant_id) as usage:
         ports = metered_ports(deps, usage)
         while progress.done < len(plan.items) and not should_stop(slowest):
             items = plan.items[progress.done : progress.done + batch]
@@ -193,7 +194,7 @@ def run_job(
 
 def execute(deps: Deps, tenant_id: str, job: Job, *, should_stop: Callable[[], bool] = lambda: False) -> Job:
     """Run an import job from where its progress says; the job as stored at the end."""
-    from engram import tenancy
+    from engram.tenants import tenancy
 
     request = job.request or {}
     running = job.model_copy(update={"status": "running", "updated_at": deps.clock.now()})

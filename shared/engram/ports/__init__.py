@@ -36,7 +36,7 @@ Vector = npt.NDArray[np.float32]
 
 @dataclass(frozen=True)
 class Conditions:
-    """What a candidate must satisfy *before* ranking. Built only by ``engram.query``.
+    """What a candidate must satisfy *before* ranking. Built only by ``engram.ports.query``.
 
     ``scopes`` names the scopes a search may see, or is ``ScopeSet.every()`` for every scope of
     the tenant (a caller whose credential is not limited to some scopes).

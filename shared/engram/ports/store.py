@@ -227,7 +227,7 @@ class MemoryStore(
 
 @runtime_checkable
 class UsageLedger(Protocol):
-    """Per-tenant usage counters by UTC day (``YYYY-MM-DD``); see ``engram.metering`` for the names."""
+    """Per-tenant usage counters by UTC day (``YYYY-MM-DD``); see ``engram.metering.counters`` for the names."""
 
     def add(self, tenant_id: str, day: str, counters: Mapping[str, int]) -> None:
         """Add every counter to the tenant's day at once (atomically: concurrent adds all count)."""

@@ -14,7 +14,8 @@ The stages, over one ``RecallState`` (each testable on a hand-built state): ``ga
 """
 
 from engram.recall.gather import candidate_pool
+from engram.recall.metered import run
 from engram.recall.present import CONTEXT_HEADER, context_block
 from engram.recall.service import recall
 
-__all__ = ["CONTEXT_HEADER", "candidate_pool", "context_block", "recall"]
+__all__ = ["CONTEXT_HEADER", "candidate_pool", "context_block", "recall", "run"]

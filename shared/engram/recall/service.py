@@ -7,7 +7,7 @@ from collections import Counter
 
 from engram.models import RecallRequest, RecallResponse
 from engram.ports import Clock, Conditions, Ports, Reranker
-from engram.query import recall_conditions
+from engram.ports.query import recall_conditions
 from engram.recall import gather, stages
 from engram.recall.present import present
 from engram.recall.state import RecallState

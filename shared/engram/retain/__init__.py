@@ -22,6 +22,7 @@ Stages (each testable on hand-built inputs): ``candidates`` (what the request as
 merge / supersede in the request's order) → ``write`` (one transaction, then the index).
 """
 
+from engram.retain.metered import run
 from engram.retain.service import fingerprint, retain
 
-__all__ = ["fingerprint", "retain"]
+__all__ = ["fingerprint", "retain", "run"]

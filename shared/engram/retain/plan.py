@@ -19,8 +19,8 @@ import numpy as np
 from engram.extraction import dedup
 from engram.extraction.dedup import Decision
 from engram.extraction.llm import LlmUsage
-from engram.history import entry
 from engram.identity import content_hash
+from engram.memories.history import entry
 from engram.models import HistoryEntry, MemoryRecord, MemoryView, RetainRequest, RetainResult
 from engram.ports import LLM, Conditions, Embedder, MemoryStore, SearchIndex, Vector
 from engram.retain.candidates import Candidate, to_record

@@ -7,12 +7,12 @@ import json
 import logging
 from collections import Counter
 
-from engram import embedding_input
+from engram.embedding import inputs
 from engram.errors import ConflictError
 from engram.extraction.llm import LlmUsage
 from engram.extraction.llm_extractor import for_retain
 from engram.identity import scoped_key
-from engram.metering import estimated_tokens
+from engram.metering.counters import estimated_tokens
 from engram.models import RetainRequest, RetainResponse, check_expiry
 from engram.ports import LLM, Extractor, Ports
 from engram.retain import plan as planning
@@ -83,7 +83,7 @@ def retain(
         },
     )
     extraction = None if request.mode == "raw" else (spent.extraction or "rules")
-    cut = [i.record.id for i in state.items if embedding_input.fit(i.record.content, embedder.model_id)[1]]
+    cut = [i.record.id for i in state.items if inputs.fit(i.record.content, embedder.model_id)[1]]
     return RetainResponse(
         results=results,
         extraction=extraction,

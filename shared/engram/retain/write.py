@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from engram import metering
 from engram.extraction.llm import LlmUsage
 from engram.identity import scoped_key
+from engram.metering import counters
 from engram.models import MemoryView, RetainResponse, RetainResult
 from engram.ports import LLM, MemoryStore, SearchIndex, WriteBatch
 from engram.retain.plan import RetainState
@@ -44,7 +44,7 @@ def count(usage: Counter[str], results: list[RetainResult], llm: LLM | None, spe
     """The LLM's calls and tokens and the memories retained, in the tenant's usage counters."""
     if llm is not None:
         usage.update(
-            metering.llm_counters(
+            counters.llm_counters(
                 llm.provider,
                 llm.model_id,
                 calls=spent.llm_calls,

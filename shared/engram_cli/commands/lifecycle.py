@@ -19,9 +19,9 @@ def cmd_lifecycle(args: argparse.Namespace) -> int:
     if args.action == "reports":
         if not args.tenant:
             raise ValidationFailedError("--tenant: required for reports")
-        from engram.services import maintenance
+        import engram.lifecycle.service
 
-        reports = maintenance.lifecycle_reports(engine.deps, args.tenant, args.limit)
+        reports = engram.lifecycle.service.lifecycle_reports(engine.deps, args.tenant, args.limit)
         out(
             args,
             {"reports": [dump(r) for r in reports]},

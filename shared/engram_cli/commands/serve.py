@@ -36,7 +36,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "WARNING")
     import logging
 
-    from engram.webhook_dispatch import start_dispatcher
+    from engram.webhooks.dispatch import start_dispatcher
     from engram_http import gateway, runtime
     from engram_http.workers import WorkerPool
 

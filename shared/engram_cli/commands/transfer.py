@@ -47,7 +47,7 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 def _import_peer(args: argparse.Namespace) -> int:
     """``import --from mem0|jsonl|memory-lancedb-pro``: another service's export, validated whole before any write."""
-    from engram.peer_import import summary
+    from engram.imports.peers import summary
 
     engine = open_engine(args)
     text = sys.stdin.read() if args.input == "-" else Path(args.input).read_text(encoding="utf-8")
@@ -90,7 +90,7 @@ def add_import(command: Command) -> None:
 
 def cmd_reindex(args: argparse.Namespace) -> int:
     engine = open_engine(args)
-    from engram import tenants as tenant_admin
+    from engram.tenants import admin as tenant_admin
 
     tenants = [t.tenant_id for t in tenant_admin.list_tenants(engine.deps)] if args.all else [args.tenant]
     total = sum(engine.stats(t).by_status.get("active", 0) for t in tenants)

@@ -172,15 +172,15 @@ class Units:
 
 def measure(endpoint: str | None, *, n: int = 20, dimension: int = 1024) -> dict[str, Units]:
     """Units per raw retain, recall and smart retain (averages over ``n`` of each)."""
-    from engram import metering
     from engram.adapters.dynamodb.table import create_table
     from engram.app import build_aws
     from engram.engine import Engine
     from engram.extraction.llm_extractor import LlmExtractor
+    from engram.metering import counters
     from engram.models import RecallRequest, RetainRequest
-    from engram.services.jobs import run_job, submit_retain
+    from engram.retain.jobs import run_job, submit_retain
     from engram.settings import AwsSettings, RetainSettings, Settings
-    from engram.tenancy import of_tenant
+    from engram.tenants.tenancy import of_tenant
 
     with dynamodb_local(endpoint) as url:
         raw = _client(url)
@@ -203,7 +203,7 @@ def measure(endpoint: str | None, *, n: int = 20, dimension: int = 1024) -> dict
         deps = engine.deps
 
         def request(route: str) -> None:  # what every API handler meters after answering
-            metering.meter(deps, "acme", {"requests": 1, f"requests:{route}": 1})
+            counters.meter(deps, "acme", {"requests": 1, f"requests:{route}": 1})
 
         def raw_retain(i: int) -> int:
             text = f"{TEXTS[i % len(TEXTS)]} (note {i})"

@@ -50,7 +50,7 @@ class DynamoUsage(DynamoTable):
         }
 
     def totals(self, tenant_id: str) -> dict[str, int]:
-        from engram.metering import totals
+        from engram.metering.counters import totals
 
         return totals(self.days(tenant_id, since="0000-00-00", until="9999-99-99"))
 

@@ -15,7 +15,7 @@ pays nothing.
   of a forgotten memory stays on disk once the forget commits;
 - a tenant's erasure takes its endpoints, outbox and deliveries with it.
 
-The dispatcher (``engram.webhook_dispatch``) drains the outbox into per-endpoint deliveries and
+The dispatcher (``engram.webhooks.dispatch``) drains the outbox into per-endpoint deliveries and
 sends them; :class:`SqliteWebhooks` is the store both it and the admin routes use.
 """
 
@@ -24,13 +24,13 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from engram.events import Event
+from engram.events.changes import Event
 from engram.models import DeletionLogEntry, Job, MemoryRecord
 from engram.ports import MemoryChange
 
 if TYPE_CHECKING:
-    from engram.outbound.sealing import Sealer
-    from engram.webhook_dispatch import Attempt
+    from engram.webhooks.dispatch import Attempt
+    from engram.webhooks.sealing import Sealer
 
 _SCRUB = (
     "json_set({doc}, '$.content', '', '$.abstract', '', '$.overview', '', '$.key_facts', json('[]'),"
@@ -127,7 +127,7 @@ def outbox_events(
     tenant_id: str, kind: str, old_doc: str | None, new_doc: str | None, cause: str | None
 ) -> list[Event]:
     """The events one outbox row implies (through the one derivation both backends share)."""
-    from engram.events import deletion_events, job_events, memory_events
+    from engram.events.changes import deletion_events, job_events, memory_events
 
     if kind == "deletion":
         entry = DeletionLogEntry.model_validate_json(new_doc or "{}")
@@ -153,7 +153,7 @@ def outbox_events(
 
 class SqliteWebhooks:
     """Webhook endpoints, the outbox's fan-out into deliveries, and the delivery log. Signing
-    secrets are stored sealed by ``sealer`` (``engram.outbound.sealing``) when one is given."""
+    secrets are stored sealed by ``sealer`` (``engram.webhooks.sealing``) when one is given."""
 
     def __init__(self, db: Any, *, sealer: Sealer | None = None) -> None:
         self.db = db  # engram.adapters.sqlite.database.SqliteDatabase

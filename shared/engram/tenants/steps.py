@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from engram.lifecycle import RuleSet
+from engram.lifecycle.sweep import RuleSet
 from engram.models import TenantId
 
 if TYPE_CHECKING:
@@ -49,16 +49,16 @@ class Step(BaseModel):
 
 def run(step: Step, *, deps: Deps, should_stop: Callable[[], bool]) -> list[Step]:
     """Do one step; returns the steps that carry on (empty when this work is done)."""
-    from engram import tenants
-    from engram.services import maintenance
+    import engram.lifecycle.service
+    from engram.tenants import admin
 
     if step.kind == "erase":
         assert step.tenant_id is not None
-        done = tenants.finish_erase(deps, step.tenant_id, should_stop=should_stop)
+        done = admin.finish_erase(deps, step.tenant_id, should_stop=should_stop)
         return [] if done else [step]
     if step.kind == "lifecycle":
         assert step.tenant_id is not None
-        report = maintenance.run_lifecycle(
+        report = engram.lifecycle.service.run_lifecycle(
             deps,
             step.tenant_id,
             now=step.time,

@@ -15,12 +15,12 @@ from typing import Any
 
 import numpy as np
 
-from engram import lifecycle
 from engram.errors import ConflictError, NotFoundError
 from engram.extraction.guard import instruction_like
 from engram.extraction.rules import abstract_of, entities_of
-from engram.history import entry as history_entry
 from engram.identity import content_hash
+from engram.lifecycle import sweep
+from engram.memories.history import entry as history_entry
 from engram.models import (
     HistoryEntry,
     ListRequest,
@@ -55,7 +55,7 @@ def get(
     view = MemoryView.of(record, _chain_history(tenant_id, record, store) if with_history else None)
     if settings is not None:
         history = store.history(tenant_id, memory_id)
-        view.lifecycle = lifecycle.describe(record, history, now=ports.clock.now(), settings=settings)
+        view.lifecycle = sweep.describe(record, history, now=ports.clock.now(), settings=settings)
     return view
 
 

@@ -1,4 +1,4 @@
-"""Work on whole tenants: the lifecycle job (``engram.lifecycle``) and rebuilding the search index."""
+"""Work on whole tenants: the lifecycle job (``engram.lifecycle.sweep``) and rebuilding the search index."""
 
 from __future__ import annotations
 
@@ -6,10 +6,11 @@ import logging
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
-from engram import lifecycle, tenancy
 from engram.deps import Deps
+from engram.embedding.backlog import embed_pending
+from engram.lifecycle import sweep
 from engram.models import LifecycleReport
-from engram.services.backlog import embed_pending
+from engram.tenants import tenancy
 
 logger = logging.getLogger(__name__)
 
@@ -20,11 +21,11 @@ def run_lifecycle(
     *,
     now: datetime | None = None,
     dry_run: bool = False,
-    rules: lifecycle.RuleSet = "all",
+    rules: sweep.RuleSet = "all",
     should_stop: Callable[[], bool] | None = None,
 ) -> LifecycleReport:
     """Run (or resume) the lifecycle job on one tenant, with the tenant's lifecycle settings."""
-    return lifecycle.run(
+    return sweep.run(
         tenant_id,
         deps.ports,
         settings=tenancy.settings_for(deps, tenant_id),
@@ -40,7 +41,7 @@ def run_lifecycle_all(
     *,
     now: datetime | None = None,
     dry_run: bool = False,
-    rules: lifecycle.RuleSet = "all",
+    rules: sweep.RuleSet = "all",
     should_stop: Callable[[], bool] | None = None,
 ) -> list[LifecycleReport]:
     """The job on every tenant in turn (one tenant's failure is logged and the others still run)."""
@@ -67,7 +68,7 @@ def reindex(
     progress: Callable[[int], None] | None = None,
 ) -> dict[str, int]:
     """Rebuild the search index of these tenants from the system of record (``engram reindex``)."""
-    from engram.indexer import reindex as rebuild
+    from engram.indexing.indexer import reindex as rebuild
 
     for tenant_id in tenant_ids:
         tenancy.settings_for(deps, tenant_id)

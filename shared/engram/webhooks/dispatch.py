@@ -1,13 +1,13 @@
 """The webhook dispatcher: a background thread of ``engram serve`` that sends what the outbox holds.
 
 Each round: the outbox's new rows become deliveries (one per subscribed endpoint, events derived
-by ``engram.events``); the deliveries that are due and first of their memory at their endpoint are
+by ``engram.events.changes``); the deliveries that are due and first of their memory at their endpoint are
 leased and join their endpoint's queue. Each endpoint's queue is sent in order by one sender at a
 time, up to ``senders`` endpoints at once, and a round never waits for any of them: a slow
 receiver holds up only its own deliveries, never another endpoint's or tenant's. Each attempt is
-one bounded POST (``engram.outbound.sender``: the address checked again at send time, a total
+one bounded POST (``engram.webhooks.sender``: the address checked again at send time, a total
 deadline of ``timeout_s``, at most ``max_response_bytes`` of the answer read, no redirect
-followed), signed (``engram.webhooks.sign``). A 2xx answer
+followed), signed (``engram.webhooks.endpoints.sign``). A 2xx answer
 delivers; anything else (an error status, a redirect, a refused connection, a timeout) is tried again after
 ``backoff_s · 2^(attempt-1)`` (±25 %, at most ``max_backoff_s``) until ``max_attempts``, then the
 delivery is ``failed``. Requests never wait for any of it: they only wrote their outbox rows.
@@ -27,10 +27,10 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any, Protocol
 
-from engram.outbound import sender
 from engram.ports import Clock
 from engram.settings import WebhookSettings
-from engram.webhooks import SIGNATURE_HEADER, WebhookStore, sign
+from engram.webhooks import sender
+from engram.webhooks.endpoints import SIGNATURE_HEADER, WebhookStore, sign
 
 if TYPE_CHECKING:
     from engram.deps import Deps

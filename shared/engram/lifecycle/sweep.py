@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
-from engram.history import entry as history_entry
 from engram.identity import receipt_id
+from engram.memories.history import entry as history_entry
 from engram.models import (
     DeletionLogEntry,
     HistoryEntry,

@@ -11,14 +11,13 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from engram import retain as pipeline
-from engram import tenancy
 from engram.deps import Deps
 from engram.errors import ConflictError, NotFoundError, ProviderError
 from engram.identity import job_id, scoped_key
 from engram.models import Job, JobAccepted, RetainRequest, check_expiry
-from engram.services.retain import retain
-from engram.tenancy import TenantContext
+from engram.retain import metered, service
+from engram.tenants import tenancy
+from engram.tenants.tenancy import TenantContext
 
 logger = logging.getLogger(__name__)
 
@@ -60,7 +59,7 @@ def _keyed_job(deps: Deps, tenant_id: str, request: RetainRequest) -> JobAccepte
     one; the key used for another body is a 409 now, not a failed job later."""
     assert request.idempotency_key is not None
     # The job runs the retain with async false: that is the body the key stands for.
-    wanted = pipeline.fingerprint(request.model_copy(update={"async_": False}))
+    wanted = service.fingerprint(request.model_copy(update={"async_": False}))
     key = scoped_key(request.scope, request.idempotency_key)
     previous = deps.store.idempotent_result(tenant_id, key)
     if previous is not None and previous[0] != wanted:
@@ -68,7 +67,7 @@ def _keyed_job(deps: Deps, tenant_id: str, request: RetainRequest) -> JobAccepte
     job = deps.store.get_job(tenant_id, job_id(tenant_id, key))
     if job is None or (job.status == "failed" and job.request is None):
         return None  # a new job (its retain replays what the key already stored, if anything)
-    if job.request is not None and pipeline.fingerprint(job_request(job)) != wanted:
+    if job.request is not None and service.fingerprint(job_request(job)) != wanted:
         raise ConflictError("this Idempotency-Key was used for a different request")
     return JobAccepted(job_id=job.job_id)
 
@@ -110,7 +109,7 @@ def execute(deps: Deps, tenant_id: str, job: Job) -> None:
     running = job.model_copy(update={"status": "running", "updated_at": deps.clock.now()})
     deps.store.put_job(tenant_id, running)
     try:
-        response = retain(deps, tenancy.of_tenant(deps, tenant_id), job_request(job))
+        response = metered.run(deps, tenancy.of_tenant(deps, tenant_id), job_request(job))
         results = [r.model_copy(update={"memory": None}) for r in response.results]  # ids only
         update: dict[str, Any] = {
             "status": "succeeded",

@@ -1,5 +1,5 @@
 """A tenant's memories out and in: JSONL export (inline, or to object storage with a link),
-JSONL import, and imports of another service's export (``engram.peer_import``)."""
+JSONL import, and imports of another service's export (``engram.imports.peers``)."""
 
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ from collections.abc import Callable, Iterable, Iterator
 from datetime import timedelta
 from typing import Any
 
-from engram import memories as pipeline
 from engram.deps import Deps
+from engram.embedding.backlog import embed_pending
 from engram.identity import job_id
+from engram.memories import operations as pipeline
 from engram.models import ExportLink, ImportResponse, JobAccepted
-from engram.services.backlog import embed_pending
-from engram.tenancy import TenantContext
+from engram.tenants.tenancy import TenantContext
 
 
 def export_lines(deps: Deps, context: TenantContext) -> Iterator[str]:
@@ -78,13 +78,13 @@ def import_peer(
     skip_invalid: bool = False,
     progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, Any]:
-    """Import another service's export (``engram.peer_import``): the report of what was (or,
+    """Import another service's export (``engram.imports.peers``): the report of what was (or,
     with ``dry_run``, would be) imported and skipped."""
-    from engram import peer_import
+    from engram.imports import peers
 
     now = deps.clock.now()
-    plan = peer_import.parse(fmt, text, tenant_id=context.tenant_id, now=now, default_scope=default_scope)
-    return peer_import.run(
+    plan = peers.parse(fmt, text, tenant_id=context.tenant_id, now=now, default_scope=default_scope)
+    return peers.run(
         context.tenant_id,
         plan,
         deps.ports,

@@ -4,7 +4,7 @@ authorizer and ``engram tenant|key|usage`` all call.
 A tenant is created (and, in the cloud, enrolled in a usage plan), configured (its overrides of
 the ``recall``, ``lifecycle``, ``retain`` and ``limits`` settings, validated first), looked at
 (counts, usage, keys) and erased: its keys stop working at once, then everything it stored goes,
-inline locally, in resumable steps (``engram.steps``) with a step queue.
+inline locally, in resumable steps (``engram.tenants.steps``) with a step queue.
 """
 
 from __future__ import annotations
@@ -12,14 +12,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
-from engram import metering, tenancy
-from engram.admin_models import KeySummary, TenantDetail, TenantSummary
+import engram.memories.service
 from engram.auth import ApiKeyRecord, Principal, verify_operator
 from engram.deps import Deps
 from engram.errors import NotFoundError, UnauthorizedError, ValidationFailedError
+from engram.metering import counters
 from engram.models import NewTenant, Tenant, UsageReport, parse
-from engram.services import memories
 from engram.settings import Settings, TenantOverrides
+from engram.tenants import tenancy
+from engram.tenants.admin_models import KeySummary, TenantDetail, TenantSummary
 
 
 def create_tenant(deps: Deps, tenant_id: str, name: str | None = None) -> Tenant:
@@ -58,7 +59,9 @@ def detail(deps: Deps, tenant_id: str) -> TenantDetail:
     found = deps.store.get_tenant(tenant_id)
     if found is None or found.erasing:
         raise NotFoundError(f"tenant '{tenant_id}' not found")
-    stats = memories.stats(deps, tenancy.TenantContext(tenant_id, tenancy.settings_for(deps, tenant_id)))
+    stats = engram.memories.service.stats(
+        deps, tenancy.TenantContext(tenant_id, tenancy.settings_for(deps, tenant_id))
+    )
     keys = sorted(list_keys(deps, tenant_id), key=lambda k: k.created_at)
     return TenantDetail(
         **TenantSummary.model_validate(found, from_attributes=True).model_dump(),
@@ -73,8 +76,8 @@ def usage(deps: Deps, tenant_id: str, *, since: str | None = None, until: str | 
     none when ``since`` is later), their totals, and what it stores now."""
     if deps.store.get_tenant(tenant_id) is None:
         raise NotFoundError(f"tenant '{tenant_id}' not found")
-    until = until or metering.day_of(deps.clock.now())
-    since = since or metering.month_start(until)
+    until = until or counters.day_of(deps.clock.now())
+    since = since or counters.month_start(until)
     days = deps.ledger.days(tenant_id, since=since, until=until) if deps.ledger is not None else {}
     stored = deps.store.stats(tenant_id)
     return UsageReport(
@@ -82,7 +85,7 @@ def usage(deps: Deps, tenant_id: str, *, since: str | None = None, until: str | 
         since=since,
         until=until,
         days=days,
-        totals=metering.totals(days),
+        totals=counters.totals(days),
         stored_memories=stored.total,
         stored_bytes=stored.storage_bytes,
     )
@@ -145,7 +148,7 @@ def erase_tenant(deps: Deps, tenant_id: str) -> int | None:
         removed = deps.store.erase_tenant(tenant_id)
         _forget_tenant_elsewhere(deps, tenant_id)
         return removed
-    from engram.steps import Step
+    from engram.tenants.steps import Step
 
     deps.store.erase_tenant(tenant_id, should_stop=lambda: True)  # marks it: nothing is served now
     deps.steps.send(Step(kind="erase", tenant_id=tenant_id).message())

@@ -31,7 +31,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from engram import strict_json
 from engram.errors import ValidationFailedError, from_validation
 from engram.identity import content_hash, memory_id
-from engram.memories import Imported, write_imported
+from engram.memories.operations import Imported, write_imported
 from engram.models import (
     Category,
     HistoryEntry,
@@ -110,9 +110,9 @@ class Plan:
 def parse(fmt: str, text: str, *, tenant_id: str, now: datetime, default_scope: str = "global") -> Plan:
     """Read a whole file of ``fmt`` into a plan; nothing is written."""
     if fmt == "memory-lancedb-pro":
-        from engram import peer_lancedb_pro
+        from engram.imports import lancedb_pro
 
-        return peer_lancedb_pro.parse(text, tenant_id=tenant_id, now=now)
+        return lancedb_pro.parse(text, tenant_id=tenant_id, now=now)
     units = _records(text) if fmt == "mem0" else None
     plan = Plan(fmt, "item" if units is not None else "line")
     numbered = units if units is not None else _lines(text)

@@ -1,13 +1,13 @@
-"""``forget`` and ``delete``: hard deletes with a receipt (``engram.forget`` does the work)."""
+"""``forget`` and ``delete``: hard deletes with a receipt (``engram.forget.deletion`` does the work)."""
 
 from __future__ import annotations
 
-from engram import forget as pipeline
-from engram import metering
 from engram.deps import Deps, metered_ports
+from engram.embedding.backlog import embed_pending
+from engram.forget import deletion as pipeline
+from engram.metering import counters
 from engram.models import ForgetRequest, ForgetResponse
-from engram.services.backlog import embed_pending
-from engram.tenancy import TenantContext
+from engram.tenants.tenancy import TenantContext
 
 
 def forget(deps: Deps, context: TenantContext, request: ForgetRequest) -> ForgetResponse:
@@ -19,7 +19,7 @@ def forget(deps: Deps, context: TenantContext, request: ForgetRequest) -> Forget
     scopes = context.scopes.narrow(named)
     if request.query is not None:
         embed_pending(deps, tenant_id)
-    with metering.metered(deps, tenant_id, "forget_calls") as usage:
+    with counters.metered(deps, tenant_id, "forget_calls") as usage:
         return pipeline.forget(
             tenant_id, request, metered_ports(deps, usage), scopes=scopes, settings=context.settings
         )

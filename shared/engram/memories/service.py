@@ -1,15 +1,15 @@
 """Memories one by one and the tenant's counts: get, list, patch, restore, release, feedback, stats.
 
 Each works within the caller's scopes: a memory of another scope is "not found", as one of
-another tenant is. ``engram.memories`` and ``engram.feedback`` do the work.
+another tenant is. ``engram.memories.operations`` and ``engram.memories.usefulness`` do the work.
 """
 
 from __future__ import annotations
 
-from engram import feedback as feedback_pipeline
-from engram import memories as pipeline
-from engram import metering
 from engram.deps import Deps, metered_ports
+from engram.memories import operations as pipeline
+from engram.memories import usefulness
+from engram.metering import counters
 from engram.models import (
     USAGE_COUNTERS,
     FeedbackRequest,
@@ -21,7 +21,7 @@ from engram.models import (
     RestoreRequest,
     StatsResponse,
 )
-from engram.tenancy import TenantContext
+from engram.tenants.tenancy import TenantContext
 
 STATS_USAGE_DAYS = 31
 """``GET /v1/stats`` shows the usage of this many days up to today."""
@@ -45,7 +45,7 @@ def list_memories(deps: Deps, context: TenantContext, request: ListRequest) -> L
 
 
 def patch(deps: Deps, context: TenantContext, memory_id: str, request: PatchRequest) -> MemoryView:
-    with metering.metered(deps, context.tenant_id) as usage:
+    with counters.metered(deps, context.tenant_id) as usage:
         return pipeline.patch(
             context.tenant_id, memory_id, request, metered_ports(deps, usage), scopes=context.scopes
         )
@@ -54,7 +54,7 @@ def patch(deps: Deps, context: TenantContext, memory_id: str, request: PatchRequ
 def restore(
     deps: Deps, context: TenantContext, memory_id: str, request: RestoreRequest | None = None
 ) -> MemoryView:
-    with metering.metered(deps, context.tenant_id) as usage:
+    with counters.metered(deps, context.tenant_id) as usage:
         return pipeline.restore(
             context.tenant_id,
             memory_id,
@@ -78,8 +78,8 @@ def release(deps: Deps, context: TenantContext, memory_id: str, *, released_by: 
 def feedback(
     deps: Deps, context: TenantContext, memory_id: str, request: FeedbackRequest
 ) -> FeedbackResponse:
-    metering.meter(deps, context.tenant_id, {"feedback_calls": 1})
-    return feedback_pipeline.feedback(
+    counters.meter(deps, context.tenant_id, {"feedback_calls": 1})
+    return usefulness.feedback(
         context.tenant_id, memory_id, request, deps.ports, settings=context.settings, scopes=context.scopes
     )
 
@@ -96,7 +96,7 @@ def stats(deps: Deps, context: TenantContext) -> StatsResponse:
     totals = deps.ledger.totals(tenant_id) if deps.ledger is not None else {}
     stats.usage = dict.fromkeys(USAGE_COUNTERS, 0) | totals
     if deps.ledger is not None:
-        today = metering.day_of(deps.clock.now())
-        since = metering.days_back(today, STATS_USAGE_DAYS - 1)
+        today = counters.day_of(deps.clock.now())
+        since = counters.days_back(today, STATS_USAGE_DAYS - 1)
         stats.usage_by_day = deps.ledger.days(tenant_id, since=since, until=today)
     return stats

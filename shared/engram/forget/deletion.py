@@ -12,7 +12,7 @@ from engram.errors import NotFoundError
 from engram.identity import receipt_id
 from engram.models import DeletionLogEntry, ForgetRequest, ForgetResponse, MemoryRecord, RecallRequest
 from engram.ports import Ports, removed_state
-from engram.query import forget_conditions
+from engram.ports.query import forget_conditions
 from engram.recall import recall
 from engram.scopes import ScopeSet
 from engram.settings import Settings

@@ -1,6 +1,6 @@
 """The stream of record changes published as events (the cloud's events out).
 
-The records of one stream batch are read into events (``engram.events``, through the stream
+The records of one stream batch are read into events (``engram.events.changes``, through the stream
 adapter), published in stream order, and the first record any of whose events could not be
 published is reported with ``ReportBatchItemFailures``: Lambda retries the batch from there, so
 an event is published at least once (a retry may publish a later one again; event ids are
@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engram.events import Event
+from engram.events.changes import Event
 
 
 @dataclass

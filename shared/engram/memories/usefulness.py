@@ -8,8 +8,8 @@ import time
 from typing import Any
 
 from engram.errors import ConflictError
-from engram.history import entry as history_entry
-from engram.memories import visible
+from engram.memories.history import entry as history_entry
+from engram.memories.operations import visible
 from engram.models import FeedbackRequest, FeedbackResponse
 from engram.ports import Ports
 from engram.scopes import ScopeSet

@@ -2,29 +2,29 @@
 
 from __future__ import annotations
 
-from engram import metering
-from engram import retain as pipeline
 from engram.deps import Deps, metered_ports
+from engram.metering import counters
 from engram.models import RetainRequest, RetainResponse
-from engram.tenancy import TenantContext
+from engram.retain import service
+from engram.tenants.tenancy import TenantContext
 
 
-def retain(deps: Deps, context: TenantContext, request: RetainRequest) -> RetainResponse:
+def run(deps: Deps, context: TenantContext, request: RetainRequest) -> RetainResponse:
     """Retain now. A spent embedding budget is a 429; a spent LLM budget extracts by the rules
     (the response's ``fallback`` says so). A deferred retain wakes the background embedder."""
     tenant_id, settings = context.tenant_id, context.settings
     context.scopes.narrow([request.scope])
-    metering.check_embedding_budget(
-        deps, tenant_id, settings.limits, estimate=metering.estimated_tokens(request_texts(request))
+    counters.check_embedding_budget(
+        deps, tenant_id, settings.limits, estimate=counters.estimated_tokens(request_texts(request))
     )
     llm, fallback = deps.llm, None
     if llm is not None and request.mode != "raw":
-        fallback = metering.llm_budget_spent(deps, tenant_id, settings.limits)
+        fallback = counters.llm_budget_spent(deps, tenant_id, settings.limits)
         llm = None if fallback else llm
-    with metering.metered(deps, tenant_id, "retain_calls") as usage:
+    with counters.metered(deps, tenant_id, "retain_calls") as usage:
         if fallback:
             usage["llm_budget_fallbacks"] += 1
-        response = pipeline.retain(
+        response = service.retain(
             tenant_id,
             request,
             metered_ports(deps, usage),

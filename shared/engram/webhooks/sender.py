@@ -1,6 +1,6 @@
 """One bounded POST to a tenant's URL: checked address, total deadline, capped answer, no redirects.
 
-``post`` checks the URL (``engram.outbound.urls``), resolves its host and checks every address
+``post`` checks the URL (``engram.webhooks.urls``), resolves its host and checks every address
 again (DNS rebinding), connects to that checked address (TLS still verifies the host name), sends
 the body and reads at most ``max_response_bytes`` of the answer. The whole attempt (connect,
 send, the answer's status line and headers, its body) has one deadline: a watchdog shuts the
@@ -18,7 +18,7 @@ import threading
 import time
 from dataclasses import dataclass
 
-from engram.outbound.urls import Lookup, check_url, resolve
+from engram.webhooks.urls import Lookup, check_url, resolve
 
 
 class AttemptFailed(Exception):

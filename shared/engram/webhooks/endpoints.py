@@ -1,14 +1,14 @@
 """Per-tenant webhooks (the embedded default's events out): endpoints, signatures, the delivery log.
 
 An endpoint is a URL and the event types it wants; its signing secret is shown once, when it is
-created. Every delivery is a POST of one event envelope (``engram.events.Event``) with
+created. Every delivery is a POST of one event envelope (``engram.events.changes.Event``) with
 
     Engram-Signature: t=<unix seconds>,v1=<hex HMAC-SHA-256 of "<t>.<body>" with the secret>
     Engram-Event-Id, Engram-Event-Type, Engram-Delivery-Attempt
 
 A receiver checks the signature over the raw body and refuses a timestamp older than a few
 minutes (:func:`verify`), so a captured delivery cannot be replayed later. The dispatcher
-(``engram.webhook_dispatch``) sends; this module holds what the admin routes call.
+(``engram.webhooks.dispatch``) sends; this module holds what the admin routes call.
 
 Example::
 
@@ -29,10 +29,10 @@ from typing import Any, Protocol
 from pydantic import BaseModel, Field
 
 from engram.errors import ConflictError, NotFoundError, UnprocessableError
-from engram.events import EVENT_TYPES
+from engram.events.changes import EVENT_TYPES
 from engram.models import Request
-from engram.outbound.urls import check_url
 from engram.ports import Clock
+from engram.webhooks.urls import check_url
 
 SIGNATURE_HEADER = "Engram-Signature"
 TOLERANCE_S = 300
@@ -63,7 +63,7 @@ class CreateWebhook(Request):
         examples=["https://example.com/engram-events"],
         json_schema_extra={"pattern": URL_PATTERN},
     )
-    """Where the events go: an ``https`` URL of a public host (``engram.outbound.urls``; ``http``
+    """Where the events go: an ``https`` URL of a public host (``engram.webhooks.urls``; ``http``
     and loopback/private addresses only with ``ENGRAM_WEBHOOK_ALLOW_PRIVATE`` for local development)."""
     events: list[str] = Field(
         default_factory=lambda: list(EVENT_TYPES),
@@ -131,7 +131,7 @@ def create_webhook(
     clock: Clock,
     allow_private: bool = False,
 ) -> WebhookCreated:
-    """A new endpoint with a fresh secret; a URL Engram will not call (``engram.outbound.urls``)
+    """A new endpoint with a fresh secret; a URL Engram will not call (``engram.webhooks.urls``)
     or an unknown event type is a 422."""
     check_url(request.url, allow_private=allow_private)
     unknown = [t for t in request.events if t not in EVENT_TYPES]

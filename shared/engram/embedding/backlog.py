@@ -10,13 +10,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from engram import embedding_keys, metering, tenancy
 from engram.deps import Deps
-from engram.history import entry
-from engram.metering import MeteredEmbedder
+from engram.embedding import key_text
+from engram.memories.history import entry
+from engram.metering import counters
+from engram.metering.counters import MeteredEmbedder
 from engram.models import MemoryRecord
 from engram.ports import Vector
 from engram.screening.verdict import marked
+from engram.tenants import tenancy
 
 
 def embed_pending(deps: Deps, tenant_id: str, *, batch: int = 64, at_most: int | None = None) -> int:
@@ -41,11 +43,11 @@ def embed_pending(deps: Deps, tenant_id: str, *, batch: int = 64, at_most: int |
             pending = store.pending_embedding(tenant_id, batch)
             if not pending:
                 return done
-            texts = embedding_keys.texts_to_embed(tenant_id, pending, store=store, settings=retain)
-            with metering.metered(deps, tenant_id) as usage:
+            texts = key_text.texts_to_embed(tenant_id, pending, store=store, settings=retain)
+            with counters.metered(deps, tenant_id) as usage:
                 vectors = MeteredEmbedder(deps.embedder, usage).embed(texts)
                 # The estimate their retain reserved is settled: their real cost is counted now.
-                usage["embedding_tokens_settled"] += metering.estimated_tokens([c for _, c, _ in pending])
+                usage["embedding_tokens_settled"] += counters.estimated_tokens([c for _, c, _ in pending])
             items = [
                 (memory_id, digest, v) for (memory_id, _, digest), v in zip(pending, vectors, strict=True)
             ]

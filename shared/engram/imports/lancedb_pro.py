@@ -45,8 +45,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from engram import strict_json
+from engram.imports.peers import Plan, _message, _record
 from engram.models import Category, HistoryEntry, Source, Tier
-from engram.peer_import import Plan, _message, _record
 
 FORMAT = "memory-lancedb-pro"
 
