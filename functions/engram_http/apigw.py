@@ -228,7 +228,7 @@ def _tenant_limits(tenant_id: str) -> Limits:
     from engram_http.runtime import deps
 
     try:
-        limits = tenancy.settings_for(deps(), tenant_id).limits
+        limits = deps().call(tenancy.settings_for, tenant_id).limits
     except NotFoundError:
         return None, None  # the handler answers 404
     return limits.requests_per_second, limits.burst

@@ -38,7 +38,6 @@ from engram.errors import (
     from_validation,
     http_status,
 )
-from engram.metering import counters
 from engram.models import JOB_ID, MEMORY_ID, TENANT_ID, dump
 from engram.scopes import ScopeSet
 from engram.strict_json import StrictJsonError
@@ -230,7 +229,7 @@ def caller(app: APIGatewayRestResolver, *, write: bool = False) -> Caller:
 def tenant(app: APIGatewayRestResolver, *, write: bool = False) -> TenantContext:
     """The caller's tenant context (``caller``, then ``engram.tenants.tenancy.resolve``: an unknown or
     erasing tenant is a 404 before any work)."""
-    return tenancy.resolve(deps(), caller(app, write=write))
+    return deps().call(tenancy.resolve, caller(app, write=write))
 
 
 def operator_only(app: APIGatewayRestResolver, next_middleware: NextMiddleware) -> Response[str]:
@@ -418,7 +417,7 @@ def _meter_request(event: Mapping[str, Any]) -> None:
     tenant_id = authorizer(event).get("tenant_id")
     if tenant_id:
         route = f"requests:{event.get('httpMethod', '')} {event.get('resource', '')}"
-        counters.meter(deps(), str(tenant_id), {"requests": 1, route: 1})
+        deps().meter.add(str(tenant_id), {"requests": 1, route: 1})
 
 
 def json_response(payload: Any, status: int = 200) -> Response[str]:

@@ -76,7 +76,7 @@ def list_memories(
         "limit": limit,
     }
     request = parse(ListRequest, {k: v for k, v in given.items() if v is not None})
-    return json_response(engram.memories.service.list_memories(deps(), resolve(deps(), who), request))
+    return json_response(engram.memories.service.list_memories(deps(), deps().call(resolve, who), request))
 
 
 @app.get("/v1/memories/<id>", responses=documented(MemoryView, "the memory (with history on request)"))

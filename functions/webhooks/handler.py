@@ -31,7 +31,7 @@ WebhookIdPath = Annotated[str, Path(pattern=r"^wh_[0-9a-f]{24}$")]
 def _store(tenant: str) -> Any:
     """The engine's webhook store, for a tenant that exists."""
     current = deps()
-    tenancy.settings_for(current, tenant)  # an unknown or erasing tenant is a 404
+    current.call(tenancy.settings_for, tenant)  # an unknown or erasing tenant is a 404
     if current.webhooks is None:
         raise NotFoundError(f"tenant '{tenant}' not found")
     return current.webhooks

@@ -1,33 +1,45 @@
 """``Deps``: the ports one process works with, built once by ``engram.app`` and then never changed.
 
-A service function takes ``deps`` (and the caller's ``TenantContext``) and uses the ports it
-needs from it; which adapter stands behind each port is the composition root's choice. The only
-state ``Deps`` carries is the embedding backlog's coordination (``Backlog``: one lock per tenant
-and the signal that wakes a background embedder, if one runs).
+No service takes ``Deps``: a service names the ports it uses as keyword-only parameters
+(``store``, ``index``, ``embedder``, ``meter``, ``clock`` …, each typed with the narrowest port),
+and ``deps.call(service, *args)`` passes those the service names (cosmicpython's bootstrap does
+the same by parameter name). Which adapter stands behind each port is the composition root's
+choice. The only state ``Deps`` carries is the embedding backlog's coordination
+(``engram.embedding.backlog.Backlog``).
 """
 
 from __future__ import annotations
 
-import threading
+import functools
+import inspect
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from engram.metering.counters import MeteredEmbedder
-from engram.models import Job
+from engram.embedding.backlog import Backlog
+from engram.metering.counters import Meter, MeteredEmbedder
 from engram.ports import (
     LLM,
     BlobStore,
     Clock,
+    DeletionLog,
     Embedder,
+    EmbeddingBacklog,
     Extractor,
+    IdempotencyRecords,
     JobQueue,
+    JobRunner,
+    JobStore,
+    LifecycleReports,
+    MemoryHistory,
+    MemoryRecords,
     MemoryStore,
     Ports,
     Reranker,
     SearchIndex,
     StepQueue,
+    TenantRegistry,
     UsageLedger,
     UsagePlanRegistry,
 )
@@ -37,27 +49,7 @@ if TYPE_CHECKING:
     from engram.auth import KeyService
     from engram.webhooks.dispatch import DispatchStore
 
-
-class JobRunner(Protocol):
-    """Runs accepted jobs in this process (locally: ``engram.background.jobs``), when there is
-    no job queue."""
-
-    def submit(self, tenant_id: str, job: Job) -> None: ...
-
-
-class Backlog:
-    """What the memories stored without a vector need across calls: one lock per tenant (one
-    caller embeds a tenant's backlog at a time, and a recall of one tenant never waits for
-    another's), and the event that tells a background embedder there is work."""
-
-    def __init__(self) -> None:
-        self._locks: dict[str, threading.Lock] = {}
-        self._guard = threading.Lock()
-        self.wake = threading.Event()
-
-    def lock(self, tenant_id: str) -> threading.Lock:
-        with self._guard:
-            return self._locks.setdefault(tenant_id, threading.Lock())
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -91,6 +83,54 @@ class Deps:
     events on EventBridge instead)."""
     backlog: Backlog = field(default_factory=Backlog, repr=False, compare=False)
 
+    # The store's parts, each under the name of its port (one store serves them all).
+    @property
+    def tenants(self) -> TenantRegistry:
+        return self.store
+
+    @property
+    def records(self) -> MemoryRecords:
+        return self.store
+
+    @property
+    def history(self) -> MemoryHistory:
+        return self.store
+
+    @property
+    def deletion_log(self) -> DeletionLog:
+        return self.store
+
+    @property
+    def idempotency(self) -> IdempotencyRecords:
+        return self.store
+
+    @property
+    def jobs(self) -> JobStore:
+        return self.store
+
+    @property
+    def reports(self) -> LifecycleReports:
+        return self.store
+
+    @property
+    def pending(self) -> EmbeddingBacklog:
+        return self.store
+
+    @property
+    def meter(self) -> Meter:
+        """The tenants' usage counters and budgets (``engram.metering``)."""
+        return Meter(self.ledger, self.clock)
+
+    def call(self, service: Callable[..., R], /, *args: Any, **given: Any) -> R:
+        """``service(*args, **given)`` with the ports it names as keyword-only parameters and
+        ``given`` does not: ``deps.call(engram.recall.run, context, request)``."""
+        if _takes_deps(service):  # a service not yet converted to named ports (being removed)
+            args = (self, *args)
+        for name in _injected(service):
+            if name not in given:
+                given[name] = getattr(self, name)
+        return service(*args, **given)
+
     @property
     def ports(self) -> Ports:
         """The store, index, embedder and clock, for an operation that is not metered."""
@@ -104,3 +144,32 @@ class Deps:
 def metered_ports(deps: Deps, usage: Counter[str]) -> Ports:
     """``deps``' ports for one operation, its embedder counting into ``usage``."""
     return Ports(deps.store, deps.index, MeteredEmbedder(deps.embedder, usage), deps.clock)
+
+
+_PORTS = frozenset(
+    {f.name for f in fields(Deps)}
+    | {
+        "tenants",
+        "records",
+        "history",
+        "deletion_log",
+        "idempotency",
+        "jobs",
+        "reports",
+        "pending",
+        "key_store",
+        "meter",
+    }
+)
+
+
+@functools.cache
+def _injected(service: Callable[..., Any]) -> tuple[str, ...]:
+    """The ports ``service`` takes by name (its keyword-only parameters ``Deps`` has)."""
+    parameters = inspect.signature(service).parameters.values()
+    return tuple(p.name for p in parameters if p.kind is p.KEYWORD_ONLY and p.name in _PORTS)
+
+
+@functools.cache
+def _takes_deps(service: Callable[..., Any]) -> bool:
+    return next(iter(inspect.signature(service).parameters), None) == "deps"

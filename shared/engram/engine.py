@@ -96,7 +96,7 @@ class Engine:
             return self._in_context(IN_CONTEXT[name])
         if name in WITH_DEPS:
             service = WITH_DEPS[name]
-            return lambda *args, **options: service(self.deps, *args, **options)
+            return lambda *args, **options: self.deps.call(service, *args, **options)
         if name in _FIELDS:
             return getattr(self.deps, name)
         raise AttributeError(name)
@@ -106,7 +106,8 @@ class Engine:
             tenant_id: str, *args: Any, allowed_scopes: Sequence[str] | None = None, **options: Any
         ) -> Any:
             scopes = EVERY_SCOPE if allowed_scopes is None else ScopeSet.of(allowed_scopes)
-            result = service(self.deps, tenancy.of_tenant(self.deps, tenant_id, scopes), *args, **options)
+            context = self.deps.call(tenancy.of_tenant, tenant_id, scopes)
+            result = self.deps.call(service, context, *args, **options)
             if self.deps.backlog.wake.is_set() and self.deps.settings.background_embedding:
                 self.background.embedder.start()  # deferred memories embed as they would served
             return result

@@ -164,7 +164,7 @@ def test_an_import_that_reaches_its_deadline_hands_the_rest_to_a_job(
         store: Any = engine.store
         store.blobs = MemoryBlobs()
     engine.create_tenant("acme")
-    context = tenancy.of_tenant(engine.deps, "acme")
+    context = engine.deps.call(tenancy.of_tenant, "acme")
     text = export_file(400, vectors=False)
     # When it is imported with little time left in the call (enough for one batch, not for two)
     with deadline.within(imports.service.MIN_LEFT_S + 0.2):
@@ -207,7 +207,7 @@ def test_a_long_import_job_lets_the_jobs_queued_behind_it_run(tmp_path: Path) ->
     engine.create_tenant("acme")
     engine.create_tenant("globex")
     engine.resume_jobs()
-    context = tenancy.of_tenant(engine.deps, "acme")
+    context = engine.deps.call(tenancy.of_tenant, "acme")
     started = imports.import_text(engine.deps, context, export_file(1200, vectors=False))
     assert isinstance(started, JobAccepted)
     # When another tenant's asynchronous retain is queued behind it

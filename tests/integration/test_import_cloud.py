@@ -94,7 +94,7 @@ def test_an_uploaded_file_is_imported_by_steps_that_resume(
     cloud: tuple[Engine, StepQueue, MemoryBlobs],
 ) -> None:
     engine, queue, blobs = cloud
-    context = tenancy.of_tenant(engine.deps, "acme")
+    context = engine.deps.call(tenancy.of_tenant, "acme")
     # Given an upload URL, and the file PUT there (under the tenant's prefix)
     upload = imports.new_upload(engine.deps, context)
     key = f"tenants/acme/imports/{upload.job_id}.jsonl"
@@ -127,7 +127,7 @@ def test_a_step_killed_between_batches_resumes_from_the_last_batch_it_wrote(
     cloud: tuple[Engine, StepQueue, MemoryBlobs],
 ) -> None:
     engine, queue, _ = cloud
-    context = tenancy.of_tenant(engine.deps, "acme")
+    context = engine.deps.call(tenancy.of_tenant, "acme")
     accepted = imports.import_text(engine.deps, context, export_file(imports.INLINE_MAX + 50))
     assert isinstance(accepted, JobAccepted)
     calls = [0]
@@ -155,7 +155,7 @@ def test_a_step_killed_between_batches_resumes_from_the_last_batch_it_wrote(
 
 def test_an_upload_never_put_is_not_found(cloud: tuple[Engine, StepQueue, MemoryBlobs]) -> None:
     engine, queue, _ = cloud
-    context = tenancy.of_tenant(engine.deps, "acme")
+    context = engine.deps.call(tenancy.of_tenant, "acme")
     upload = imports.new_upload(engine.deps, context)
     with pytest.raises(NotFoundError, match="PUT the file"):
         imports.start_upload(engine.deps, context, upload.job_id)
@@ -166,7 +166,7 @@ def test_a_posted_body_over_the_inline_limit_waits_in_object_storage(
     cloud: tuple[Engine, StepQueue, MemoryBlobs],
 ) -> None:
     engine, queue, blobs = cloud
-    context = tenancy.of_tenant(engine.deps, "acme")
+    context = engine.deps.call(tenancy.of_tenant, "acme")
     # When a body of more memories than one call writes is posted
     answer = imports.import_text(engine.deps, context, export_file(imports.INLINE_MAX + 1))
     # Then it is a job whose body waits in object storage, run by the step worker
@@ -228,7 +228,7 @@ def test_an_import_job_the_step_queue_refuses_is_a_provider_error_saying_what_is
 ) -> None:
     engine, _, _ = cloud
     engine.steps = RefusingQueue()
-    context = tenancy.of_tenant(engine.deps, "acme")
+    context = engine.deps.call(tenancy.of_tenant, "acme")
     # When a file too large for one call is posted while the step queue is down
     with pytest.raises(ProviderError, match="did not accept the import; 0 memories of the file are written"):
         imports.import_text(engine.deps, context, export_file(imports.INLINE_MAX + 1))

@@ -52,4 +52,4 @@ class Background:
         if self.runner is not None:
             self.runner.stop()
         self.embedder.stop()
-        embed_all_pending(self.deps)
+        self.deps.call(embed_all_pending)

@@ -46,6 +46,6 @@ class EmbeddingWorker:
                 if self._stopping.is_set():
                     return
                 try:
-                    embed_pending(self.deps, tenant_id)
+                    self.deps.call(embed_pending, tenant_id)
                 except Exception:  # keep the worker alive; reads embed what it could not
                     logger.exception("background embedding failed")

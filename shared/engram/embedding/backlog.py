@@ -8,28 +8,56 @@ index cannot search memories without one (``recall_waits``).
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
-from engram.deps import Deps
 from engram.embedding import key_text
 from engram.memories.history import entry
 from engram.metering import counters
-from engram.metering.counters import MeteredEmbedder
+from engram.metering.counters import Meter, MeteredEmbedder
 from engram.models import MemoryRecord
-from engram.ports import Vector
+from engram.ports import Clock, Embedder, MemoryStore, SearchIndex, TenantRegistry, Vector
 from engram.screening.verdict import marked
+from engram.settings import Settings
 from engram.tenants import tenancy
 
 
-def embed_pending(deps: Deps, tenant_id: str, *, batch: int = 64, at_most: int | None = None) -> int:
+class Backlog:
+    """What the memories stored without a vector need across calls: one lock per tenant (one
+    caller embeds a tenant's backlog at a time, and a recall of one tenant never waits for
+    another's), and the event that tells a background embedder there is work."""
+
+    def __init__(self) -> None:
+        self._locks: dict[str, threading.Lock] = {}
+        self._guard = threading.Lock()
+        self.wake = threading.Event()
+
+    def lock(self, tenant_id: str) -> threading.Lock:
+        with self._guard:
+            return self._locks.setdefault(tenant_id, threading.Lock())
+
+
+def embed_pending(
+    tenant_id: str,
+    *,
+    store: MemoryStore,
+    tenants: TenantRegistry,
+    index: SearchIndex,
+    embedder: Embedder,
+    meter: Meter,
+    clock: Clock,
+    backlog: Backlog,
+    settings: Settings,
+    batch: int = 64,
+    at_most: int | None = None,
+) -> int:
     """Embed every memory of the tenant still stored without a vector; how many were embedded.
     With ``at_most``, a backlog larger than that is left alone (to the background embedder)."""
     done = 0
-    store = deps.store
-    lock = deps.backlog.lock(tenant_id)
+    lock = backlog.lock(tenant_id)
     waiting = store.pending_embedding(tenant_id, 1 if at_most is None else at_most + 1)
     if not waiting:  # the common case: nothing to wait for
-        if lock.locked() and deps.index.follows_upserts_only:
+        if lock.locked() and index.follows_upserts_only:
             # An index that learns of writes only through upsert (not from the store) must
             # not be read between a batch's set_embeddings and its upsert: wait for the batch.
             with lock:
@@ -37,30 +65,43 @@ def embed_pending(deps: Deps, tenant_id: str, *, batch: int = 64, at_most: int |
         return done
     if at_most is not None and len(waiting) > at_most:
         return done
-    retain = tenancy.settings_for(deps, tenant_id).retain
+    retain = tenancy.settings_for(tenant_id, tenants=tenants, settings=settings).retain
     with lock:
         while True:
             pending = store.pending_embedding(tenant_id, batch)
             if not pending:
                 return done
             texts = key_text.texts_to_embed(tenant_id, pending, store=store, settings=retain)
-            with counters.metered(deps, tenant_id) as usage:
-                vectors = MeteredEmbedder(deps.embedder, usage).embed(texts)
+            with meter.metered(tenant_id) as usage:
+                vectors = MeteredEmbedder(embedder, usage).embed(texts)
                 # The estimate their retain reserved is settled: their real cost is counted now.
                 usage["embedding_tokens_settled"] += counters.estimated_tokens([c for _, c, _ in pending])
             items = [
                 (memory_id, digest, v) for (memory_id, _, digest), v in zip(pending, vectors, strict=True)
             ]
-            stored = set(store.set_embeddings(tenant_id, items, deps.embedder.model_id))
+            stored = set(store.set_embeddings(tenant_id, items, embedder.model_id))
             records = store.get_many(tenant_id, [i for i, _, _ in items if i in stored])
-            _second_screen(deps, tenant_id, records, {i: v for i, _, v in items})
+            _second_screen(
+                tenant_id,
+                records,
+                {i: v for i, _, v in items},
+                store=store,
+                clock=clock,
+                model=embedder.model_id,
+            )
             pairs = [(records[i], v) for i, _, v in items if i in records]
-            deps.index.upsert(tenant_id, [r for r, _ in pairs], [v for _, v in pairs])
+            index.upsert(tenant_id, [r for r, _ in pairs], [v for _, v in pairs])
             done += len(pending)
 
 
 def _second_screen(
-    deps: Deps, tenant_id: str, records: dict[str, MemoryRecord], vectors: dict[str, Vector]
+    tenant_id: str,
+    records: dict[str, MemoryRecord],
+    vectors: dict[str, Vector],
+    *,
+    store: MemoryStore,
+    clock: Clock,
+    model: str,
 ) -> None:
     """The screening head on the vectors just made, as retain runs it on the ones it makes: a
     hit is quarantined, a near miss marked, each with a history entry (a conditional update: a
@@ -73,10 +114,8 @@ def _second_screen(
     from engram.screening.head import second_look
 
     stacked = np.stack([vectors[r.id] for r in active])
-    now = deps.clock.now()
-    for record, verdict in zip(
-        active, second_look([r.content for r in active], stacked, deps.embedder.model_id), strict=True
-    ):
+    now = clock.now()
+    for record, verdict in zip(active, second_look([r.content for r in active], stacked, model), strict=True):
         if verdict is None:
             continue
         changes: dict[str, Any] = {
@@ -91,7 +130,7 @@ def _second_screen(
             "quarantined" if verdict.action == "quarantine" else "marked": verdict.reason,
             "by": "embedding",
         }
-        if deps.store.update(
+        if store.update(
             tenant_id,
             updated,
             expected_version=record.version,
@@ -100,14 +139,34 @@ def _second_screen(
             records[record.id] = updated
 
 
-def recall_waits(deps: Deps) -> bool:
+def recall_waits(*, settings: Settings, index: SearchIndex) -> bool:
     """Whether recall embeds the backlog before it ranks. Not when a background embedder embeds
     it and the index finds unembedded memories by BM25: the first recall after a bulk retain
     then answers at once, and vectors join as they are made."""
-    return not (deps.settings.background_embedding and deps.index.indexes_unembedded)
+    return not (settings.background_embedding and index.indexes_unembedded)
 
 
-def embed_all_pending(deps: Deps) -> None:
+def embed_all_pending(
+    *,
+    store: MemoryStore,
+    tenants: TenantRegistry,
+    index: SearchIndex,
+    embedder: Embedder,
+    meter: Meter,
+    clock: Clock,
+    backlog: Backlog,
+    settings: Settings,
+) -> None:
     """Embed every tenant's backlog (a local process does this before it ends)."""
-    for tenant_id in deps.store.tenants_with_pending():
-        embed_pending(deps, tenant_id)
+    for tenant_id in store.tenants_with_pending():
+        embed_pending(
+            tenant_id,
+            store=store,
+            tenants=tenants,
+            index=index,
+            embedder=embedder,
+            meter=meter,
+            clock=clock,
+            backlog=backlog,
+            settings=settings,
+        )

@@ -5,7 +5,6 @@ from __future__ import annotations
 from engram.deps import Deps, metered_ports
 from engram.embedding.backlog import embed_pending
 from engram.forget import deletion as pipeline
-from engram.metering import counters
 from engram.models import ForgetRequest, ForgetResponse
 from engram.tenants.tenancy import TenantContext
 
@@ -18,8 +17,8 @@ def forget(deps: Deps, context: TenantContext, request: ForgetRequest) -> Forget
     named = [request.filter.scope] if request.filter is not None and request.filter.scope else request.scopes
     scopes = context.scopes.narrow(named)
     if request.query is not None:
-        embed_pending(deps, tenant_id)
-    with counters.metered(deps, tenant_id, "forget_calls") as usage:
+        deps.call(embed_pending, tenant_id)
+    with deps.meter.metered(tenant_id, "forget_calls") as usage:
         return pipeline.forget(
             tenant_id, request, metered_ports(deps, usage), scopes=scopes, settings=context.settings
         )

@@ -27,7 +27,6 @@ from engram.errors import EngramError, NotFoundError, PayloadTooLargeError, Prov
 from engram.identity import job_id as new_job_id
 from engram.imports.lines import Plan, read
 from engram.memories.operations import write_imported
-from engram.metering import counters
 from engram.models import ImportProgress, ImportResponse, ImportUpload, Job, JobAccepted
 from engram.scopes import ScopeSet
 from engram.tenants.tenancy import TenantContext
@@ -91,7 +90,7 @@ def write(
     ``should_stop(slowest batch's seconds)``; ``progress`` counts as it goes."""
     slowest = 0.0
     now = deps.clock.now()
-    with counters.metered(deps, tenant_id) as usage:
+    with deps.meter.metered(tenant_id) as usage:
         ports = metered_ports(deps, usage)
         while progress.done < len(plan.items) and not should_stop(slowest):
             items = plan.items[progress.done : progress.done + batch]
@@ -201,7 +200,7 @@ def execute(deps: Deps, tenant_id: str, job: Job, *, should_stop: Callable[[], b
     deps.store.put_job(tenant_id, running)
     try:
         scopes = ScopeSet.every() if job.scopes is None else ScopeSet.of(job.scopes)
-        context = tenancy.of_tenant(deps, tenant_id, scopes)
+        context = deps.call(tenancy.of_tenant, tenant_id, scopes)
         plan = _plan(deps, context, _body(deps, request).splitlines())
         progress = job.progress or ImportProgress(skipped=plan.repeated)
         progress = progress.model_copy(update={"total": len(plan.items)})

@@ -18,7 +18,7 @@ from engram.tenants.tenancy import TenantContext
 
 def export_lines(deps: Deps, context: TenantContext) -> Iterator[str]:
     """The export as lines: a header, then one memory of the caller's scopes per line."""
-    embed_pending(deps, context.tenant_id)  # an export carries every vector
+    deps.call(embed_pending, context.tenant_id)  # an export carries every vector
     return pipeline.export_lines(context.tenant_id, store=deps.store, scopes=context.scopes)
 
 

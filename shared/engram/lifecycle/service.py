@@ -28,7 +28,7 @@ def run_lifecycle(
     return sweep.run(
         tenant_id,
         deps.ports,
-        settings=tenancy.settings_for(deps, tenant_id),
+        settings=deps.call(tenancy.settings_for, tenant_id),
         now=now,
         dry_run=dry_run,
         rules=rules,
@@ -71,13 +71,13 @@ def reindex(
     from engram.indexing.indexer import reindex as rebuild
 
     for tenant_id in tenant_ids:
-        tenancy.settings_for(deps, tenant_id)
-        embed_pending(deps, tenant_id)
+        deps.call(tenancy.settings_for, tenant_id)
+        deps.call(embed_pending, tenant_id)
     target = deps.index.rebuild_target()  # set up, and failures show rather than deferred
     return rebuild(tenant_ids, records=deps.store.iter_records, index=target, clean=clean, progress=progress)
 
 
 def lifecycle_reports(deps: Deps, tenant_id: str, limit: int) -> list[LifecycleReport]:
     """The tenant's last lifecycle runs, newest first (``NotFoundError`` for an unknown tenant)."""
-    tenancy.settings_for(deps, tenant_id)
+    deps.call(tenancy.settings_for, tenant_id)
     return deps.store.lifecycle_reports(tenant_id, limit)

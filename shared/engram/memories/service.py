@@ -45,7 +45,7 @@ def list_memories(deps: Deps, context: TenantContext, request: ListRequest) -> L
 
 
 def patch(deps: Deps, context: TenantContext, memory_id: str, request: PatchRequest) -> MemoryView:
-    with counters.metered(deps, context.tenant_id) as usage:
+    with deps.meter.metered(context.tenant_id) as usage:
         return pipeline.patch(
             context.tenant_id, memory_id, request, metered_ports(deps, usage), scopes=context.scopes
         )
@@ -54,7 +54,7 @@ def patch(deps: Deps, context: TenantContext, memory_id: str, request: PatchRequ
 def restore(
     deps: Deps, context: TenantContext, memory_id: str, request: RestoreRequest | None = None
 ) -> MemoryView:
-    with counters.metered(deps, context.tenant_id) as usage:
+    with deps.meter.metered(context.tenant_id) as usage:
         return pipeline.restore(
             context.tenant_id,
             memory_id,
@@ -78,7 +78,7 @@ def release(deps: Deps, context: TenantContext, memory_id: str, *, released_by: 
 def feedback(
     deps: Deps, context: TenantContext, memory_id: str, request: FeedbackRequest
 ) -> FeedbackResponse:
-    counters.meter(deps, context.tenant_id, {"feedback_calls": 1})
+    deps.meter.add(context.tenant_id, {"feedback_calls": 1})
     return usefulness.feedback(
         context.tenant_id, memory_id, request, deps.ports, settings=context.settings, scopes=context.scopes
     )

@@ -27,14 +27,14 @@ import contextlib
 import logging
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from engram.errors import QuotaExceededError
-from engram.ports import Embedder, Vector
+from engram.ports import Clock, Embedder, UsageLedger, Vector
 
 if TYPE_CHECKING:
-    from engram.deps import Deps
     from engram.settings import LimitsSettings
 
 logger = logging.getLogger(__name__)
@@ -118,48 +118,6 @@ class MeteredEmbedder:
         return vectors
 
 
-@contextlib.contextmanager
-def metered(deps: Deps, tenant_id: str, *counted: str) -> Iterator[Counter[str]]:
-    """A counter for what one operation of the tenant consumes, added to its day at the end
-    (also when the operation fails: what it spent was spent). ``counted`` names start at 1."""
-    usage: Counter[str] = Counter(dict.fromkeys(counted, 1))
-    try:
-        yield usage
-    finally:
-        meter(deps, tenant_id, usage)
-
-
-def meter(deps: Deps, tenant_id: str, counters: Mapping[str, int]) -> None:
-    """Add counters to the tenant's usage today; a failure is logged, never raised (the
-    operation it counts has already happened)."""
-    if deps.ledger is None or not any(counters.values()):
-        return
-    try:
-        deps.ledger.add(tenant_id, day_of(deps.clock.now()), counters)
-    except Exception:
-        logger.exception("usage counters could not be written")
-
-
-def month_so_far(deps: Deps, tenant_id: str) -> dict[str, int]:
-    """The tenant's counters summed over this UTC month so far."""
-    if deps.ledger is None:
-        return {}
-    today = day_of(deps.clock.now())
-    return totals(deps.ledger.days(tenant_id, since=month_start(today), until=today))
-
-
-def llm_budget_spent(deps: Deps, tenant_id: str, limits: LimitsSettings) -> str | None:
-    """Why a retain extracts by the rules (the tenant's LLM budget is spent), or None."""
-    budget = limits.llm_tokens_per_month
-    if budget is None:
-        return None
-    month = month_so_far(deps, tenant_id)
-    spent = month.get("llm_input_tokens", 0) + month.get("llm_output_tokens", 0)
-    if spent < budget:
-        return None
-    return f"llm budget spent: {spent} of {budget} tokens this month; extracted by the rules"
-
-
 OVERSHOOT = 0.10
 """How far past the embedding budget one accepted retain may take it (its estimate's error)."""
 
@@ -174,21 +132,67 @@ def embedding_spent(month: Mapping[str, int]) -> int:
     return month.get("embedding_tokens", 0) + max(0, outstanding)
 
 
-def check_embedding_budget(deps: Deps, tenant_id: str, limits: LimitsSettings, *, estimate: int = 0) -> None:
-    """``QuotaExceededError`` (429 until the month ends) once the embedding budget is spent, or
-    when ``estimate`` more tokens (what this operation will embed) would pass it by more than
-    ``OVERSHOOT``."""
-    budget = limits.embedding_tokens_per_month
-    if budget is None:
-        return
-    spent = embedding_spent(month_so_far(deps, tenant_id))
-    if spent >= budget or spent + estimate > budget * (1 + OVERSHOOT):
-        now = deps.clock.now()
-        first = (now.replace(day=1) + timedelta(days=32)).replace(
-            day=1, hour=0, minute=0, second=0, microsecond=0
-        )
-        what = "spent" if spent >= budget else f"too small for this request (~{estimate} tokens)"
-        raise QuotaExceededError(
-            f"embedding budget {what}: {spent} of {budget} tokens this month",
-            retry_after=max(1, int((first - now).total_seconds())),
-        )
+@dataclass(frozen=True)
+class Meter:
+    """A tenant's usage today and its monthly budgets, over the process's ledger (None meters
+    nothing) and clock."""
+
+    ledger: UsageLedger | None
+    clock: Clock
+
+    @contextlib.contextmanager
+    def metered(self, tenant_id: str, *counted: str) -> Iterator[Counter[str]]:
+        """A counter for what one operation of the tenant consumes, added to its day at the end
+        (also when the operation fails: what it spent was spent). ``counted`` names start at 1."""
+        usage: Counter[str] = Counter(dict.fromkeys(counted, 1))
+        try:
+            yield usage
+        finally:
+            self.add(tenant_id, usage)
+
+    def add(self, tenant_id: str, counters: Mapping[str, int]) -> None:
+        """Add counters to the tenant's usage today; a failure is logged, never raised (the
+        operation it counts has already happened)."""
+        if self.ledger is None or not any(counters.values()):
+            return
+        try:
+            self.ledger.add(tenant_id, day_of(self.clock.now()), counters)
+        except Exception:
+            logger.exception("usage counters could not be written")
+
+    def month_so_far(self, tenant_id: str) -> dict[str, int]:
+        """The tenant's counters summed over this UTC month so far."""
+        if self.ledger is None:
+            return {}
+        today = day_of(self.clock.now())
+        return totals(self.ledger.days(tenant_id, since=month_start(today), until=today))
+
+    def llm_budget_spent(self, tenant_id: str, limits: LimitsSettings) -> str | None:
+        """Why a retain extracts by the rules (the tenant's LLM budget is spent), or None."""
+        budget = limits.llm_tokens_per_month
+        if budget is None:
+            return None
+        month = self.month_so_far(tenant_id)
+        spent = month.get("llm_input_tokens", 0) + month.get("llm_output_tokens", 0)
+        if spent < budget:
+            return None
+        return f"llm budget spent: {spent} of {budget} tokens this month; extracted by the rules"
+
+    def check_embedding_budget(self, tenant_id: str, limits: LimitsSettings, *, estimate: int = 0) -> None:
+        """``QuotaExceededError`` (429 until the month ends) once the embedding budget is spent, or
+        when ``estimate`` more tokens (what this operation will embed) would pass it by more than
+        ``OVERSHOOT``."""
+        budget = limits.embedding_tokens_per_month
+        if budget is None:
+            return
+        spent = embedding_spent(self.month_so_far(tenant_id))
+        if spent >= budget or spent + estimate > budget * (1 + OVERSHOOT):
+            now = self.clock.now()
+            first = (now.replace(day=1) + timedelta(days=32)).replace(
+                day=1, hour=0, minute=0, second=0, microsecond=0
+            )
+            what = "spent" if spent >= budget else f"too small for this request (~{estimate} tokens)"
+            raise QuotaExceededError(
+                f"embedding budget {what}: {spent} of {budget} tokens this month",
+                retry_after=max(1, int((first - now).total_seconds())),
+            )

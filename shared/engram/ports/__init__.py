@@ -16,7 +16,7 @@ from typing import Any, Literal, Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from engram.models import ExtractedMemory, HistoryEntry, MemoryRecord, Message
+from engram.models import ExtractedMemory, HistoryEntry, Job, MemoryRecord, Message
 from engram.ports.store import DeletionLog as DeletionLog
 from engram.ports.store import EmbeddingBacklog as EmbeddingBacklog
 from engram.ports.store import IdempotencyRecords as IdempotencyRecords
@@ -326,6 +326,13 @@ class UsagePlanRegistry(Protocol):
 def removed_state(record: MemoryRecord) -> MemoryRecord:
     """The state a hard delete leaves: one version after the record's last (an index orders it so)."""
     return record.model_copy(update={"version": record.version + 1})
+
+
+class JobRunner(Protocol):
+    """Runs accepted jobs in this process (locally: ``engram.background.jobs``), when there is
+    no job queue."""
+
+    def submit(self, tenant_id: str, job: Job) -> None: ...
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from engram.deps import Deps, metered_ports
 from engram.embedding.backlog import embed_pending, recall_waits
-from engram.metering import counters
 from engram.models import RecallRequest, RecallResponse
 from engram.recall import service
 from engram.tenants.tenancy import TenantContext
@@ -16,11 +15,15 @@ def run(
     """Recall among the scopes the request names (all the caller's when it names none)."""
     tenant_id, settings = context.tenant_id, context.settings
     scopes = context.scopes.narrow(request.scopes)
-    counters.check_embedding_budget(deps, tenant_id, settings.limits)
+    deps.meter.check_embedding_budget(tenant_id, settings.limits)
     # A backlog of a few memories (one short retain) is embedded here, so a paraphrase finds
     # them at once; a larger one is the background's, and BM25 finds it meanwhile.
-    embed_pending(deps, tenant_id, at_most=None if recall_waits(deps) else settings.recall.embed_inline_max)
-    with counters.metered(deps, tenant_id, "recall_calls") as usage:
+    deps.call(
+        embed_pending,
+        tenant_id,
+        at_most=None if deps.call(recall_waits) else settings.recall.embed_inline_max,
+    )
+    with deps.meter.metered(tenant_id, "recall_calls") as usage:
         return service.recall(
             tenant_id,
             request,

@@ -14,14 +14,14 @@ def run(deps: Deps, context: TenantContext, request: RetainRequest) -> RetainRes
     (the response's ``fallback`` says so). A deferred retain wakes the background embedder."""
     tenant_id, settings = context.tenant_id, context.settings
     context.scopes.narrow([request.scope])
-    counters.check_embedding_budget(
-        deps, tenant_id, settings.limits, estimate=counters.estimated_tokens(request_texts(request))
+    deps.meter.check_embedding_budget(
+        tenant_id, settings.limits, estimate=counters.estimated_tokens(request_texts(request))
     )
     llm, fallback = deps.llm, None
     if llm is not None and request.mode != "raw":
-        fallback = counters.llm_budget_spent(deps, tenant_id, settings.limits)
+        fallback = deps.meter.llm_budget_spent(tenant_id, settings.limits)
         llm = None if fallback else llm
-    with counters.metered(deps, tenant_id, "retain_calls") as usage:
+    with deps.meter.metered(tenant_id, "retain_calls") as usage:
         if fallback:
             usage["llm_budget_fallbacks"] += 1
         response = service.retain(

@@ -60,7 +60,7 @@ def detail(deps: Deps, tenant_id: str) -> TenantDetail:
     if found is None or found.erasing:
         raise NotFoundError(f"tenant '{tenant_id}' not found")
     stats = engram.memories.service.stats(
-        deps, tenancy.TenantContext(tenant_id, tenancy.settings_for(deps, tenant_id))
+        deps, tenancy.TenantContext(tenant_id, deps.call(tenancy.settings_for, tenant_id))
     )
     keys = sorted(list_keys(deps, tenant_id), key=lambda k: k.created_at)
     return TenantDetail(

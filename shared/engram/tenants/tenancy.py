@@ -1,4 +1,4 @@
-"""Who a call acts for: ``resolve(deps, caller)`` -> the ``TenantContext`` every service takes.
+"""Who a call acts for: ``resolve(caller, tenants=…, settings=…)`` -> the ``TenantContext`` every service takes.
 
 The tenant is read once per call: an unknown tenant, or one being erased, is a 404 before any
 work; its setting overrides are applied to the service's settings; the scopes are the caller's
@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from engram.deps import Deps
 from engram.errors import NotFoundError
+from engram.ports import TenantRegistry
 from engram.scopes import EVERY_SCOPE, ScopeSet
 from engram.settings import Settings
 
@@ -43,25 +43,28 @@ class TenantContext:
     can_write: bool = True
 
 
-def resolve(deps: Deps, caller: Caller) -> TenantContext:
+def resolve(caller: Caller, *, tenants: TenantRegistry, settings: Settings) -> TenantContext:
     """The caller's tenant context; ``NotFoundError`` for an unknown or erasing tenant."""
     return TenantContext(
         tenant_id=caller.tenant_id,
-        settings=settings_for(deps, caller.tenant_id),
+        settings=settings_for(caller.tenant_id, tenants=tenants, settings=settings),
         scopes=caller.scopes,
         key_id=caller.key_id,
         can_write=caller.can_write,
     )
 
 
-def of_tenant(deps: Deps, tenant_id: str, scopes: ScopeSet = EVERY_SCOPE) -> TenantContext:
+def of_tenant(
+    tenant_id: str, scopes: ScopeSet = EVERY_SCOPE, *, tenants: TenantRegistry, settings: Settings
+) -> TenantContext:
     """The context of work done for a whole tenant (the CLI, a job, a lifecycle run)."""
-    return TenantContext(tenant_id=tenant_id, settings=settings_for(deps, tenant_id), scopes=scopes)
+    effective = settings_for(tenant_id, tenants=tenants, settings=settings)
+    return TenantContext(tenant_id=tenant_id, settings=effective, scopes=scopes)
 
 
-def settings_for(deps: Deps, tenant_id: str) -> Settings:
+def settings_for(tenant_id: str, *, tenants: TenantRegistry, settings: Settings) -> Settings:
     """The settings in effect for a tenant: the service's, with the tenant's overrides."""
-    tenant = deps.store.get_tenant(tenant_id)
+    tenant = tenants.get_tenant(tenant_id)
     if tenant is None or tenant.erasing:
         raise NotFoundError(f"tenant '{tenant_id}' not found")
-    return deps.settings.for_tenant(tenant.settings_overrides)
+    return settings.for_tenant(tenant.settings_overrides)

@@ -176,7 +176,6 @@ def measure(endpoint: str | None, *, n: int = 20, dimension: int = 1024) -> dict
     from engram.app import build_aws
     from engram.engine import Engine
     from engram.extraction.llm_extractor import LlmExtractor
-    from engram.metering import counters
     from engram.models import RecallRequest, RetainRequest
     from engram.retain.jobs import run_job, submit_retain
     from engram.settings import AwsSettings, RetainSettings, Settings
@@ -203,7 +202,7 @@ def measure(endpoint: str | None, *, n: int = 20, dimension: int = 1024) -> dict
         deps = engine.deps
 
         def request(route: str) -> None:  # what every API handler meters after answering
-            counters.meter(deps, "acme", {"requests": 1, f"requests:{route}": 1})
+            deps.meter.add("acme", {"requests": 1, f"requests:{route}": 1})
 
         def raw_retain(i: int) -> int:
             text = f"{TEXTS[i % len(TEXTS)]} (note {i})"
@@ -220,7 +219,7 @@ def measure(endpoint: str | None, *, n: int = 20, dimension: int = 1024) -> dict
         def smart_retain(i: int) -> int:
             text = f"Smart {i}: {TEXTS[i % len(TEXTS)]}"
             body = {"scope": "user:bob", "messages": [{"role": "user", "content": text}], "mode": "smart"}
-            accepted = submit_retain(deps, of_tenant(deps, "acme"), RetainRequest.model_validate(body))
+            accepted = submit_retain(deps, deps.call(of_tenant, "acme"), RetainRequest.model_validate(body))
             request("POST /v1/memories")
             run_job(deps, "acme", accepted.job_id)  # the extract worker
             deps.store.get_job("acme", accepted.job_id)  # the caller's one poll: GET /v1/jobs/{id}
