@@ -38,13 +38,13 @@ DAY = r"^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$"
     responses=documented(TenantCreated, "the new tenant", status=201, errors=(400, 401, 403, 409, 422)),
 )
 def create_tenant(request: Annotated[CreateTenant, Body()]) -> Response[str]:
-    tenant = admin.create_tenant(deps(), request.tenant_id, request.name)
+    tenant = deps().call(admin.create_tenant, request.tenant_id, request.name)
     return json_response(TenantCreated(tenant_id=tenant.tenant_id, name=tenant.name), status=201)
 
 
 @app.get("/v1/admin/tenants", responses=documented(TenantList, "every tenant", errors=(401, 403)))
 def list_tenants() -> Response[str]:
-    every = admin.list_tenants(deps())
+    every = deps().call(admin.list_tenants)
     return json_response(
         TenantList(tenants=[TenantSummary.model_validate(t, from_attributes=True) for t in every])
     )
@@ -55,7 +55,7 @@ def list_tenants() -> Response[str]:
     responses=documented(TenantDetail, "the tenant: counts, usage and keys", errors=(400, 401, 403, 404)),
 )
 def get_tenant(tenant: TenantPath) -> Response[str]:
-    return json_response(admin.detail(deps(), tenant))
+    return json_response(deps().call(admin.detail, tenant))
 
 
 @app.post(
@@ -65,8 +65,8 @@ def get_tenant(tenant: TenantPath) -> Response[str]:
     ),
 )
 def create_key(tenant: TenantPath, request: Annotated[CreateKey, Body()]) -> Response[str]:
-    plaintext, record = admin.create_key(
-        deps(),
+    plaintext, record = deps().call(
+        admin.create_key,
         tenant,
         scopes=request.scopes,
         read_only=request.read_only,
@@ -85,7 +85,7 @@ def create_key(tenant: TenantPath, request: Annotated[CreateKey, Body()]) -> Res
 )
 def configure_tenant(tenant: TenantPath, request: Annotated[ConfigureTenant, Body()]) -> Response[str]:
     overrides = request.settings.model_dump(exclude_unset=True, exclude_none=True)  # null: no override
-    effective = admin.configure_tenant(deps(), tenant, overrides)
+    effective = deps().call(admin.configure_tenant, tenant, overrides)
     return json_response(
         TenantConfigured(
             tenant_id=tenant,
@@ -104,7 +104,7 @@ def tenant_usage(
     since: Annotated[str | None, Query(pattern=DAY)] = None,
     until: Annotated[str | None, Query(pattern=DAY)] = None,
 ) -> Response[str]:
-    return json_response(admin.usage(deps(), tenant, since=since, until=until))
+    return json_response(deps().call(admin.usage, tenant, since=since, until=until))
 
 
 @app.delete(
@@ -112,7 +112,7 @@ def tenant_usage(
     responses=documented(KeyRevoked, "the key is revoked", errors=(400, 401, 403, 404)),
 )
 def revoke_key(key_id: KeyIdPath) -> Response[str]:
-    admin.revoke_key(deps(), key_id)
+    deps().call(admin.revoke_key, key_id)
     return json_response(KeyRevoked(key_id=key_id, revoked=True))
 
 
@@ -127,7 +127,7 @@ def revoke_key(key_id: KeyIdPath) -> Response[str]:
     },
 )
 def erase_tenant(tenant: TenantPath) -> Response[str]:
-    removed = admin.erase_tenant(deps(), tenant)
+    removed = deps().call(admin.erase_tenant, tenant)
     if removed is None:
         return json_response(TenantErased(tenant_id=tenant, status="erasing"), status=202)
     return json_response(TenantErased(tenant_id=tenant, status="erased", erased_memories=removed))

@@ -40,7 +40,7 @@ class JobFailedError(EngramError):
 def run(record: SQSRecord) -> None:
     message = JobMessage.model_validate(json.loads(record.body))
     logger.append_keys(tenant_id=message.tenant_id, job_id=message.job_id)
-    job = run_job(deps(), message.tenant_id, message.job_id)
+    job = deps().call(run_job, message.tenant_id, message.job_id)
     if job is None:
         logger.warning("job not found; dropping the message")
     elif job.status != "succeeded":

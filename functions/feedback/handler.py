@@ -24,7 +24,7 @@ app = resolver()
 
 @app.post("/v1/memories/<id>/feedback", responses=documented(FeedbackResponse, "the new feedback weight"))
 def feedback(id: MemoryIdPath, request: Annotated[FeedbackRequest, Body()]) -> Response[str]:
-    return json_response(feedback_service(deps(), tenant(app, write=True), id, request))
+    return json_response(deps().call(feedback_service, tenant(app, write=True), id, request))
 
 
 lambda_handler = entry_point(app)

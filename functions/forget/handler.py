@@ -16,7 +16,7 @@ app = resolver()
 
 @app.post("/v1/forget", responses=documented(ForgetResponse, "what was (or, with dry_run, would be) deleted"))
 def forget(request: Annotated[ForgetRequest, Body()]) -> Response[str]:
-    result = forget_service(deps(), tenant(app, write=True), request)
+    result = deps().call(forget_service, tenant(app, write=True), request)
     count("MemoriesForgotten", 0 if result.dry_run else len(result.deleted))
     return json_response(result)
 

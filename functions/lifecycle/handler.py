@@ -47,8 +47,8 @@ def _run(rules: Rules, event: dict[str, Any], context: Any) -> dict[str, Any]:
     if tenant_id is not None:
         tenant = parse(NewTenant, {"tenant_id": tenant_id, "name": tenant_id}).tenant_id
         reports = [
-            engram.lifecycle.service.run_lifecycle(
-                deps(), tenant, now=now, rules=rules, should_stop=should_stop
+            deps().call(
+                engram.lifecycle.service.run_lifecycle, tenant, now=now, rules=rules, should_stop=should_stop
             )
         ]
     elif (queue := deps().steps) is not None:  # every tenant gets a step of its own, resumed until done
@@ -60,8 +60,8 @@ def _run(rules: Rules, event: dict[str, Any], context: Any) -> dict[str, Any]:
         logger.info("lifecycle steps queued", rules=rules, unfinished=len(left))
         return {"rules": rules, "queued": True, "reports": []}
     else:
-        reports = engram.lifecycle.service.run_lifecycle_all(
-            deps(), now=now, rules=rules, should_stop=should_stop
+        reports = deps().call(
+            engram.lifecycle.service.run_lifecycle_all, now=now, rules=rules, should_stop=should_stop
         )
     for report in reports:
         logger.info(

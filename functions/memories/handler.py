@@ -76,12 +76,14 @@ def list_memories(
         "limit": limit,
     }
     request = parse(ListRequest, {k: v for k, v in given.items() if v is not None})
-    return json_response(engram.memories.service.list_memories(deps(), deps().call(resolve, who), request))
+    return json_response(
+        deps().call(engram.memories.service.list_memories, deps().call(resolve, who), request)
+    )
 
 
 @app.get("/v1/memories/<id>", responses=documented(MemoryView, "the memory (with history on request)"))
 def get_memory(id: MemoryIdPath, history: Annotated[bool, Query()] = False) -> Response[str]:
-    return json_response(engram.memories.service.get(deps(), tenant(app), id, with_history=history))
+    return json_response(deps().call(engram.memories.service.get, tenant(app), id, with_history=history))
 
 
 @app.patch(
@@ -89,7 +91,7 @@ def get_memory(id: MemoryIdPath, history: Annotated[bool, Query()] = False) -> R
     responses=documented(MemoryView, "the changed memory", errors=(400, 401, 403, 404, 409, 413, 422, 429)),
 )
 def patch_memory(id: MemoryIdPath, request: Annotated[PatchRequest, Body()]) -> Response[str]:
-    return json_response(engram.memories.service.patch(deps(), tenant(app, write=True), id, request))
+    return json_response(deps().call(engram.memories.service.patch, tenant(app, write=True), id, request))
 
 
 @app.post(
@@ -101,7 +103,7 @@ def patch_memory(id: MemoryIdPath, request: Annotated[PatchRequest, Body()]) -> 
 def restore_memory(
     id: MemoryIdPath, request: Annotated[RestoreRequest | None, Body()] = None
 ) -> Response[str]:
-    return json_response(engram.memories.service.restore(deps(), tenant(app, write=True), id, request))
+    return json_response(deps().call(engram.memories.service.restore, tenant(app, write=True), id, request))
 
 
 @app.post(
@@ -111,24 +113,24 @@ def restore_memory(
     ),
 )
 def release_memory(id: MemoryIdPath) -> Response[str]:
-    return json_response(engram.memories.service.release(deps(), tenant(app, write=True), id))
+    return json_response(deps().call(engram.memories.service.release, tenant(app, write=True), id))
 
 
 @app.delete("/v1/memories/<id>", responses=documented(ForgetResponse, "the deletion receipt"))
 def delete_memory(id: MemoryIdPath) -> Response[str]:
-    return json_response(engram.forget.service.delete(deps(), tenant(app, write=True), id))
+    return json_response(deps().call(engram.forget.service.delete, tenant(app, write=True), id))
 
 
 @app.get("/v1/stats", responses=documented(StatsResponse, "counts by scope, category, tier; storage; usage"))
 def stats() -> Response[str]:
-    return json_response(engram.memories.service.stats(deps(), tenant(app)))
+    return json_response(deps().call(engram.memories.service.stats, tenant(app)))
 
 
 @app.get(
     "/v1/jobs/<id>", responses=documented(Job, "an asynchronous retain's or import's status and results")
 )
 def get_job(id: JobIdPath) -> Response[str]:
-    return json_response(jobs.get_job(deps(), tenant(app), id))
+    return json_response(deps().call(jobs.get_job, tenant(app), id))
 
 
 @app.post(
@@ -147,10 +149,10 @@ def get_job(id: JobIdPath) -> Response[str]:
 )
 def export() -> Response[str]:
     context = tenant(app)
-    link = transfer.export_link(deps(), context)
+    link = deps().call(transfer.export_link, context)
     if link is not None:  # written to object storage: no response limit on the tenant's size
         return Response(303, JSON, json.dumps(dump(link)), headers={"Location": link.url})
-    body = "".join(line + "\n" for line in transfer.export_lines(deps(), context))
+    body = "".join(line + "\n" for line in deps().call(transfer.export_lines, context))
     return Response(200, NDJSON, body)
 
 
@@ -172,8 +174,8 @@ def export() -> Response[str]:
 def import_(upload: Annotated[str | None, Query(pattern=JOB_ID)] = None) -> Response[str]:
     context = tenant(app, write=True)
     if upload is not None:  # the file was PUT to the upload URL: it becomes a job
-        return json_response(imports.start_upload(deps(), context, upload), status=202)
-    answer = transfer.import_body(deps(), context, app.current_event.body or "")
+        return json_response(deps().call(imports.start_upload, context, upload), status=202)
+    answer = deps().call(transfer.import_body, context, app.current_event.body or "")
     return json_response(answer, status=202 if isinstance(answer, JobAccepted) else 200)
 
 
@@ -186,7 +188,7 @@ def import_(upload: Annotated[str | None, Query(pattern=JOB_ID)] = None) -> Resp
     ),
 )
 def import_upload() -> Response[str]:
-    return json_response(imports.new_upload(deps(), tenant(app, write=True)))
+    return json_response(deps().call(imports.new_upload, tenant(app, write=True)))
 
 
 OPENAPI_EXTRA = {

@@ -19,7 +19,7 @@ def recall(request: Annotated[RecallRequest, Body()]) -> Response[str]:
     context = tenant(app)
     if not context.can_write:  # a read-only key's recall writes nothing, not even access counts
         request = request.model_copy(update={"track_access": False})
-    result = engram.recall.run(deps(), context, request)
+    result = deps().call(engram.recall.run, context, request)
     count("Recalls", 1)
     return json_response(result)
 

@@ -44,8 +44,8 @@ def retain(
     if idempotency_key:
         request = request.model_copy(update={"idempotency_key": idempotency_key})
     if request.runs_async:
-        return json_response(submit_retain(deps(), context, request), status=202)
-    result = engram.retain.run(deps(), context, request)
+        return json_response(deps().call(submit_retain, context, request), status=202)
+    result = deps().call(engram.retain.run, context, request)
     count("MemoriesRetained", sum(r.action == "created" for r in result.results))
     count_extraction(result.extraction, result.fallback)
     return json_response(result)
