@@ -7,9 +7,11 @@ invocations running at once. It starts no background thread: what a handler hand
 work (a deferred embedding, an accepted job) goes back to the server with the answer
 (``Notes``), and the server's own background work picks it up.
 
-The protocol on the pipe: the worker sends ``("ready", pid)`` once loaded, then answers each
-``(function, event, timeout_s)`` with ``("ok", value, notes)`` or ``("error", (type name,
-message), notes)``; ``None`` (or the pipe closing) ends it.
+The protocol on the pipe: the worker sends ``("ready", pid)`` once loaded, then acknowledges
+each ``(function, event, timeout_s)`` with ``("started",)`` as soon as it has it (a worker that
+dies before that never ran the request, so the server may give it to another) and answers with
+``("ok", value, notes)`` or ``("error", (type name, message), notes)``; ``None`` (or the pipe
+closing) ends it.
 """
 
 from __future__ import annotations
@@ -67,6 +69,7 @@ def main(conn: Connection, settings: Settings) -> None:
         if message is None:
             return
         function, event, timeout_s = message
+        conn.send(("started",))
         try:
             reply: tuple[str, Any] = ("ok", apigw.invoke(function, event, timeout_s))
         except Exception as exc:  # the server answers as API Gateway would for a failed function

@@ -125,19 +125,25 @@ class WorkerPool:
 
     def invoke(self, function: str, event: dict[str, Any], timeout_s: float) -> Any:
         """The function's answer to ``event`` from one worker within ``timeout_s`` of its start
-        there; ``FunctionTimeout`` past it, or when no worker was free within ``QUEUE_WAIT_S``."""
+        there; ``FunctionTimeout`` past it, or when no worker was free within ``QUEUE_WAIT_S``.
+        A worker that dies before it acknowledges the request (killed while idle) never ran it:
+        the request goes to the next free one."""
         ends = time.monotonic() + QUEUE_WAIT_S
         while True:
+            entry = self._free_worker(function, timeout_s, ends)
             try:
-                entry = self._idle.get(timeout=max(0.0, ends - time.monotonic()))
-            except queue.Empty:
-                raise FunctionTimeout(function, timeout_s) from None
-            if entry.process.is_alive():
-                break
-            self._replace(entry)  # died while idle (the OOM killer, a kill -9): take another
+                entry.conn.send((function, event, timeout_s))
+                limit = time.monotonic() + timeout_s
+                started = entry.conn.recv() if entry.conn.poll(timeout_s) else None
+            except (EOFError, OSError):
+                self._replace(entry)  # it died before it had the request: take another
+                continue
+            if started is None:
+                self._replace(entry)
+                raise FunctionTimeout(function, timeout_s)
+            break
         try:
-            entry.conn.send((function, event, timeout_s))
-            if not entry.conn.poll(timeout_s):
+            if not entry.conn.poll(max(0.0, limit - time.monotonic())):
                 self._replace(entry)
                 raise FunctionTimeout(function, timeout_s)
             status, value, notes = entry.conn.recv()
@@ -150,6 +156,17 @@ class WorkerPool:
         if status == "error":
             raise FunctionFailed(*value)
         return value
+
+    def _free_worker(self, function: str, timeout_s: float, ends: float) -> _Worker:
+        """The next idle worker still alive, waiting until ``ends`` for one."""
+        while True:
+            try:
+                entry = self._idle.get(timeout=max(0.0, ends - time.monotonic()))
+            except queue.Empty:
+                raise FunctionTimeout(function, timeout_s) from None
+            if entry.process.is_alive():
+                return entry
+            self._replace(entry)  # died while idle (the OOM killer, a kill -9): take another
 
     def _replace(self, entry: _Worker) -> None:
         """Kill a worker (timed out or broken) and start a fresh one in its place."""

@@ -138,3 +138,18 @@ def test_a_worker_killed_while_idle_is_replaced_and_no_request_fails(two_workers
     while (len(_workers(two_workers)) < 2 or victims[0] in _workers(two_workers)) and time.monotonic() < ends:
         time.sleep(0.1)
     assert len(_workers(two_workers)) == 2 and victims[0] not in _workers(two_workers)
+
+
+def test_a_worker_that_dies_before_it_reads_a_request_hands_it_to_another(two_workers: Server) -> None:
+    # Given a served tenant and a worker that is alive but cannot read (stopped), and dies soon
+    key = _quiet(two_workers)
+    ends = time.monotonic() + 30
+    while len(_workers(two_workers)) < 2 and time.monotonic() < ends:
+        time.sleep(0.1)
+    victim = _workers(two_workers)[0]
+    os.kill(victim, signal.SIGSTOP)
+    threading.Timer(1.0, os.kill, (victim, signal.SIGKILL)).start()
+    # When requests come in, one of which is handed to it before it dies
+    statuses = [call(two_workers, "GET", "/v1/memories?limit=5", key=key).status for _ in range(3)]
+    # Then each is answered by a live worker: the dead one never ran its request
+    assert statuses == [200] * 3
