@@ -131,7 +131,8 @@ class Smoke:
         r = self._call("POST", "/memories", self.key, body)
         answer = self.expect(r, 200, 202)
         give_up = time.monotonic() + self.wait_s
-        while r.status_code == 202 and answer.get("status") not in ("succeeded", "failed"):
+        accepted = r.status_code == 202  # a job: its status is polled until it has ended
+        while accepted and answer.get("status") not in ("succeeded", "failed"):
             if time.monotonic() > give_up:
                 raise SmokeFailedError(f"the job is still {answer.get('status')} after {self.wait_s:g} s")
             time.sleep(0.5)
