@@ -12,7 +12,7 @@ from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from engram.auth import extract_key, usage_key
+from engram.auth import extract_key
 from engram.errors import UnauthorizedError
 from engram.tenants import admin
 from engram_http.runtime import deps, logger
@@ -39,9 +39,8 @@ def _policy(principal: str, method_arn: str, context: dict[str, str]) -> dict[st
 @logger.inject_lambda_context(clear_state=True)
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     presented = extract_key(event.get("headers") or {})
-    current = deps()
     try:
-        who = admin.authenticate(current, presented)
+        who = deps().call(admin.authenticate, presented)
     except UnauthorizedError:
         logger.info("unauthorized request")
         raise Exception("Unauthorized") from None
@@ -59,5 +58,5 @@ def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, A
         },
     )
     # The usage plan of the tenant throttles this caller (the API Gateway key of this stage's tenant).
-    policy["usageIdentifierKey"] = usage_key(who.tenant_id, current.settings.aws.usage_plan_prefix)
+    policy["usageIdentifierKey"] = deps().call(admin.usage_identifier, who.tenant_id)
     return policy

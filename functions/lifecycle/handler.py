@@ -19,7 +19,6 @@ import engram.lifecycle.service
 from engram.errors import ValidationFailedError
 from engram.models import NewTenant, dump, parse
 from engram.tenants import steps
-from engram.tenants.steps import Step
 from engram_http.runtime import count, deps, logger, metrics, tracer
 
 Rules = Literal["decay", "tiering"]
@@ -51,12 +50,8 @@ def _run(rules: Rules, event: dict[str, Any], context: Any) -> dict[str, Any]:
                 engram.lifecycle.service.run_lifecycle, tenant, now=now, rules=rules, should_stop=should_stop
             )
         ]
-    elif (queue := deps().steps) is not None:  # every tenant gets a step of its own, resumed until done
-        left = steps.fan_out(
-            Step(kind="lifecycle_all", rules=rules, time=now), deps=deps(), should_stop=should_stop
-        )
-        for step in left:
-            queue.send(step.message())
+    elif (left := deps().call(steps.queue_lifecycle_all, rules, now, should_stop=should_stop)) is not None:
+        # every tenant gets a step of its own, resumed until done
         logger.info("lifecycle steps queued", rules=rules, unfinished=len(left))
         return {"rules": rules, "queued": True, "reports": []}
     else:

@@ -32,10 +32,8 @@ def run(record: SQSRecord) -> None:
     step = steps.Step.model_validate_json(record.body)
     logger.append_keys(step=step.kind, tenant_id=step.tenant_id)
     current = deps()
-    following = steps.run(step, deps=current, should_stop=_should_stop)
-    for nxt in following:
-        assert current.steps is not None
-        current.steps.send(nxt.message())
+    following = steps.run(step, call=current.call, should_stop=_should_stop)
+    current.call(steps.send, following)
     logger.info("step done", continues=bool(following))
 
 

@@ -4,13 +4,11 @@ events go to the stack's EventBridge bus instead, and these routes are not deplo
 
 # No `from __future__ import annotations`: Powertools reads these annotations at run time.
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 
-from engram.errors import NotFoundError
-from engram.tenants import tenancy
 from engram.webhooks.endpoints import (
     CreateWebhook,
     DeliveryList,
@@ -28,15 +26,6 @@ app = resolver(operator=True)
 WebhookIdPath = Annotated[str, Path(pattern=r"^wh_[0-9a-f]{24}$")]
 
 
-def _store(tenant: str) -> Any:
-    """The engine's webhook store, for a tenant that exists."""
-    current = deps()
-    current.call(tenancy.settings_for, tenant)  # an unknown or erasing tenant is a 404
-    if current.webhooks is None:
-        raise NotFoundError(f"tenant '{tenant}' not found")
-    return current.webhooks
-
-
 @app.post(
     "/v1/admin/tenants/<tenant>/webhooks",
     responses=documented(
@@ -47,14 +36,7 @@ def _store(tenant: str) -> Any:
     ),
 )
 def create(tenant: TenantPath, request: Annotated[CreateWebhook, Body()]) -> Response[str]:
-    current = deps()
-    created = create_webhook(
-        tenant,
-        request,
-        store=_store(tenant),
-        clock=current.clock,
-        allow_private=current.settings.webhook.allow_private,
-    )
+    created = deps().call(create_webhook, tenant, request)
     return json_response(created, status=201)
 
 
@@ -63,7 +45,7 @@ def create(tenant: TenantPath, request: Annotated[CreateWebhook, Body()]) -> Res
     responses=documented(WebhookList, "the tenant's endpoints (no secrets)", errors=(400, 401, 403, 404)),
 )
 def list_all(tenant: TenantPath) -> Response[str]:
-    return json_response(list_webhooks(tenant, store=_store(tenant)))
+    return json_response(deps().call(list_webhooks, tenant))
 
 
 @app.delete(
@@ -73,7 +55,7 @@ def list_all(tenant: TenantPath) -> Response[str]:
     ),
 )
 def delete(tenant: TenantPath, webhook_id: WebhookIdPath) -> Response[str]:
-    delete_webhook(tenant, webhook_id, store=_store(tenant))
+    deps().call(delete_webhook, tenant, webhook_id)
     return json_response(WebhookDeleted(id=webhook_id))
 
 
@@ -86,7 +68,7 @@ def delete(tenant: TenantPath, webhook_id: WebhookIdPath) -> Response[str]:
 def deliveries(
     tenant: TenantPath, webhook_id: WebhookIdPath, limit: Annotated[int, Query(ge=1, le=1000)] = 100
 ) -> Response[str]:
-    return json_response(webhook_deliveries(tenant, webhook_id, store=_store(tenant), limit=limit))
+    return json_response(deps().call(webhook_deliveries, tenant, webhook_id, limit=limit))
 
 
 lambda_handler = entry_point(app)

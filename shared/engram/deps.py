@@ -31,6 +31,7 @@ from engram.ports import (
     JobQueue,
     JobRunner,
     JobStore,
+    KeyStore,
     LifecycleReports,
     MemoryHistory,
     MemoryRecords,
@@ -115,6 +116,10 @@ class Deps:
     @property
     def pending(self) -> EmbeddingBacklog:
         return self.store
+
+    @property
+    def key_store(self) -> KeyStore | None:
+        return self.keys.store if self.keys is not None else None
 
     @property
     def meter(self) -> Meter:

@@ -17,12 +17,11 @@ from engram.adapters.clock import SystemClock
 from engram.adapters.dynamodb.keys import DynamoKeyStore
 from engram.adapters.dynamodb.store import DynamoStore
 from engram.adapters.dynamodb.usage import DynamoUsage
-from engram.adapters.local_embedder import LocalEmbedder
 from engram.adapters.memory_index import InMemoryIndex
 from engram.errors import PayloadTooLargeError
 from engram.memories.usefulness import feedback
 from engram.models import FeedbackRequest, Tenant
-from engram.ports import Ports, WriteBatch
+from engram.ports import WriteBatch
 from engram.scopes import EVERY_SCOPE
 from engram.scoring.lifecycle import feedback_ema
 from engram.settings import Settings
@@ -60,7 +59,9 @@ def test_twenty_concurrent_feedback_updates_lose_nothing(store: DynamoStore) -> 
                 "acme",
                 original.id,
                 FeedbackRequest(signal="used"),
-                Ports(store, InMemoryIndex(store, dimension=4), LocalEmbedder(), SystemClock()),
+                records=store,
+                index=InMemoryIndex(store, dimension=4),
+                clock=SystemClock(),
                 settings=Settings(),
                 scopes=EVERY_SCOPE,
             )

@@ -43,7 +43,7 @@ class StepQueue:
         runs = 0
         while self.sent and runs < budget:
             step = steps.Step.model_validate(self.sent.pop(0))
-            for following in steps.run(step, deps=engine.deps, should_stop=should_stop):
+            for following in steps.run(step, call=engine.deps.call, should_stop=should_stop):
                 self.send(following.message())
             runs += 1
         return runs

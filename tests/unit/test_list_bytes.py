@@ -46,7 +46,7 @@ def test_a_page_of_large_cjk_memories_stays_under_5_mb_and_its_cursor_reaches_th
     cursor = None
     pages = 0
     while True:
-        page = list_memories("acme", ListRequest(limit=500, cursor=cursor), scopes=EVERY_SCOPE, store=store)
+        page = list_memories("acme", ListRequest(limit=500, cursor=cursor), scopes=EVERY_SCOPE, records=store)
         body = json_response(page).body
         assert isinstance(body, str)
         size = len(body.encode())

@@ -191,7 +191,7 @@ def _recall_http(
     from engram.tenants import admin
     from engram_dev.gateway_bench import GatewayClient, local_gateway
 
-    key, _ = admin.create_key(engine.deps, TENANT)
+    key, _ = engine.deps.call(admin.create_key, TENANT)
     samples: dict[str, list[float]] = {"one_scope": [], "all_scopes": []}
     with local_gateway(engine) as (host, port):
         client = GatewayClient(host, port, key)

@@ -155,7 +155,7 @@ def run(args: argparse.Namespace) -> int:
         for start in range(0, len(texts), 100):
             items = [RetainItem(text=t) for t in texts[start : start + 100]]
             engine.retain("bench", RetainRequest(scope="user:u1", items=items, mode="raw"))
-        key, _ = admin.create_key(engine.deps, "bench")
+        key, _ = engine.deps.call(admin.create_key, "bench")
         with local_gateway(engine) as (host, port):
             local, remote = _alternate(engine, host, port, key, rng, args.queries)
         engine.close()

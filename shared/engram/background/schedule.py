@@ -32,5 +32,5 @@ class LifecycleSchedule:
 
     def _loop(self) -> None:
         while not self._stop.is_set():
-            run_lifecycle_all(self.deps, should_stop=self._stop.is_set)
+            self.deps.call(run_lifecycle_all, should_stop=self._stop.is_set)
             self._stop.wait(self.interval_s)

@@ -6,19 +6,25 @@ import logging
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
-from engram.deps import Deps
-from engram.embedding.backlog import embed_pending
+from engram.embedding.backlog import Backlog, embed_pending
 from engram.lifecycle import sweep
+from engram.metering.counters import Meter
 from engram.models import LifecycleReport
+from engram.ports import Clock, Embedder, LifecycleReports, MemoryStore, SearchIndex, TenantRegistry
+from engram.settings import Settings
 from engram.tenants import tenancy
 
 logger = logging.getLogger(__name__)
 
 
 def run_lifecycle(
-    deps: Deps,
     tenant_id: str,
     *,
+    store: MemoryStore,
+    tenants: TenantRegistry,
+    index: SearchIndex,
+    clock: Clock,
+    settings: Settings,
     now: datetime | None = None,
     dry_run: bool = False,
     rules: sweep.RuleSet = "all",
@@ -27,8 +33,10 @@ def run_lifecycle(
     """Run (or resume) the lifecycle job on one tenant, with the tenant's lifecycle settings."""
     return sweep.run(
         tenant_id,
-        deps.ports,
-        settings=deps.call(tenancy.settings_for, tenant_id),
+        store=store,
+        index=index,
+        clock=clock,
+        settings=tenancy.settings_for(tenant_id, tenants=tenants, settings=settings),
         now=now,
         dry_run=dry_run,
         rules=rules,
@@ -37,8 +45,12 @@ def run_lifecycle(
 
 
 def run_lifecycle_all(
-    deps: Deps,
     *,
+    store: MemoryStore,
+    tenants: TenantRegistry,
+    index: SearchIndex,
+    clock: Clock,
+    settings: Settings,
     now: datetime | None = None,
     dry_run: bool = False,
     rules: sweep.RuleSet = "all",
@@ -46,24 +58,39 @@ def run_lifecycle_all(
 ) -> list[LifecycleReport]:
     """The job on every tenant in turn (one tenant's failure is logged and the others still run)."""
     reports: list[LifecycleReport] = []
-    for tenant in deps.store.list_tenants():
+    for tenant in tenants.list_tenants():
         if reports and should_stop is not None and should_stop():  # each call does at least a page
             break
         try:
-            reports.append(
-                run_lifecycle(
-                    deps, tenant.tenant_id, now=now, dry_run=dry_run, rules=rules, should_stop=should_stop
-                )
+            report = run_lifecycle(
+                tenant.tenant_id,
+                store=store,
+                tenants=tenants,
+                index=index,
+                clock=clock,
+                settings=settings,
+                now=now,
+                dry_run=dry_run,
+                rules=rules,
+                should_stop=should_stop,
             )
+            reports.append(report)
         except Exception:  # keep going: every tenant gets its run
             logger.exception("lifecycle run failed for a tenant")
     return reports
 
 
 def reindex(
-    deps: Deps,
     tenant_ids: Sequence[str],
     *,
+    store: MemoryStore,
+    tenants: TenantRegistry,
+    index: SearchIndex,
+    embedder: Embedder,
+    meter: Meter,
+    clock: Clock,
+    backlog: Backlog,
+    settings: Settings,
     clean: bool = False,
     progress: Callable[[int], None] | None = None,
 ) -> dict[str, int]:
@@ -71,13 +98,25 @@ def reindex(
     from engram.indexing.indexer import reindex as rebuild
 
     for tenant_id in tenant_ids:
-        deps.call(tenancy.settings_for, tenant_id)
-        deps.call(embed_pending, tenant_id)
-    target = deps.index.rebuild_target()  # set up, and failures show rather than deferred
-    return rebuild(tenant_ids, records=deps.store.iter_records, index=target, clean=clean, progress=progress)
+        tenancy.settings_for(tenant_id, tenants=tenants, settings=settings)
+        embed_pending(
+            tenant_id,
+            store=store,
+            tenants=tenants,
+            index=index,
+            embedder=embedder,
+            meter=meter,
+            clock=clock,
+            backlog=backlog,
+            settings=settings,
+        )
+    target = index.rebuild_target()  # set up, and failures show rather than deferred
+    return rebuild(tenant_ids, records=store.iter_records, index=target, clean=clean, progress=progress)
 
 
-def lifecycle_reports(deps: Deps, tenant_id: str, limit: int) -> list[LifecycleReport]:
+def lifecycle_reports(
+    tenant_id: str, limit: int, *, tenants: TenantRegistry, reports: LifecycleReports, settings: Settings
+) -> list[LifecycleReport]:
     """The tenant's last lifecycle runs, newest first (``NotFoundError`` for an unknown tenant)."""
-    deps.call(tenancy.settings_for, tenant_id)
-    return deps.store.lifecycle_reports(tenant_id, limit)
+    tenancy.settings_for(tenant_id, tenants=tenants, settings=settings)
+    return reports.lifecycle_reports(tenant_id, limit)

@@ -29,7 +29,7 @@ from engram.models import (
     MemoryRecord,
     TierMove,
 )
-from engram.ports import ConditionalUpdate, Conditions, MemoryStore, Ports, SearchIndex
+from engram.ports import Clock, ConditionalUpdate, Conditions, MemoryStore, SearchIndex
 from engram.scopes import ScopeSet
 from engram.scoring import lifecycle as rules_math
 from engram.settings import Settings
@@ -108,8 +108,10 @@ class _Page:
 
 def run(
     tenant_id: str,
-    ports: Ports,
     *,
+    store: MemoryStore,
+    index: SearchIndex,
+    clock: Clock,
     settings: Settings,
     now: datetime | None = None,
     dry_run: bool = False,
@@ -123,7 +125,6 @@ def run(
     Example: ``engram lifecycle run --tenant acme --now 2026-06-01T00:00:00Z --json`` calls this.
     """
     began = time.perf_counter()
-    store, index, clock = ports.store, ports.index, ports.clock
     report = None if dry_run else _resumable(store, tenant_id, rules, now)
     if report is None:
         report = LifecycleReport(

@@ -32,7 +32,18 @@ from engram.models import (
     check_expiry,
     dump,
 )
-from engram.ports import Conditions, MemoryStore, Ports, Vector, WriteBatch
+from engram.ports import (
+    Clock,
+    Conditions,
+    Embedder,
+    MemoryHistory,
+    MemoryRecords,
+    MemoryStore,
+    Ports,
+    SearchIndex,
+    Vector,
+    WriteBatch,
+)
 from engram.scopes import ScopeSet
 from engram.screening.head import MARK_TAG, marked, second_look
 from engram.settings import Settings
@@ -43,26 +54,28 @@ EXPORT_FORMAT = "engram.export.v1"
 def get(
     tenant_id: str,
     memory_id: str,
-    ports: Ports,
     *,
+    records: MemoryRecords,
+    history: MemoryHistory,
+    clock: Clock,
     scopes: ScopeSet,
     with_history: bool = False,
     settings: Settings | None = None,
 ) -> MemoryView:
     """One memory; with settings, its lifecycle now (R, C, tier and why)."""
-    store = ports.store
-    record = visible(store, tenant_id, memory_id, scopes)
-    view = MemoryView.of(record, _chain_history(tenant_id, record, store) if with_history else None)
+    record = visible(records, tenant_id, memory_id, scopes)
+    chain = _chain_history(tenant_id, record, records, history) if with_history else None
+    view = MemoryView.of(record, chain)
     if settings is not None:
-        history = store.history(tenant_id, memory_id)
-        view.lifecycle = sweep.describe(record, history, now=ports.clock.now(), settings=settings)
+        entries = history.history(tenant_id, memory_id)
+        view.lifecycle = sweep.describe(record, entries, now=clock.now(), settings=settings)
     return view
 
 
-def visible(store: MemoryStore, tenant_id: str, memory_id: str, scopes: ScopeSet) -> MemoryRecord:
+def visible(records: MemoryRecords, tenant_id: str, memory_id: str, scopes: ScopeSet) -> MemoryRecord:
     """The memory if it exists among ``scopes``; one of another scope is "not found", as one of
     another tenant is."""
-    record = store.get(tenant_id, memory_id)
+    record = records.get(tenant_id, memory_id)
     if record is None or not scopes.allows(record.scope):
         raise NotFoundError(f"memory '{memory_id}' not found")
     return record
@@ -71,7 +84,9 @@ def visible(store: MemoryStore, tenant_id: str, memory_id: str, scopes: ScopeSet
 MAX_CHAIN = 50
 
 
-def _chain_history(tenant_id: str, record: MemoryRecord, store: MemoryStore) -> list[HistoryEntry]:
+def _chain_history(
+    tenant_id: str, record: MemoryRecord, records: MemoryRecords, history: MemoryHistory
+) -> list[HistoryEntry]:
     """The history of a memory and of every version that superseded it or that it superseded,
     oldest first: the whole chain, whichever link is asked for."""
     older: list[str] = []
@@ -81,19 +96,19 @@ def _chain_history(tenant_id: str, record: MemoryRecord, store: MemoryStore) -> 
         while len(older) + len(newer) < MAX_CHAIN:
             next_id = getattr(cursor, link)
             seen = next_id in older or next_id in newer or next_id == record.id
-            found = store.get(tenant_id, next_id) if next_id and not seen else None
+            found = records.get(tenant_id, next_id) if next_id and not seen else None
             if found is None or found.scope != record.scope:
                 break
             found_ids.append(found.id)
             cursor = found
     chain = [*reversed(older), record.id, *newer]  # oldest version first
-    entries = [entry for memory_id in chain for entry in store.history(tenant_id, memory_id)]
+    entries = [entry for memory_id in chain for entry in history.history(tenant_id, memory_id)]
     # One supersede writes both sides at the same time: the old version ends before the new one starts.
     return sorted(entries, key=lambda e: (e.at, e.event != "superseded"))
 
 
 def list_memories(
-    tenant_id: str, request: ListRequest, *, scopes: ScopeSet, store: MemoryStore
+    tenant_id: str, request: ListRequest, *, scopes: ScopeSet, records: MemoryRecords
 ) -> ListResponse:
     conditions = Conditions(
         scopes=scopes,
@@ -102,11 +117,13 @@ def list_memories(
         tiers=(request.tier,) if request.tier else (),
         exclude_tiers=(),
     )
-    page = store.list_page(tenant_id, conditions, cursor=request.cursor, limit=request.limit, tag=request.tag)
+    page = records.list_page(
+        tenant_id, conditions, cursor=request.cursor, limit=request.limit, tag=request.tag
+    )
     views = [MemoryView.of(r) for r in page.records]
     fit = _fitting(views, LIST_MAX_BYTES)
     if fit < len(views):  # over the byte bound: the same page, shorter, with the store's own cursor
-        page = store.list_page(tenant_id, conditions, cursor=request.cursor, limit=fit, tag=request.tag)
+        page = records.list_page(tenant_id, conditions, cursor=request.cursor, limit=fit, tag=request.tag)
         views = [MemoryView.of(r) for r in page.records]
     return ListResponse(memories=views, next_cursor=page.next_cursor)
 
@@ -130,8 +147,11 @@ def patch(
     tenant_id: str,
     memory_id: str,
     request: PatchRequest,
-    ports: Ports,
     *,
+    records: MemoryRecords,
+    index: SearchIndex,
+    embedder: Embedder,
+    clock: Clock,
     scopes: ScopeSet,
     reason: str = "set by PATCH",
 ) -> MemoryView:
@@ -139,9 +159,8 @@ def patch(
     entry per patch. Moving a memory out of ``archived`` restores it to the search index and
     restarts its decay clock (``last_accessed_at`` = now), so the next job run does not archive
     it again at once; moving it into ``archived`` takes it out of the index."""
-    store, index = ports.store, ports.index
-    record = visible(store, tenant_id, memory_id, scopes)
-    now = ports.clock.now()
+    record = visible(records, tenant_id, memory_id, scopes)
+    now = clock.now()
     changes: dict[str, Any] = {"version": record.version + 1, "updated_at": now}
     detail: dict[str, Any] = {"fields": sorted(request.model_fields_set)}
     if "expires_at" in request.model_fields_set:
@@ -164,9 +183,9 @@ def patch(
             entities=entities_of(request.content),
         )
         changes.update(_quarantine(record, request.content, detail))
-        vector = ports.embedder.embed([request.content])[0]
+        vector = embedder.embed([request.content])[0]
         if "status" not in changes and record.status != "quarantined":
-            changes.update(_second_look(record, request.content, vector, ports.embedder.model_id, detail))
+            changes.update(_second_look(record, request.content, vector, embedder.model_id, detail))
     for name in ("tags", "metadata", "pinned"):
         value = getattr(request, name)
         if value is not None:
@@ -179,26 +198,42 @@ def patch(
     entry = history_entry(
         updated, "tier" if "to_tier" in detail and request.content is None else "updated", now, detail
     )
-    if not store.update(tenant_id, updated, expected_version=record.version, history=entry, vector=vector):
+    if not records.update(tenant_id, updated, expected_version=record.version, history=entry, vector=vector):
         raise ConflictError("the memory changed while it was being patched; retry")
     if updated.tier == "archived":
         index.remove(tenant_id, [memory_id], states=[updated])
     elif vector is not None or updated.tier != record.tier:
-        vectors = {memory_id: vector} if vector is not None else store.get_vectors(tenant_id, [memory_id])
+        vectors = {memory_id: vector} if vector is not None else records.get_vectors(tenant_id, [memory_id])
         index.upsert(tenant_id, [updated], [vectors.get(memory_id)])
     return MemoryView.of(updated)
 
 
 def restore(
-    tenant_id: str, memory_id: str, request: RestoreRequest, ports: Ports, *, scopes: ScopeSet
+    tenant_id: str,
+    memory_id: str,
+    request: RestoreRequest,
+    *,
+    records: MemoryRecords,
+    index: SearchIndex,
+    embedder: Embedder,
+    clock: Clock,
+    scopes: ScopeSet,
 ) -> MemoryView:
     """Bring an archived memory back into ``request.tier`` (a memory that is not archived is
     returned unchanged, so a retried restore is harmless)."""
-    record = visible(ports.store, tenant_id, memory_id, scopes)
+    record = visible(records, tenant_id, memory_id, scopes)
     if record.tier != "archived":
         return MemoryView.of(record)
     return patch(
-        tenant_id, memory_id, PatchRequest(tier=request.tier), ports, scopes=scopes, reason="restored"
+        tenant_id,
+        memory_id,
+        PatchRequest(tier=request.tier),
+        records=records,
+        index=index,
+        embedder=embedder,
+        clock=clock,
+        scopes=scopes,
+        reason="restored",
     )
 
 
@@ -228,16 +263,22 @@ def _second_look(
 
 
 def release(
-    tenant_id: str, memory_id: str, ports: Ports, *, scopes: ScopeSet, released_by: str = ""
+    tenant_id: str,
+    memory_id: str,
+    *,
+    records: MemoryRecords,
+    index: SearchIndex,
+    clock: Clock,
+    scopes: ScopeSet,
+    released_by: str = "",
 ) -> MemoryView:
     """Return a quarantined memory to recall after review: ``active`` again (``superseded`` if a
     newer version replaced it meanwhile), without the ``quarantined`` tag, with a history entry
     naming who released it. A memory that is not quarantined is a conflict."""
-    store = ports.store
-    record = visible(store, tenant_id, memory_id, scopes)
+    record = visible(records, tenant_id, memory_id, scopes)
     if record.status != "quarantined":
         raise ConflictError(f"memory '{memory_id}' is not quarantined (status: {record.status})")
-    now = ports.clock.now()
+    now = clock.now()
     status = "superseded" if record.superseded_by else "active"
     updated = record.model_copy(
         update={
@@ -250,11 +291,11 @@ def release(
     )
     detail = {"from": "quarantined", "to": status, "released_by": released_by or "unknown"}
     entry = history_entry(updated, "released", now, detail)
-    if not store.update(tenant_id, updated, expected_version=record.version, history=entry):
+    if not records.update(tenant_id, updated, expected_version=record.version, history=entry):
         raise ConflictError("the memory changed while it was being released; retry")
-    vectors = store.get_vectors(tenant_id, [memory_id])
+    vectors = records.get_vectors(tenant_id, [memory_id])
     if memory_id in vectors:  # the index filters on status: it must learn the new one
-        ports.index.upsert(tenant_id, [updated], [vectors[memory_id]])
+        index.upsert(tenant_id, [updated], [vectors[memory_id]])
     return MemoryView.of(updated)
 
 

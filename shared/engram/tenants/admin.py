@@ -13,73 +13,115 @@ from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 import engram.memories.service
-from engram.auth import ApiKeyRecord, Principal, verify_operator
-from engram.deps import Deps
+from engram.auth import ApiKeyRecord, KeyService, Principal, usage_key, verify_operator
 from engram.errors import NotFoundError, UnauthorizedError, ValidationFailedError
 from engram.metering import counters
 from engram.models import NewTenant, Tenant, UsageReport, parse
+from engram.ports import (
+    BlobStore,
+    Clock,
+    KeyStore,
+    LifecycleReports,
+    MemoryRecords,
+    SearchIndex,
+    StepQueue,
+    TenantRegistry,
+    UsageLedger,
+    UsagePlanRegistry,
+)
 from engram.settings import Settings, TenantOverrides
 from engram.tenants import tenancy
 from engram.tenants.admin_models import KeySummary, TenantDetail, TenantSummary
 
 
-def create_tenant(deps: Deps, tenant_id: str, name: str | None = None) -> Tenant:
+def create_tenant(
+    tenant_id: str,
+    name: str | None = None,
+    *,
+    tenants: TenantRegistry,
+    clock: Clock,
+    usage_plans: UsagePlanRegistry | None,
+) -> Tenant:
     """A new tenant; its id must be canonical (``^[a-z0-9][a-z0-9-]{2,62}$``)."""
     request = parse(NewTenant, {"tenant_id": tenant_id, "name": name or tenant_id})
-    tenant = Tenant(tenant_id=request.tenant_id, name=request.name, created_at=deps.clock.now())
-    deps.store.create_tenant(tenant)
-    if deps.usage_plans is not None:
+    tenant = Tenant(tenant_id=request.tenant_id, name=request.name, created_at=clock.now())
+    tenants.create_tenant(tenant)
+    if usage_plans is not None:
         try:
-            deps.usage_plans.enroll(tenant.tenant_id)
+            usage_plans.enroll(tenant.tenant_id)
         except Exception:
-            deps.store.erase_tenant(tenant.tenant_id)  # no tenant that API Gateway would refuse
+            tenants.erase_tenant(tenant.tenant_id)  # no tenant that API Gateway would refuse
             raise
     return tenant
 
 
-def configure_tenant(deps: Deps, tenant_id: str, overrides: dict[str, Any]) -> Settings:
+def configure_tenant(
+    tenant_id: str, overrides: dict[str, Any], *, tenants: TenantRegistry, settings: Settings
+) -> Settings:
     """Set a tenant's setting overrides (validated first); the settings now in effect for it."""
     parse(TenantOverrides, overrides)  # a misspelt or invalid setting: the error's details name it
     try:
-        effective = deps.settings.for_tenant(overrides)
+        effective = settings.for_tenant(overrides)
     except (ValueError, TypeError) as exc:
         raise ValidationFailedError(f"invalid settings: {exc}") from None
-    if not deps.store.set_tenant_settings(tenant_id, overrides):
+    if not tenants.set_tenant_settings(tenant_id, overrides):
         raise NotFoundError(f"tenant '{tenant_id}' not found")
     return effective
 
 
-def list_tenants(deps: Deps) -> list[Tenant]:
+def list_tenants(*, tenants: TenantRegistry) -> list[Tenant]:
     """Every tenant (those being erased too), by id."""
-    return sorted(deps.store.list_tenants(), key=lambda t: t.tenant_id)
+    return sorted(tenants.list_tenants(), key=lambda t: t.tenant_id)
 
 
-def detail(deps: Deps, tenant_id: str) -> TenantDetail:
+def detail(
+    tenant_id: str,
+    *,
+    tenants: TenantRegistry,
+    records: MemoryRecords,
+    reports: LifecycleReports,
+    ledger: UsageLedger | None,
+    keys: KeyService | None,
+    clock: Clock,
+    settings: Settings,
+) -> TenantDetail:
     """The operator's view of a tenant: counts, usage (from the metering ledger) and keys."""
-    found = deps.store.get_tenant(tenant_id)
+    found = tenants.get_tenant(tenant_id)
     if found is None or found.erasing:
         raise NotFoundError(f"tenant '{tenant_id}' not found")
-    stats = engram.memories.service.stats(
-        deps, tenancy.TenantContext(tenant_id, deps.call(tenancy.settings_for, tenant_id))
+    context = tenancy.TenantContext(
+        tenant_id, tenancy.settings_for(tenant_id, tenants=tenants, settings=settings)
     )
-    keys = sorted(list_keys(deps, tenant_id), key=lambda k: k.created_at)
+    stats = engram.memories.service.stats(
+        context, records=records, reports=reports, ledger=ledger, clock=clock
+    )
+    listed = sorted(list_keys(tenant_id, keys=keys), key=lambda k: k.created_at)
     return TenantDetail(
         **TenantSummary.model_validate(found, from_attributes=True).model_dump(),
         **stats.model_dump(include={"total", "by_tier", "by_status", "storage_bytes", "usage"}),
         overrides=found.settings_overrides,
-        keys=[KeySummary.model_validate(k, from_attributes=True) for k in keys],
+        keys=[KeySummary.model_validate(k, from_attributes=True) for k in listed],
     )
 
 
-def usage(deps: Deps, tenant_id: str, *, since: str | None = None, until: str | None = None) -> UsageReport:
+def usage(
+    tenant_id: str,
+    *,
+    tenants: TenantRegistry,
+    records: MemoryRecords,
+    ledger: UsageLedger | None,
+    clock: Clock,
+    since: str | None = None,
+    until: str | None = None,
+) -> UsageReport:
     """The tenant's counters per day from ``since`` to ``until`` (default: this month so far;
     none when ``since`` is later), their totals, and what it stores now."""
-    if deps.store.get_tenant(tenant_id) is None:
+    if tenants.get_tenant(tenant_id) is None:
         raise NotFoundError(f"tenant '{tenant_id}' not found")
-    until = until or counters.day_of(deps.clock.now())
+    until = until or counters.day_of(clock.now())
     since = since or counters.month_start(until)
-    days = deps.ledger.days(tenant_id, since=since, until=until) if deps.ledger is not None else {}
-    stored = deps.store.stats(tenant_id)
+    days = ledger.days(tenant_id, since=since, until=until) if ledger is not None else {}
+    stored = records.stats(tenant_id)
     return UsageReport(
         tenant_id=tenant_id,
         since=since,
@@ -95,79 +137,112 @@ def usage(deps: Deps, tenant_id: str, *, since: str | None = None, until: str | 
 
 
 def create_key(
-    deps: Deps,
     tenant_id: str,
     *,
+    tenants: TenantRegistry,
+    keys: KeyService | None,
     scopes: Sequence[str] = (),
     read_only: bool = False,
     expires_in_days: float | None = None,
 ) -> tuple[str, ApiKeyRecord]:
     """A new key of an existing tenant: (the plaintext key, shown only now; its record)."""
-    if deps.store.get_tenant(tenant_id) is None or deps.keys is None:
+    if tenants.get_tenant(tenant_id) is None or keys is None:
         raise NotFoundError(f"tenant '{tenant_id}' not found")
-    return deps.keys.create(tenant_id, scopes=scopes, read_only=read_only, expires_in_days=expires_in_days)
+    return keys.create(tenant_id, scopes=scopes, read_only=read_only, expires_in_days=expires_in_days)
 
 
-def revoke_key(deps: Deps, key_id: str) -> None:
+def revoke_key(key_id: str, *, keys: KeyService | None) -> None:
     """Revoke a key at once (``NotFoundError`` if there is no such key)."""
-    if deps.keys is None:
+    if keys is None:
         raise NotFoundError(f"API key '{key_id}' not found")
-    deps.keys.revoke(key_id)
+    keys.revoke(key_id)
 
 
-def list_keys(deps: Deps, tenant_id: str) -> list[ApiKeyRecord]:
+def list_keys(tenant_id: str, *, keys: KeyService | None) -> list[ApiKeyRecord]:
     """Every key of a tenant (records only; secrets are never retrievable)."""
-    return deps.keys.list(tenant_id) if deps.keys is not None else []
+    return keys.list(tenant_id) if keys is not None else []
 
 
-def authenticate(deps: Deps, presented: str | None) -> Principal | Literal["operator"]:
+def authenticate(
+    presented: str | None,
+    *,
+    keys: KeyService | None,
+    operator_token: str | Callable[[], str | None] | None,
+) -> Principal | Literal["operator"]:
     """Who presents this credential: the operator, or a key's principal; ``UnauthorizedError``
-    (one message, whatever was wrong) for anything else."""
-    if verify_operator(presented, deps.operator_credential()):
+    (one message, whatever was wrong) for anything else. ``operator_token`` may be a function
+    reading it (from Secrets Manager), called only now."""
+    if verify_operator(presented, operator_token() if callable(operator_token) else operator_token):
         return "operator"
-    if deps.keys is None:
+    if keys is None:
         raise UnauthorizedError("invalid or missing API key")
-    return deps.keys.verify(presented)
+    return keys.verify(presented)
+
+
+def usage_identifier(tenant_id: str, *, settings: Settings) -> str:
+    """The API Gateway key whose usage plan throttles the tenant's callers (the authorizer's
+    ``usageIdentifierKey``)."""
+    return usage_key(tenant_id, settings.aws.usage_plan_prefix)
 
 
 # -- erasure -------------------------------------------------------------------------------------
 
 
-def erase_tenant(deps: Deps, tenant_id: str) -> int | None:
+def erase_tenant(
+    tenant_id: str,
+    *,
+    tenants: TenantRegistry,
+    key_store: KeyStore | None,
+    usage_plans: UsagePlanRegistry | None,
+    steps: StepQueue | None,
+    ledger: UsageLedger | None,
+    index: SearchIndex,
+    blobs: BlobStore | None,
+) -> int | None:
     """Erase a tenant: its keys stop working at once. Inline (locally) everything goes now and
     the count of memories is returned; with a step queue (the cloud) the tenant is marked
     erasing, its erasure goes on in steps (``finish_erase``) and None is returned. Calling
     again while it is erasing queues the erasure again (harmless: each step is idempotent)."""
-    if deps.store.get_tenant(tenant_id) is None:
+    if tenants.get_tenant(tenant_id) is None:
         raise NotFoundError(f"tenant '{tenant_id}' not found")
-    if deps.keys is not None:
-        deps.keys.store.delete_tenant_keys(tenant_id)
-    if deps.usage_plans is not None:
-        deps.usage_plans.withdraw(tenant_id)
-    if deps.steps is None:
-        removed = deps.store.erase_tenant(tenant_id)
-        _forget_tenant_elsewhere(deps, tenant_id)
+    if key_store is not None:
+        key_store.delete_tenant_keys(tenant_id)
+    if usage_plans is not None:
+        usage_plans.withdraw(tenant_id)
+    if steps is None:
+        removed = tenants.erase_tenant(tenant_id)
+        _forget_tenant_elsewhere(tenant_id, ledger=ledger, index=index, blobs=blobs)
         return removed
     from engram.tenants.steps import Step
 
-    deps.store.erase_tenant(tenant_id, should_stop=lambda: True)  # marks it: nothing is served now
-    deps.steps.send(Step(kind="erase", tenant_id=tenant_id).message())
+    tenants.erase_tenant(tenant_id, should_stop=lambda: True)  # marks it: nothing is served now
+    steps.send(Step(kind="erase", tenant_id=tenant_id).message())
     return None
 
 
-def finish_erase(deps: Deps, tenant_id: str, *, should_stop: Callable[[], bool]) -> bool:
+def finish_erase(
+    tenant_id: str,
+    *,
+    tenants: TenantRegistry,
+    ledger: UsageLedger | None,
+    index: SearchIndex,
+    blobs: BlobStore | None,
+    should_stop: Callable[[], bool],
+) -> bool:
     """One step of an erasure; True once the tenant is gone from the store, the index and
     object storage, False if time ran out first (call again)."""
-    deps.store.erase_tenant(tenant_id, should_stop=should_stop)
-    if deps.store.get_tenant(tenant_id) is not None:
+    tenants.erase_tenant(tenant_id, should_stop=should_stop)
+    if tenants.get_tenant(tenant_id) is not None:
         return False
-    _forget_tenant_elsewhere(deps, tenant_id)
+    _forget_tenant_elsewhere(tenant_id, ledger=ledger, index=index, blobs=blobs)
     return True
 
 
-def _forget_tenant_elsewhere(deps: Deps, tenant_id: str) -> None:
-    if deps.ledger is not None:
-        deps.ledger.forget_tenant(tenant_id)
-    deps.index.forget_tenant(tenant_id)
-    if deps.blobs is not None:
-        deps.blobs.delete_prefix(f"tenants/{tenant_id}/")
+def _forget_tenant_elsewhere(
+    tenant_id: str, *, ledger: UsageLedger | None, index: SearchIndex, blobs: BlobStore | None
+) -> None:
+    if ledger is not None:
+        ledger.forget_tenant(tenant_id)
+    index.forget_tenant(tenant_id)
+    if blobs is not None:
+        blobs.delete_prefix(f"tenants/{tenant_id}/")

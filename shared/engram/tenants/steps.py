@@ -14,17 +14,24 @@ report stored, a fan-out queues the tenants after the last one it queued.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
 from engram.lifecycle.sweep import RuleSet
 from engram.models import TenantId
+from engram.ports import StepQueue, TenantRegistry
 
-if TYPE_CHECKING:
-    from engram.deps import Deps
+R = TypeVar("R")
+
+
+class Call(Protocol):
+    """Runs a service with the ports it names (the composition's ``call``): a step is the work
+    of another room (an erasure, a lifecycle run, an import), so ``run`` names no port itself."""
+
+    def __call__(self, service: Callable[..., R], /, *args: Any, **given: Any) -> R: ...
 
 
 class Step(BaseModel):
@@ -47,19 +54,19 @@ class Step(BaseModel):
         return self.model_dump(mode="json", exclude_defaults=True)
 
 
-def run(step: Step, *, deps: Deps, should_stop: Callable[[], bool]) -> list[Step]:
+def run(step: Step, *, call: Call, should_stop: Callable[[], bool]) -> list[Step]:
     """Do one step; returns the steps that carry on (empty when this work is done)."""
     import engram.lifecycle.service
     from engram.tenants import admin
 
     if step.kind == "erase":
         assert step.tenant_id is not None
-        done = admin.finish_erase(deps, step.tenant_id, should_stop=should_stop)
+        done = call(admin.finish_erase, step.tenant_id, should_stop=should_stop)
         return [] if done else [step]
     if step.kind == "lifecycle":
         assert step.tenant_id is not None
-        report = engram.lifecycle.service.run_lifecycle(
-            deps,
+        report = call(
+            engram.lifecycle.service.run_lifecycle,
             step.tenant_id,
             now=step.time,
             dry_run=step.dry_run,
@@ -71,25 +78,57 @@ def run(step: Step, *, deps: Deps, should_stop: Callable[[], bool]) -> list[Step
         from engram.imports import run_job
 
         assert step.tenant_id is not None and step.job_id is not None
-        job = run_job(deps, step.tenant_id, step.job_id, should_stop=should_stop)
+        job = call(run_job, step.tenant_id, step.job_id, should_stop=should_stop)
         return [step] if job is not None and job.status in ("queued", "running") else []
-    return fan_out(step, deps=deps, should_stop=should_stop)
+    return call(fan_out, step, should_stop=should_stop)
 
 
-def fan_out(step: Step, *, deps: Deps, should_stop: Callable[[], bool]) -> list[Step]:
+def fan_out(
+    step: Step, *, tenants: TenantRegistry, steps: StepQueue | None, should_stop: Callable[[], bool]
+) -> list[Step]:
     """Queue a lifecycle step per tenant (in id order, after ``step.after``); if time runs out
     first, the remaining tenants are a continuation of this step."""
-    assert deps.steps is not None
-    tenants = sorted(t.tenant_id for t in deps.store.list_tenants() if not t.erasing)
-    for tenant_id in tenants:
+    assert steps is not None
+    listed = sorted(t.tenant_id for t in tenants.list_tenants() if not t.erasing)
+    for tenant_id in listed:
         if step.after is not None and tenant_id <= step.after:
             continue
         if should_stop():
             return [step.model_copy(update={"after": step.after})]
-        deps.steps.send(
+        steps.send(
             Step(
                 kind="lifecycle", tenant_id=tenant_id, rules=step.rules, time=step.time, dry_run=step.dry_run
             ).message()
         )
         step = step.model_copy(update={"after": tenant_id})
     return []
+
+
+def send(following: Sequence[Step], *, steps: StepQueue | None) -> None:
+    """Queue the steps that carry on (before the message that asked for them is acknowledged)."""
+    for step in following:
+        assert steps is not None
+        steps.send(step.message())
+
+
+def queue_lifecycle_all(
+    rules: RuleSet,
+    now: datetime | None,
+    *,
+    tenants: TenantRegistry,
+    steps: StepQueue | None,
+    should_stop: Callable[[], bool],
+) -> list[Step] | None:
+    """With a step queue, every tenant's lifecycle run as a step of its own (``fan_out``, what
+    is left of the fan-out queued as a step too); the steps left. None without a step queue:
+    the caller runs every tenant in turn."""
+    if steps is None:
+        return None
+    left = fan_out(
+        Step(kind="lifecycle_all", rules=rules, time=now),
+        tenants=tenants,
+        steps=steps,
+        should_stop=should_stop,
+    )
+    send(left, steps=steps)
+    return left

@@ -25,15 +25,12 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from engram.ports import Clock
-from engram.settings import WebhookSettings
+from engram.settings import Settings, WebhookSettings
 from engram.webhooks import sender
 from engram.webhooks.endpoints import SIGNATURE_HEADER, WebhookStore, sign
-
-if TYPE_CHECKING:
-    from engram.deps import Deps
 
 logger = logging.getLogger(__name__)
 
@@ -206,11 +203,13 @@ class Dispatcher:
             )
 
 
-def start_dispatcher(deps: Deps) -> Dispatcher | None:
-    """The dispatcher of ``deps``' webhook store, started with ``deps.settings.webhook`` (``engram
-    serve`` calls this); None when there is none (on the cloud backend events go to EventBridge)."""
-    if deps.webhooks is None:
+def start_dispatcher(
+    *, webhooks: DispatchStore | None, clock: Clock, settings: Settings
+) -> Dispatcher | None:
+    """The dispatcher of the webhook store, started with ``settings.webhook`` (``engram serve``
+    calls this); None when there is none (on the cloud backend events go to EventBridge)."""
+    if webhooks is None:
         return None
-    dispatcher = Dispatcher(deps.webhooks, clock=deps.clock, settings=deps.settings.webhook)
+    dispatcher = Dispatcher(webhooks, clock=clock, settings=settings.webhook)
     dispatcher.start()
     return dispatcher

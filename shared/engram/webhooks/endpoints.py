@@ -12,7 +12,8 @@ minutes (:func:`verify`), so a captured delivery cannot be replayed later. The d
 
 Example::
 
-    >>> created = create_webhook("acme", CreateWebhook(url="https://example.com/hook"), store=s, clock=c)
+    >>> hook = CreateWebhook(url="https://example.com/hook")
+    >>> created = create_webhook("acme", hook, webhooks=w, tenants=t, clock=c, settings=s)
     >>> created.secret.startswith("whsec_")
     True
 """
@@ -31,7 +32,9 @@ from pydantic import BaseModel, Field
 from engram.errors import ConflictError, NotFoundError, UnprocessableError
 from engram.events.changes import EVENT_TYPES
 from engram.models import Request
-from engram.ports import Clock
+from engram.ports import Clock, TenantRegistry
+from engram.settings import Settings
+from engram.tenants import tenancy
 from engram.webhooks.urls import check_url
 
 SIGNATURE_HEADER = "Engram-Signature"
@@ -127,13 +130,16 @@ def create_webhook(
     tenant_id: str,
     request: CreateWebhook,
     *,
-    store: WebhookStore,
+    webhooks: WebhookStore | None,
+    tenants: TenantRegistry,
     clock: Clock,
-    allow_private: bool = False,
+    settings: Settings,
 ) -> WebhookCreated:
-    """A new endpoint with a fresh secret; a URL Engram will not call (``engram.webhooks.urls``)
-    or an unknown event type is a 422."""
-    check_url(request.url, allow_private=allow_private)
+    """A new endpoint with a fresh secret; a URL Engram will not call (``engram.webhooks.urls``;
+    a private address only with ``settings.webhook.allow_private``) or an unknown event type is
+    a 422."""
+    store = _store(tenant_id, webhooks=webhooks, tenants=tenants, settings=settings)
+    check_url(request.url, allow_private=settings.webhook.allow_private)
     unknown = [t for t in request.events if t not in EVENT_TYPES]
     if unknown:
         problem = f"unknown event type(s) {', '.join(unknown)}; known: {', '.join(EVENT_TYPES)}"
@@ -153,24 +159,53 @@ def create_webhook(
     return created
 
 
-def list_webhooks(tenant_id: str, *, store: WebhookStore) -> WebhookList:
+def list_webhooks(
+    tenant_id: str, *, webhooks: WebhookStore | None, tenants: TenantRegistry, settings: Settings
+) -> WebhookList:
     """The tenant's endpoints, without their secrets."""
+    store = _store(tenant_id, webhooks=webhooks, tenants=tenants, settings=settings)
     return WebhookList(webhooks=[Webhook.model_validate(e) for e in store.endpoints(tenant_id)])
 
 
-def delete_webhook(tenant_id: str, webhook_id: str, *, store: WebhookStore) -> None:
+def delete_webhook(
+    tenant_id: str,
+    webhook_id: str,
+    *,
+    webhooks: WebhookStore | None,
+    tenants: TenantRegistry,
+    settings: Settings,
+) -> None:
+    store = _store(tenant_id, webhooks=webhooks, tenants=tenants, settings=settings)
     if not store.delete_endpoint(tenant_id, webhook_id):
         raise NotFoundError(f"webhook '{webhook_id}' not found")
 
 
 def webhook_deliveries(
-    tenant_id: str, webhook_id: str, *, store: WebhookStore, limit: int = 100
+    tenant_id: str,
+    webhook_id: str,
+    *,
+    webhooks: WebhookStore | None,
+    tenants: TenantRegistry,
+    settings: Settings,
+    limit: int = 100,
 ) -> DeliveryList:
     """The endpoint's delivery log, newest first, each delivery with its attempts."""
+    store = _store(tenant_id, webhooks=webhooks, tenants=tenants, settings=settings)
     if webhook_id not in {e["id"] for e in store.endpoints(tenant_id)}:
         raise NotFoundError(f"webhook '{webhook_id}' not found")
     rows = store.deliveries(tenant_id, webhook_id, limit=limit)
     return DeliveryList(deliveries=[Delivery.model_validate(r) for r in rows])
+
+
+def _store(
+    tenant_id: str, *, webhooks: WebhookStore | None, tenants: TenantRegistry, settings: Settings
+) -> WebhookStore:
+    """The webhook store, for a tenant that exists: an unknown or erasing tenant is a 404, and
+    so is every tenant where there is no webhook store (events go to EventBridge instead)."""
+    tenancy.settings_for(tenant_id, tenants=tenants, settings=settings)
+    if webhooks is None:
+        raise NotFoundError(f"tenant '{tenant_id}' not found")
+    return webhooks
 
 
 def sign(secret: str, body: bytes, *, timestamp: int | None = None) -> str:

@@ -21,7 +21,7 @@ def cmd_lifecycle(args: argparse.Namespace) -> int:
             raise ValidationFailedError("--tenant: required for reports")
         import engram.lifecycle.service
 
-        reports = engram.lifecycle.service.lifecycle_reports(engine.deps, args.tenant, args.limit)
+        reports = engine.deps.call(engram.lifecycle.service.lifecycle_reports, args.tenant, args.limit)
         out(
             args,
             {"reports": [dump(r) for r in reports]},

@@ -48,7 +48,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     resumed = engine.resume_jobs()
     if not args.no_lifecycle:
         engine.start_lifecycle(args.lifecycle_interval or engine.settings.lifecycle_interval_s)
-    dispatcher = start_dispatcher(engine.deps)  # webhooks: sent on a background thread
+    dispatcher = engine.deps.call(start_dispatcher)  # webhooks: sent on a background thread
     cap = args.timeout
 
     def invoke(function: str, event: dict[str, Any], timeout_s: float) -> Any:

@@ -24,11 +24,11 @@ def cmd_tenant(args: argparse.Namespace) -> int:
     from engram.tenants import admin
 
     if args.action == "create":
-        tenant = admin.create_tenant(deps, args.name, args.display_name)
+        tenant = deps.call(admin.create_tenant, args.name, args.display_name)
         out(args, {"tenant_id": tenant.tenant_id, "name": tenant.name}, f"created tenant {tenant.tenant_id}")
     elif args.action == "configure":
         overrides = json_arg(args.settings or "{}", "--settings")
-        effective = admin.configure_tenant(deps, args.name, overrides)
+        effective = deps.call(admin.configure_tenant, args.name, overrides)
         data = {
             "tenant_id": args.name,
             "overrides": overrides,
@@ -38,10 +38,10 @@ def cmd_tenant(args: argparse.Namespace) -> int:
         }
         out(args, data, f"{args.name}: overrides {json.dumps(overrides)}")
     elif args.action == "list":
-        listed = [{"tenant_id": t.tenant_id, "name": t.name} for t in admin.list_tenants(deps)]
+        listed = [{"tenant_id": t.tenant_id, "name": t.name} for t in deps.call(admin.list_tenants)]
         out(args, {"tenants": listed}, "\n".join(t["tenant_id"] for t in listed) or "(no tenants)")
     else:
-        removed = admin.erase_tenant(deps, args.name)
+        removed = deps.call(admin.erase_tenant, args.name)
         if removed is None:  # the stack's step queue carries on
             out(args, {"tenant_id": args.name, "status": "erasing"}, f"erasing {args.name} (in steps)")
         else:
@@ -68,15 +68,19 @@ def cmd_key(args: argparse.Namespace) -> int:
 
     if args.action == "create":
         scopes = [s for group in (args.scopes or []) for s in group.split(",") if s]
-        plaintext, record = admin.create_key(
-            deps, args.target, scopes=scopes, read_only=args.read_only, expires_in_days=args.expires_in
+        plaintext, record = deps.call(
+            admin.create_key,
+            args.target,
+            scopes=scopes,
+            read_only=args.read_only,
+            expires_in_days=args.expires_in,
         )
         from engram.tenants.admin_models import KeyCreated
 
         data = dump(KeyCreated.of(plaintext, record))  # the HTTP answer's fields
         out(args, data, f"{plaintext}\n(key {record.key_id} for {record.tenant_id}; shown only now)")
     elif args.action == "revoke":
-        admin.revoke_key(deps, args.target)
+        deps.call(admin.revoke_key, args.target)
         out(args, {"key_id": args.target, "revoked": True}, f"revoked {args.target}")
     else:
         keys = [
@@ -90,7 +94,7 @@ def cmd_key(args: argparse.Namespace) -> int:
                 "revoked": k.revoked_at is not None,
                 "last_used_at": k.last_used_at.isoformat() if k.last_used_at else None,
             }
-            for k in admin.list_keys(deps, args.target)
+            for k in deps.call(admin.list_keys, args.target)
         ]
         out(
             args,

@@ -92,7 +92,9 @@ def cmd_reindex(args: argparse.Namespace) -> int:
     engine = open_engine(args)
     from engram.tenants import admin as tenant_admin
 
-    tenants = [t.tenant_id for t in tenant_admin.list_tenants(engine.deps)] if args.all else [args.tenant]
+    tenants = (
+        [t.tenant_id for t in engine.deps.call(tenant_admin.list_tenants)] if args.all else [args.tenant]
+    )
     total = sum(engine.stats(t).by_status.get("active", 0) for t in tenants)
     with progress(total, "reindex", not args.json) as bar:
         counts = engine.reindex(tenants, clean=args.clean, progress=bar.update)
