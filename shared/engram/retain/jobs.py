@@ -109,7 +109,7 @@ def execute(deps: Deps, tenant_id: str, job: Job) -> None:
     running = job.model_copy(update={"status": "running", "updated_at": deps.clock.now()})
     deps.store.put_job(tenant_id, running)
     try:
-        response = metered.run(deps, deps.call(tenancy.of_tenant, tenant_id), job_request(job))
+        response = deps.call(metered.run, deps.call(tenancy.of_tenant, tenant_id), job_request(job))
         results = [r.model_copy(update={"memory": None}) for r in response.results]  # ids only
         update: dict[str, Any] = {
             "status": "succeeded",
