@@ -139,7 +139,7 @@ def _import_slice(deps: Deps, tenant_id: str, job: Job) -> None:
     from engram import imports
 
     if deps.runner is None:  # a worker of the job queue runs it to the end
-        imports.execute(deps, tenant_id, job)
+        deps.call(imports.execute, tenant_id, job)
         return
     calls = [0]
 
@@ -147,7 +147,7 @@ def _import_slice(deps: Deps, tenant_id: str, job: Job) -> None:
         calls[0] += 1
         return calls[0] > IMPORT_SLICE_BATCHES
 
-    ended = imports.execute(deps, tenant_id, job, should_stop=slice_done)
+    ended = deps.call(imports.execute, tenant_id, job, should_stop=slice_done)
     if ended.status == "running":  # it resumes from its progress after the jobs queued meanwhile
         deps.runner.submit(tenant_id, ended)
 

@@ -71,7 +71,7 @@ def run(step: Step, *, deps: Deps, should_stop: Callable[[], bool]) -> list[Step
         from engram.imports import run_job
 
         assert step.tenant_id is not None and step.job_id is not None
-        job = run_job(deps, step.tenant_id, step.job_id, should_stop=should_stop)
+        job = deps.call(run_job, step.tenant_id, step.job_id, should_stop=should_stop)
         return [step] if job is not None and job.status in ("queued", "running") else []
     return fan_out(step, deps=deps, should_stop=should_stop)
 
