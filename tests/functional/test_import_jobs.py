@@ -168,7 +168,7 @@ def test_an_import_that_reaches_its_deadline_hands_the_rest_to_a_job(
     text = export_file(400, vectors=False)
     # When it is imported with little time left in the call (enough for one batch, not for two)
     with deadline.within(imports.service.MIN_LEFT_S + 0.2):
-        answer = imports.import_text(engine.deps, context, text)
+        answer = engine.deps.call(imports.import_text, context, text)
     # Then the answer is a job, which holds how far the call got (one batch, written whole)
     assert isinstance(answer, JobAccepted)
     job = engine.deps.store.get_job("acme", answer.job_id)
@@ -177,13 +177,13 @@ def test_an_import_that_reaches_its_deadline_hands_the_rest_to_a_job(
     assert (job.progress.done, job.progress.imported) == (first, first)
     assert engine.stats("acme").total == first
     # And the job, run, imports the rest: every memory once
-    done = imports.run_job(engine.deps, "acme", answer.job_id)
+    done = engine.deps.call(imports.run_job, "acme", answer.job_id)
     assert done is not None and done.status == "succeeded" and done.progress is not None
     assert (done.progress.done, done.progress.imported, done.progress.skipped) == (400, 400, 0)
     assert engine.stats("acme").total == 400
     # And a small import within the same time is answered inline
     with deadline.within(imports.service.MIN_LEFT_S + 0.5):
-        small = imports.import_text(engine.deps, context, export_file(3))
+        small = engine.deps.call(imports.import_text, context, export_file(3))
     assert small == ImportResponse(imported=0, skipped=3)
     engine.close()
     if backend == "dynamodb":
@@ -208,7 +208,7 @@ def test_a_long_import_job_lets_the_jobs_queued_behind_it_run(tmp_path: Path) ->
     engine.create_tenant("globex")
     engine.resume_jobs()
     context = engine.deps.call(tenancy.of_tenant, "acme")
-    started = imports.import_text(engine.deps, context, export_file(1200, vectors=False))
+    started = engine.deps.call(imports.import_text, context, export_file(1200, vectors=False))
     assert isinstance(started, JobAccepted)
     # When another tenant's asynchronous retain is queued behind it
     body = {"scope": "user:bob", "text": "Bob prefers window seats", "mode": "raw", "async": True}

@@ -96,13 +96,13 @@ def test_an_uploaded_file_is_imported_by_steps_that_resume(
     engine, queue, blobs = cloud
     context = engine.deps.call(tenancy.of_tenant, "acme")
     # Given an upload URL, and the file PUT there (under the tenant's prefix)
-    upload = imports.new_upload(engine.deps, context)
+    upload = engine.deps.call(imports.new_upload, context)
     key = f"tenants/acme/imports/{upload.job_id}.jsonl"
     assert key in upload.upload_url and upload.method == "PUT"
     blobs.put(key, export_file(450).encode())
     # When the import of the upload is started (twice: a retried call)
-    accepted = imports.start_upload(engine.deps, context, upload.job_id)
-    again = imports.start_upload(engine.deps, context, upload.job_id)
+    accepted = engine.deps.call(imports.start_upload, context, upload.job_id)
+    again = engine.deps.call(imports.start_upload, context, upload.job_id)
     # Then one job waits, as one step on the step queue
     assert accepted == again == JobAccepted(job_id=upload.job_id)
     assert queue.sent == [{"kind": "import", "tenant_id": "acme", "job_id": upload.job_id}]
@@ -128,7 +128,7 @@ def test_a_step_killed_between_batches_resumes_from_the_last_batch_it_wrote(
 ) -> None:
     engine, queue, _ = cloud
     context = engine.deps.call(tenancy.of_tenant, "acme")
-    accepted = imports.import_text(engine.deps, context, export_file(imports.INLINE_MAX + 50))
+    accepted = engine.deps.call(imports.import_text, context, export_file(imports.INLINE_MAX + 50))
     assert isinstance(accepted, JobAccepted)
     calls = [0]
 
@@ -156,9 +156,9 @@ def test_a_step_killed_between_batches_resumes_from_the_last_batch_it_wrote(
 def test_an_upload_never_put_is_not_found(cloud: tuple[Engine, StepQueue, MemoryBlobs]) -> None:
     engine, queue, _ = cloud
     context = engine.deps.call(tenancy.of_tenant, "acme")
-    upload = imports.new_upload(engine.deps, context)
+    upload = engine.deps.call(imports.new_upload, context)
     with pytest.raises(NotFoundError, match="PUT the file"):
-        imports.start_upload(engine.deps, context, upload.job_id)
+        engine.deps.call(imports.start_upload, context, upload.job_id)
     assert queue.sent == []
 
 
@@ -168,7 +168,7 @@ def test_a_posted_body_over_the_inline_limit_waits_in_object_storage(
     engine, queue, blobs = cloud
     context = engine.deps.call(tenancy.of_tenant, "acme")
     # When a body of more memories than one call writes is posted
-    answer = imports.import_text(engine.deps, context, export_file(imports.INLINE_MAX + 1))
+    answer = engine.deps.call(imports.import_text, context, export_file(imports.INLINE_MAX + 1))
     # Then it is a job whose body waits in object storage, run by the step worker
     assert isinstance(answer, JobAccepted)
     assert list(blobs.objects) == [f"tenants/acme/imports/{answer.job_id}.jsonl"]
@@ -231,6 +231,6 @@ def test_an_import_job_the_step_queue_refuses_is_a_provider_error_saying_what_is
     context = engine.deps.call(tenancy.of_tenant, "acme")
     # When a file too large for one call is posted while the step queue is down
     with pytest.raises(ProviderError, match="did not accept the import; 0 memories of the file are written"):
-        imports.import_text(engine.deps, context, export_file(imports.INLINE_MAX + 1))
+        engine.deps.call(imports.import_text, context, export_file(imports.INLINE_MAX + 1))
     # Then nothing was written
     assert engine.stats("acme").total == 0

@@ -31,7 +31,7 @@ class LocalJobRunner:
 
     def submit(self, tenant_id: str, job: Job) -> None:
         if self._pool is not None and self._deps is not None:
-            self._pool.submit(execute, self._deps, tenant_id, job)
+            self._pool.submit(self._deps.call, execute, tenant_id, job)
 
     def resume(self) -> int:
         """Run again the jobs a stopped process left queued or running; returns how many."""

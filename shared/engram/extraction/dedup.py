@@ -33,7 +33,7 @@ from engram.extraction.guard import instruction_like
 from engram.extraction.llm import LlmUsage, nonce, prompt
 from engram.identity import normalise
 from engram.models import MemoryRecord
-from engram.ports import LLM, MemoryStore, Vector
+from engram.ports import LLM, MemoryRecords, Vector
 
 logger = logging.getLogger(__name__)
 
@@ -183,7 +183,7 @@ def llm_decisions(
     nearest: dict[int, list[tuple[str, float]]],
     *,
     llm: LLM,
-    store: MemoryStore,
+    store: MemoryRecords,
     prefilter_cosine: float,
     usage: LlmUsage,
 ) -> dict[int, Decision]:

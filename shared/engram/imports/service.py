@@ -22,13 +22,28 @@ from collections.abc import Callable
 from datetime import timedelta
 
 from engram import deadline
-from engram.deps import Deps, metered_ports
 from engram.errors import EngramError, NotFoundError, PayloadTooLargeError, ProviderError, UnprocessableError
 from engram.identity import job_id as new_job_id
 from engram.imports.lines import Plan, read
 from engram.memories.operations import write_imported
+from engram.metering.counters import Meter, MeteredEmbedder
 from engram.models import ImportProgress, ImportResponse, ImportUpload, Job, JobAccepted
+from engram.ports import (
+    BlobStore,
+    Clock,
+    Embedder,
+    JobQueue,
+    JobRunner,
+    JobStore,
+    MemoryStore,
+    Ports,
+    SearchIndex,
+    StepQueue,
+    TenantRegistry,
+)
 from engram.scopes import ScopeSet
+from engram.settings import Settings
+from engram.tenants import tenancy
 from engram.tenants.tenancy import TenantContext
 
 logger = logging.getLogger(__name__)
@@ -47,37 +62,93 @@ MAX_UPLOAD_BYTES = 100_000_000
 """The largest file ``POST /v1/import/upload`` takes (a step worker reads it whole)."""
 
 
-def import_text(deps: Deps, context: TenantContext, text: str) -> ImportResponse | JobAccepted:
+def import_text(
+    context: TenantContext,
+    text: str,
+    *,
+    store: MemoryStore,
+    index: SearchIndex,
+    embedder: Embedder,
+    meter: Meter,
+    clock: Clock,
+    blobs: BlobStore | None,
+    steps: StepQueue | None,
+    queue: JobQueue | None,
+    runner: JobRunner | None,
+) -> ImportResponse | JobAccepted:
     """Import an export posted whole: the counts, or the job that carries on (see the module)."""
-    plan = _plan(deps, context, text.splitlines())
+    plan = _plan(context, text.splitlines(), embedder)
     progress = ImportProgress(total=len(plan.items), skipped=plan.repeated)
+
+    def to_job() -> JobAccepted:
+        return submit(
+            context,
+            text=text,
+            progress=progress,
+            jobs=store,
+            clock=clock,
+            blobs=blobs,
+            steps=steps,
+            queue=queue,
+            runner=runner,
+        )
+
+    def inline(should_stop: Callable[[float], bool], batch: int = BATCH) -> None:
+        write(
+            context.tenant_id,
+            plan,
+            progress,
+            should_stop=should_stop,
+            batch=batch,
+            store=store,
+            index=index,
+            embedder=embedder,
+            meter=meter,
+            clock=clock,
+        )
+
     if len(plan.items) > INLINE_MAX:
-        return submit(deps, context, text=text, progress=progress)
-    write(deps, context.tenant_id, plan, progress, should_stop=_deadline_near, batch=INLINE_BATCH)
+        return to_job()
+    inline(_deadline_near, INLINE_BATCH)
     if progress.done < progress.total:
         try:
-            return submit(deps, context, text=text, progress=progress)
+            return to_job()
         except PayloadTooLargeError:  # no room for the body (no object storage): finish here
             logger.warning("import past its deadline finished inline: the job store cannot hold it")
-            write(deps, context.tenant_id, plan, progress, should_stop=lambda _: False)
+            inline(lambda _: False)
     return ImportResponse(imported=progress.imported, skipped=progress.skipped)
 
 
 def import_lines(
-    deps: Deps,
     context: TenantContext,
     lines: list[str],
     progress: Callable[[int, int], None] | None = None,
+    *,
+    store: MemoryStore,
+    index: SearchIndex,
+    embedder: Embedder,
+    meter: Meter,
+    clock: Clock,
 ) -> ImportResponse:
     """Import an export to the end, here (the CLI: no deadline); ``progress(done, total)`` per batch."""
-    plan = _plan(deps, context, lines)
+    plan = _plan(context, lines, embedder)
     counts = ImportProgress(total=len(plan.items), skipped=plan.repeated)
-    write(deps, context.tenant_id, plan, counts, should_stop=lambda _: False, on_batch=progress)
+    write(
+        context.tenant_id,
+        plan,
+        counts,
+        should_stop=lambda _: False,
+        on_batch=progress,
+        store=store,
+        index=index,
+        embedder=embedder,
+        meter=meter,
+        clock=clock,
+    )
     return ImportResponse(imported=counts.imported, skipped=counts.skipped)
 
 
 def write(
-    deps: Deps,
     tenant_id: str,
     plan: Plan,
     progress: ImportProgress,
@@ -85,13 +156,18 @@ def write(
     should_stop: Callable[[float], bool],
     on_batch: Callable[[int, int], None] | None = None,
     batch: int = BATCH,
+    store: MemoryStore,
+    index: SearchIndex,
+    embedder: Embedder,
+    meter: Meter,
+    clock: Clock,
 ) -> None:
     """Write the plan's memories from ``progress.done`` on, a batch at a time, until done or
     ``should_stop(slowest batch's seconds)``; ``progress`` counts as it goes."""
     slowest = 0.0
-    now = deps.clock.now()
-    with deps.meter.metered(tenant_id) as usage:
-        ports = metered_ports(deps, usage)
+    now = clock.now()
+    with meter.metered(tenant_id) as usage:
+        ports = Ports(store, index, MeteredEmbedder(embedder, usage), clock)
         while progress.done < len(plan.items) and not should_stop(slowest):
             items = plan.items[progress.done : progress.done + batch]
             started = time.monotonic()
@@ -108,8 +184,7 @@ def _deadline_near(slowest_s: float) -> bool:
     return deadline.left(math.inf) < MIN_LEFT_S + 2 * slowest_s
 
 
-def _plan(deps: Deps, context: TenantContext, lines: list[str]) -> Plan:
-    embedder = deps.embedder
+def _plan(context: TenantContext, lines: list[str], embedder: Embedder) -> Plan:
     return read(
         context.tenant_id,
         lines,
@@ -123,26 +198,31 @@ def _plan(deps: Deps, context: TenantContext, lines: list[str]) -> Plan:
 
 
 def submit(
-    deps: Deps,
     context: TenantContext,
     *,
     text: str | None = None,
     progress: ImportProgress | None = None,
     job_id: str | None = None,
+    jobs: JobStore,
+    clock: Clock,
+    blobs: BlobStore | None,
+    steps: StepQueue | None,
+    queue: JobQueue | None,
+    runner: JobRunner | None,
 ) -> JobAccepted:
     """Store an import job (durable before this returns) and hand it to whoever runs jobs. The
     file is ``text``, kept as an object where there is object storage (so that saving progress
     after each batch costs one small write) and in the job otherwise; without ``text``, the
     upload of ``job_id``."""
-    now = deps.clock.now()
+    now = clock.now()
     job_id = job_id or new_job_id()
     key = upload_key(context.tenant_id, job_id)
     request = {"object": key}
     if text is not None:
-        if deps.blobs is None:
+        if blobs is None:
             request = {"body": text}
         else:
-            deps.blobs.put(key, text.encode())
+            blobs.put(key, text.encode())
     job = Job(
         job_id=job_id,
         kind="import",
@@ -153,18 +233,18 @@ def submit(
         progress=progress,
         request=request,
     )
-    deps.store.put_job(context.tenant_id, job)
+    jobs.put_job(context.tenant_id, job)
     try:
-        if deps.steps is not None:  # the cloud: the step worker, in resumable steps
-            deps.steps.send({"kind": "import", "tenant_id": context.tenant_id, "job_id": job.job_id})
-        elif deps.queue is not None:
-            deps.queue.enqueue(context.tenant_id, job.job_id)
-        elif deps.runner is not None:  # locally: this process's job runner
-            deps.runner.submit(context.tenant_id, job)
+        if steps is not None:  # the cloud: the step worker, in resumable steps
+            steps.send({"kind": "import", "tenant_id": context.tenant_id, "job_id": job.job_id})
+        elif queue is not None:
+            queue.enqueue(context.tenant_id, job.job_id)
+        elif runner is not None:  # locally: this process's job runner
+            runner.submit(context.tenant_id, job)
     except Exception as exc:
         written = progress.done if progress is not None else 0
         failed = job.model_copy(update={"status": "failed", "error": "could not enqueue", "request": None})
-        deps.store.put_job(context.tenant_id, failed)
+        jobs.put_job(context.tenant_id, failed)
         raise ProviderError(
             f"the job queue did not accept the import; {written} memories of the file are written"
             " (importing it again skips them): retry"
@@ -182,67 +262,114 @@ def visible(job: Job, scopes: ScopeSet) -> bool:
 
 
 def run_job(
-    deps: Deps, tenant_id: str, job_id: str, *, should_stop: Callable[[], bool] = lambda: False
+    tenant_id: str,
+    job_id: str,
+    *,
+    should_stop: Callable[[], bool] = lambda: False,
+    store: MemoryStore,
+    tenants: TenantRegistry,
+    index: SearchIndex,
+    embedder: Embedder,
+    meter: Meter,
+    clock: Clock,
+    blobs: BlobStore | None,
+    settings: Settings,
 ) -> Job | None:
     """Run (or resume) an import job until it ends or ``should_stop``; the job as it is then."""
-    job = deps.store.get_job(tenant_id, job_id)
+    job = store.get_job(tenant_id, job_id)
     if job is None or job.status in ("succeeded", "failed") or job.request is None:
         return job
-    return execute(deps, tenant_id, job, should_stop=should_stop)
+    return execute(
+        tenant_id,
+        job,
+        should_stop=should_stop,
+        store=store,
+        tenants=tenants,
+        index=index,
+        embedder=embedder,
+        meter=meter,
+        clock=clock,
+        blobs=blobs,
+        settings=settings,
+    )
 
 
-def execute(deps: Deps, tenant_id: str, job: Job, *, should_stop: Callable[[], bool] = lambda: False) -> Job:
-    """Run an import job from where its progress says; the job as stored at the end."""
-    from engram.tenants import tenancy
-
+def execute(
+    tenant_id: str,
+    job: Job,
+    *,
+    should_stop: Callable[[], bool] = lambda: False,
+    store: MemoryStore,
+    tenants: TenantRegistry,
+    index: SearchIndex,
+    embedder: Embedder,
+    meter: Meter,
+    clock: Clock,
+    blobs: BlobStore | None,
+    settings: Settings,
+) -> Job:
+    """Run an import job from where its progress says; the job as stored at the end.
+    ``settings`` are the service's (the job runs with the tenant's)."""
     request = job.request or {}
-    running = job.model_copy(update={"status": "running", "updated_at": deps.clock.now()})
-    deps.store.put_job(tenant_id, running)
+    running = job.model_copy(update={"status": "running", "updated_at": clock.now()})
+    store.put_job(tenant_id, running)
     try:
         scopes = ScopeSet.every() if job.scopes is None else ScopeSet.of(job.scopes)
-        context = deps.call(tenancy.of_tenant, tenant_id, scopes)
-        plan = _plan(deps, context, _body(deps, request).splitlines())
+        context = tenancy.of_tenant(tenant_id, scopes, tenants=tenants, settings=settings)
+        plan = _plan(context, _body(request, blobs).splitlines(), embedder)
         progress = job.progress or ImportProgress(skipped=plan.repeated)
         progress = progress.model_copy(update={"total": len(plan.items)})
         saved = "object" in request  # the job is small: its progress is kept after each batch
 
         def keep(_done: int, _total: int) -> None:
-            deps.store.put_job(tenant_id, running.model_copy(update={"progress": progress}))
+            store.put_job(tenant_id, running.model_copy(update={"progress": progress}))
 
         write(
-            deps,
             tenant_id,
             plan,
             progress,
             should_stop=lambda _: should_stop(),
             on_batch=keep if saved else None,
+            store=store,
+            index=index,
+            embedder=embedder,
+            meter=meter,
+            clock=clock,
         )
     except Exception as exc:  # the job reports any failure; the process goes on
         if not isinstance(exc, EngramError):
             logger.exception("import job failed")
         error = exc.message if isinstance(exc, EngramError) else "the import stopped on an internal error"
         ended = running.model_copy(update={"status": "failed", "error": error, "request": None})
-        return _finish(deps, tenant_id, ended, request)
+        return _finish(tenant_id, ended, request, jobs=store, clock=clock, blobs=blobs)
     if progress.done < progress.total:  # stopped at the deadline: a step resumes it
-        paused = running.model_copy(update={"progress": progress, "updated_at": deps.clock.now()})
-        deps.store.put_job(tenant_id, paused)
+        paused = running.model_copy(update={"progress": progress, "updated_at": clock.now()})
+        store.put_job(tenant_id, paused)
         return paused
     done = running.model_copy(update={"status": "succeeded", "progress": progress, "request": None})
-    return _finish(deps, tenant_id, done, request)
+    return _finish(tenant_id, done, request, jobs=store, clock=clock, blobs=blobs)
 
 
-def _finish(deps: Deps, tenant_id: str, job: Job, request: dict[str, str]) -> Job:
-    ended = job.model_copy(update={"updated_at": deps.clock.now()})
-    deps.store.put_job(tenant_id, ended)
-    if "object" in request and deps.blobs is not None:  # the uploaded file is not kept
-        deps.blobs.delete(request["object"])
+def _finish(
+    tenant_id: str,
+    job: Job,
+    request: dict[str, str],
+    *,
+    jobs: JobStore,
+    clock: Clock,
+    blobs: BlobStore | None,
+) -> Job:
+    ended = job.model_copy(update={"updated_at": clock.now()})
+    jobs.put_job(tenant_id, ended)
+    if "object" in request and blobs is not None:  # the uploaded file is not kept
+        blobs.delete(request["object"])
     return ended
 
 
-def _body(deps: Deps, request: dict[str, str]) -> str:
+def _body(request: dict[str, str], blobs: BlobStore | None) -> str:
     if "body" in request:
         return request["body"]
-    data = deps.blobs.get(request["object"]) if deps.blobs is not None else None
+    data = blobs.get(request["object"]) if blobs is not None else None
     if data is None:
         raise NotFoundError("the uploaded file is not there (its upload URL may have expired unused)")
     try:
@@ -259,36 +386,50 @@ def upload_key(tenant_id: str, job_id: str) -> str:
     return f"tenants/{tenant_id}/imports/{job_id}.jsonl"
 
 
-def new_upload(deps: Deps, context: TenantContext) -> ImportUpload:
+def new_upload(
+    context: TenantContext, *, blobs: BlobStore | None, clock: Clock, settings: Settings
+) -> ImportUpload:
     """A presigned URL to ``PUT`` a file of any size up to ``MAX_UPLOAD_BYTES``; nothing is stored yet."""
-    if deps.blobs is None:
+    if blobs is None:
         raise NotFoundError(_NO_UPLOADS)
     job_id = new_job_id()
-    expiry = deps.settings.aws.export_url_expiry_s
+    expiry = settings.aws.export_url_expiry_s
     return ImportUpload(
         job_id=job_id,
-        upload_url=deps.blobs.presigned_put(upload_key(context.tenant_id, job_id), expiry),
-        expires_at=deps.clock.now() + timedelta(seconds=expiry),
+        upload_url=blobs.presigned_put(upload_key(context.tenant_id, job_id), expiry),
+        expires_at=clock.now() + timedelta(seconds=expiry),
         max_bytes=MAX_UPLOAD_BYTES,
     )
 
 
-def start_upload(deps: Deps, context: TenantContext, job_id: str) -> JobAccepted:
+def start_upload(
+    context: TenantContext,
+    job_id: str,
+    *,
+    jobs: JobStore,
+    clock: Clock,
+    blobs: BlobStore | None,
+    steps: StepQueue | None,
+    queue: JobQueue | None,
+    runner: JobRunner | None,
+) -> JobAccepted:
     """The job of an uploaded file (the same one again if it was started already)."""
-    if deps.blobs is None:
+    if blobs is None:
         raise NotFoundError(_NO_UPLOADS)
-    existing = deps.store.get_job(context.tenant_id, job_id)
+    existing = jobs.get_job(context.tenant_id, job_id)
     if existing is not None:
         if not visible(existing, context.scopes):
             raise NotFoundError(f"upload '{job_id}' not found")
         return JobAccepted(job_id=existing.job_id, status="queued")
     key = upload_key(context.tenant_id, job_id)
-    size = deps.blobs.size(key)
+    size = blobs.size(key)
     if size is None:
         raise NotFoundError(f"upload '{job_id}' not found (PUT the file to its upload_url first)")
     if size > MAX_UPLOAD_BYTES:
-        deps.blobs.delete(key)
+        blobs.delete(key)
         raise PayloadTooLargeError(
             f"the uploaded file is {size:,} bytes; an import takes at most {MAX_UPLOAD_BYTES:,}"
         )
-    return submit(deps, context, job_id=job_id)
+    return submit(
+        context, job_id=job_id, jobs=jobs, clock=clock, blobs=blobs, steps=steps, queue=queue, runner=runner
+    )

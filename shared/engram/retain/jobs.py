@@ -1,7 +1,7 @@
 """Asynchronous retains: accept a job (durable before the answer), run it, report its status.
 
-A job waits on the job queue (SQS in the cloud, ``deps.queue``) or, with none, runs on this
-process's job runner (``deps.runner``, ``engram.background.jobs``). Running a job is a retain
+A job waits on the job queue (SQS in the cloud, ``queue``) or, with none, runs on this
+process's job runner (``runner``, ``engram.background.jobs``). Running a job is a retain
 under the job's own idempotency key, so a redelivered or retried job replays what a first attempt
 committed instead of writing twice.
 """
@@ -9,27 +9,53 @@ committed instead of writing twice.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
-from engram.deps import Deps
+from engram.embedding.backlog import Backlog
 from engram.errors import ConflictError, NotFoundError, ProviderError
 from engram.identity import job_id, scoped_key
+from engram.metering.counters import Meter
 from engram.models import Job, JobAccepted, RetainRequest, check_expiry
+from engram.ports import (
+    LLM,
+    BlobStore,
+    Clock,
+    Embedder,
+    Extractor,
+    IdempotencyRecords,
+    JobQueue,
+    JobRunner,
+    JobStore,
+    MemoryStore,
+    SearchIndex,
+    TenantRegistry,
+)
 from engram.retain import metered, service
+from engram.settings import Settings
 from engram.tenants import tenancy
 from engram.tenants.tenancy import TenantContext
 
 logger = logging.getLogger(__name__)
 
 
-def submit_retain(deps: Deps, context: TenantContext, request: RetainRequest) -> JobAccepted:
+def submit_retain(
+    context: TenantContext,
+    request: RetainRequest,
+    *,
+    jobs: JobStore,
+    idempotency: IdempotencyRecords,
+    clock: Clock,
+    queue: JobQueue | None,
+    runner: JobRunner | None,
+) -> JobAccepted:
     """Accept a retain to run in the background; the job (with its body) is durable before this returns."""
     tenant_id = context.tenant_id
     context.scopes.narrow([request.scope])
-    now = deps.clock.now()
+    now = clock.now()
     check_expiry(request.expires_at, now)  # refused now, not when the job runs
     if request.idempotency_key is not None:
-        earlier = _keyed_job(deps, tenant_id, request)
+        earlier = _keyed_job(tenant_id, request, jobs=jobs, idempotency=idempotency)
         if earlier is not None:
             return earlier
     job = Job(
@@ -40,31 +66,33 @@ def submit_retain(deps: Deps, context: TenantContext, request: RetainRequest) ->
         updated_at=now,
         request=request.model_dump(mode="json", by_alias=True, exclude_none=True),
     )
-    deps.store.put_job(tenant_id, job)
-    if deps.queue is None:
-        if deps.runner is not None:  # without one the job stays queued until a server resumes it
-            deps.runner.submit(tenant_id, job)
+    jobs.put_job(tenant_id, job)
+    if queue is None:
+        if runner is not None:  # without one the job stays queued until a server resumes it
+            runner.submit(tenant_id, job)
         return JobAccepted(job_id=job.job_id)
     try:
-        deps.queue.enqueue(tenant_id, job.job_id)
+        queue.enqueue(tenant_id, job.job_id)
     except Exception as exc:
         failed = job.model_copy(update={"status": "failed", "error": "could not enqueue", "request": None})
-        deps.store.put_job(tenant_id, failed)
+        jobs.put_job(tenant_id, failed)
         raise ProviderError("the job queue did not accept the retain; retry") from exc
     return JobAccepted(job_id=job.job_id)
 
 
-def _keyed_job(deps: Deps, tenant_id: str, request: RetainRequest) -> JobAccepted | None:
+def _keyed_job(
+    tenant_id: str, request: RetainRequest, *, jobs: JobStore, idempotency: IdempotencyRecords
+) -> JobAccepted | None:
     """The job an earlier submit with this ``Idempotency-Key`` made (same body), or None to make
     one; the key used for another body is a 409 now, not a failed job later."""
     assert request.idempotency_key is not None
     # The job runs the retain with async false: that is the body the key stands for.
     wanted = service.fingerprint(request.model_copy(update={"async_": False}))
     key = scoped_key(request.scope, request.idempotency_key)
-    previous = deps.store.idempotent_result(tenant_id, key)
+    previous = idempotency.idempotent_result(tenant_id, key)
     if previous is not None and previous[0] != wanted:
         raise ConflictError("this Idempotency-Key was used for a different request")
-    job = deps.store.get_job(tenant_id, job_id(tenant_id, key))
+    job = jobs.get_job(tenant_id, job_id(tenant_id, key))
     if job is None or (job.status == "failed" and job.request is None):
         return None  # a new job (its retain replays what the key already stored, if anything)
     if job.request is not None and service.fingerprint(job_request(job)) != wanted:
@@ -77,39 +105,118 @@ def _scoped(request: RetainRequest) -> str | None:
     return None if key is None else scoped_key(request.scope, key)
 
 
-def get_job(deps: Deps, context: TenantContext, job_id_: str) -> Job:
+def get_job(context: TenantContext, job_id_: str, *, jobs: JobStore) -> Job:
     from engram.imports import visible
 
-    job = deps.store.get_job(context.tenant_id, job_id_)
+    job = jobs.get_job(context.tenant_id, job_id_)
     if job is None or not visible(job, context.scopes):
         raise NotFoundError(f"job '{job_id_}' not found")
     return job
 
 
-def run_job(deps: Deps, tenant_id: str, job_id_: str) -> Job | None:
+def run_job(
+    tenant_id: str,
+    job_id_: str,
+    *,
+    store: MemoryStore,
+    tenants: TenantRegistry,
+    index: SearchIndex,
+    embedder: Embedder,
+    extractor: Extractor,
+    llm: LLM | None,
+    meter: Meter,
+    clock: Clock,
+    backlog: Backlog,
+    blobs: BlobStore | None,
+    queue: JobQueue | None,
+    runner: JobRunner | None,
+    settings: Settings,
+) -> Job | None:
     """Run one queued job (the extract worker's entry). A succeeded or unknown job is left
     alone, so a redelivered message is a no-op; a failed one runs again (its retain carries
     the job's idempotency key, so what a first attempt committed is replayed, not rewritten).
     Returns the job as it ends, None if it does not exist."""
-    job = deps.store.get_job(tenant_id, job_id_)
+    job = store.get_job(tenant_id, job_id_)
     if job is None or job.status == "succeeded":
         return job
     if job.request is None:  # a failed job whose body was dropped cannot run again
         return job
-    execute(deps, tenant_id, job)
-    return deps.store.get_job(tenant_id, job_id_)
+    execute(
+        tenant_id,
+        job,
+        store=store,
+        tenants=tenants,
+        index=index,
+        embedder=embedder,
+        extractor=extractor,
+        llm=llm,
+        meter=meter,
+        clock=clock,
+        backlog=backlog,
+        blobs=blobs,
+        queue=queue,
+        runner=runner,
+        settings=settings,
+    )
+    return store.get_job(tenant_id, job_id_)
 
 
-def execute(deps: Deps, tenant_id: str, job: Job) -> None:
+def execute(
+    tenant_id: str,
+    job: Job,
+    *,
+    store: MemoryStore,
+    tenants: TenantRegistry,
+    index: SearchIndex,
+    embedder: Embedder,
+    extractor: Extractor,
+    llm: LLM | None,
+    meter: Meter,
+    clock: Clock,
+    backlog: Backlog,
+    blobs: BlobStore | None,
+    queue: JobQueue | None,
+    runner: JobRunner | None,
+    settings: Settings,
+) -> None:
     """Run a job's retain (or import, ``engram.imports``) and store how it ended (any failure is
-    the job's, not the caller's)."""
+    the job's, not the caller's). ``settings`` are the service's (the job runs with the tenant's)."""
     if job.kind == "import":
-        _import_slice(deps, tenant_id, job)
+        from engram import imports
+
+        def run_import(should_stop: Callable[[], bool]) -> Job:
+            return imports.execute(
+                tenant_id,
+                job,
+                should_stop=should_stop,
+                store=store,
+                tenants=tenants,
+                index=index,
+                embedder=embedder,
+                meter=meter,
+                clock=clock,
+                blobs=blobs,
+                settings=settings,
+            )
+
+        _import_slice(tenant_id, run_import, runner=runner)
         return
-    running = job.model_copy(update={"status": "running", "updated_at": deps.clock.now()})
-    deps.store.put_job(tenant_id, running)
+    running = job.model_copy(update={"status": "running", "updated_at": clock.now()})
+    store.put_job(tenant_id, running)
     try:
-        response = metered.run(deps, deps.call(tenancy.of_tenant, tenant_id), job_request(job))
+        response = metered.run(
+            tenancy.of_tenant(tenant_id, tenants=tenants, settings=settings),
+            job_request(job),
+            records=store,
+            idempotency=store,
+            index=index,
+            embedder=embedder,
+            extractor=extractor,
+            llm=llm,
+            meter=meter,
+            clock=clock,
+            backlog=backlog,
+        )
         results = [r.model_copy(update={"memory": None}) for r in response.results]  # ids only
         update: dict[str, Any] = {
             "status": "succeeded",
@@ -124,9 +231,9 @@ def execute(deps: Deps, tenant_id: str, job: Job) -> None:
         update = {
             "status": "failed",
             "error": str(exc),
-            "request": job.request if deps.queue is not None else None,
+            "request": job.request if queue is not None else None,
         }
-    deps.store.put_job(tenant_id, running.model_copy(update={**update, "updated_at": deps.clock.now()}))
+    store.put_job(tenant_id, running.model_copy(update={**update, "updated_at": clock.now()}))
 
 
 IMPORT_SLICE_BATCHES = 5
@@ -134,12 +241,13 @@ IMPORT_SLICE_BATCHES = 5
 behind it (one runner thread serves every tenant: a long import must not hold their retains)."""
 
 
-def _import_slice(deps: Deps, tenant_id: str, job: Job) -> None:
-    """Run an import job; on the job runner, a few batches at a time, then back in the queue."""
-    from engram import imports
-
-    if deps.runner is None:  # a worker of the job queue runs it to the end
-        imports.execute(deps, tenant_id, job)
+def _import_slice(
+    tenant_id: str, run: Callable[[Callable[[], bool]], Job], *, runner: JobRunner | None
+) -> None:
+    """Run an import job (``run(should_stop)``); on the job runner, a few batches at a time,
+    then back in the queue."""
+    if runner is None:  # a worker of the job queue runs it to the end
+        run(lambda: False)
         return
     calls = [0]
 
@@ -147,9 +255,9 @@ def _import_slice(deps: Deps, tenant_id: str, job: Job) -> None:
         calls[0] += 1
         return calls[0] > IMPORT_SLICE_BATCHES
 
-    ended = imports.execute(deps, tenant_id, job, should_stop=slice_done)
+    ended = run(slice_done)
     if ended.status == "running":  # it resumes from its progress after the jobs queued meanwhile
-        deps.runner.submit(tenant_id, ended)
+        runner.submit(tenant_id, ended)
 
 
 def job_request(job: Job) -> RetainRequest:

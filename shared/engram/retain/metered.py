@@ -2,33 +2,52 @@
 
 from __future__ import annotations
 
-from engram.deps import Deps, metered_ports
+from engram.embedding.backlog import Backlog
 from engram.metering import counters
+from engram.metering.counters import Meter, MeteredEmbedder
 from engram.models import RetainRequest, RetainResponse
+from engram.ports import LLM, Clock, Embedder, Extractor, IdempotencyRecords, MemoryRecords, SearchIndex
 from engram.retain import service
 from engram.tenants.tenancy import TenantContext
 
 
-def run(deps: Deps, context: TenantContext, request: RetainRequest) -> RetainResponse:
+def run(
+    context: TenantContext,
+    request: RetainRequest,
+    *,
+    records: MemoryRecords,
+    idempotency: IdempotencyRecords,
+    index: SearchIndex,
+    embedder: Embedder,
+    extractor: Extractor,
+    llm: LLM | None,
+    meter: Meter,
+    clock: Clock,
+    backlog: Backlog,
+) -> RetainResponse:
     """Retain now. A spent embedding budget is a 429; a spent LLM budget extracts by the rules
     (the response's ``fallback`` says so). A deferred retain wakes the background embedder."""
     tenant_id, settings = context.tenant_id, context.settings
     context.scopes.narrow([request.scope])
-    deps.meter.check_embedding_budget(
+    meter.check_embedding_budget(
         tenant_id, settings.limits, estimate=counters.estimated_tokens(request_texts(request))
     )
-    llm, fallback = deps.llm, None
+    fallback = None
     if llm is not None and request.mode != "raw":
-        fallback = deps.meter.llm_budget_spent(tenant_id, settings.limits)
+        fallback = meter.llm_budget_spent(tenant_id, settings.limits)
         llm = None if fallback else llm
-    with deps.meter.metered(tenant_id, "retain_calls") as usage:
+    with meter.metered(tenant_id, "retain_calls") as usage:
         if fallback:
             usage["llm_budget_fallbacks"] += 1
         response = service.retain(
             tenant_id,
             request,
-            metered_ports(deps, usage),
-            extractor=deps.extractor,
+            records=records,
+            idempotency=idempotency,
+            index=index,
+            embedder=MeteredEmbedder(embedder, usage),
+            clock=clock,
+            extractor=extractor,
             settings=settings,
             llm=llm,
             usage=usage,
@@ -37,7 +56,7 @@ def run(deps: Deps, context: TenantContext, request: RetainRequest) -> RetainRes
         response.fallback = fallback
         response.extraction = "rules"
     if settings.retain.defer_embedding and response.results:
-        deps.backlog.wake.set()
+        backlog.wake.set()
     return response
 
 

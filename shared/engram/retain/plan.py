@@ -22,7 +22,7 @@ from engram.extraction.llm import LlmUsage
 from engram.identity import content_hash
 from engram.memories.history import entry
 from engram.models import HistoryEntry, MemoryRecord, MemoryView, RetainRequest, RetainResult
-from engram.ports import LLM, Conditions, Embedder, MemoryStore, SearchIndex, Vector
+from engram.ports import LLM, Conditions, Embedder, MemoryRecords, SearchIndex, Vector
 from engram.retain.candidates import Candidate, to_record
 from engram.scopes import ScopeSet
 from engram.screening.head import marked, second_look
@@ -144,7 +144,7 @@ def second_screen(items: list[Item], model_id: str) -> None:
         item.record = item.record.model_copy(update=update)
 
 
-def find_twins(state: RetainState, store: MemoryStore, index: SearchIndex, k: int) -> None:
+def find_twins(state: RetainState, store: MemoryRecords, index: SearchIndex, k: int) -> None:
     """One batched k-NN in the scope for the items that may merge, and a look-up of each text."""
     merging = [item for item in state.items if merges(item)]
     if merging:
@@ -169,7 +169,7 @@ def find_twins(state: RetainState, store: MemoryStore, index: SearchIndex, k: in
             item.stored = existing
 
 
-def ask_llm(state: RetainState, llm: LLM, store: MemoryStore, settings: Settings, usage: LlmUsage) -> None:
+def ask_llm(state: RetainState, llm: LLM, store: MemoryRecords, settings: Settings, usage: LlmUsage) -> None:
     """The LLM's batched decision for the items with stored memories above the pre-filter cosine."""
     items = state.items
     decisions = dedup.llm_decisions(
@@ -231,7 +231,7 @@ def choose(item: Item, state: RetainState, current: Lookup, threshold: float) ->
 
 
 def plan(
-    state: RetainState, *, store: MemoryStore, index: SearchIndex, embedder: Embedder, settings: Settings
+    state: RetainState, *, store: MemoryRecords, index: SearchIndex, embedder: Embedder, settings: Settings
 ) -> None:
     """Every item's step, in the request's order, applied to the batch being planned."""
 

@@ -14,7 +14,7 @@ from engram.extraction.llm_extractor import for_retain
 from engram.identity import scoped_key
 from engram.metering.counters import estimated_tokens
 from engram.models import RetainRequest, RetainResponse, check_expiry
-from engram.ports import LLM, Extractor, Ports
+from engram.ports import LLM, Clock, Embedder, Extractor, IdempotencyRecords, MemoryRecords, SearchIndex
 from engram.retain import plan as planning
 from engram.retain.candidates import candidates
 from engram.retain.write import batch_of, count, replay, write
@@ -32,8 +32,12 @@ def fingerprint(request: RetainRequest) -> str:
 def retain(
     tenant_id: str,
     request: RetainRequest,
-    ports: Ports,
     *,
+    records: MemoryRecords,
+    idempotency: IdempotencyRecords,
+    index: SearchIndex,
+    embedder: Embedder,
+    clock: Clock,
     extractor: Extractor,
     settings: Settings,
     llm: LLM | None = None,
@@ -46,15 +50,16 @@ def retain(
 
     >>> # engine.retain("acme", RetainRequest(scope="user:alice", text="I prefer dark mode"))
     """
-    store, index, embedder = ports.store, ports.index, ports.embedder
     fp = fingerprint(request)
     if request.idempotency_key:
-        previous = store.idempotent_result(tenant_id, scoped_key(request.scope, request.idempotency_key))
+        previous = idempotency.idempotent_result(
+            tenant_id, scoped_key(request.scope, request.idempotency_key)
+        )
         if previous is not None:
             if previous[0] != fp:
                 raise ConflictError("this Idempotency-Key was used for a different request")
-            return replay(tenant_id, previous[1], store)
-    now = ports.clock.now()
+            return replay(tenant_id, previous[1], records)
+    now = clock.now()
     check_expiry(request.expires_at, now)
     spent = LlmUsage()
     texts, items = for_retain(extractor, llm_allowed=llm is not None, settings=settings.retain, usage=spent)
@@ -63,12 +68,12 @@ def retain(
     state.items = planning.records(tenant_id, found, request, now, embedder.model_id)
     planning.embed(state.items, embedder, defer=settings.retain.defer_embedding)
     planning.second_screen(state.items, embedder.model_id)
-    planning.find_twins(state, store, index, settings.retain.dedup_candidates if llm is not None else 1)
+    planning.find_twins(state, records, index, settings.retain.dedup_candidates if llm is not None else 1)
     if llm is not None:
-        planning.ask_llm(state, llm, store, settings, spent)
-    planning.plan(state, store=store, index=index, embedder=embedder, settings=settings)
+        planning.ask_llm(state, llm, records, settings, spent)
+    planning.plan(state, store=records, index=index, embedder=embedder, settings=settings)
     batch = batch_of(state, fp)
-    write(state, batch, store=store, index=index)
+    write(state, batch, store=records, index=index)
     if usage is not None:
         count(usage, state.results, llm, spent)
         # What the background will embed is charged now, as an estimate it settles then.

@@ -10,7 +10,7 @@ from engram.extraction.llm import LlmUsage
 from engram.identity import scoped_key
 from engram.metering import counters
 from engram.models import MemoryView, RetainResponse, RetainResult
-from engram.ports import LLM, MemoryStore, SearchIndex, WriteBatch
+from engram.ports import LLM, MemoryRecords, SearchIndex, WriteBatch
 from engram.retain.plan import RetainState
 
 
@@ -27,7 +27,7 @@ def batch_of(state: RetainState, fingerprint: str) -> WriteBatch:
     return batch
 
 
-def write(state: RetainState, batch: WriteBatch, *, store: MemoryStore, index: SearchIndex) -> None:
+def write(state: RetainState, batch: WriteBatch, *, store: MemoryRecords, index: SearchIndex) -> None:
     """All of it in one transaction, or nothing; then the index. What waits for its vector goes
     in too: an index that can, finds it by BM25 meanwhile."""
     if not (batch.records or batch.idempotency):
@@ -56,7 +56,7 @@ def count(usage: Counter[str], results: list[RetainResult], llm: LLM | None, spe
     usage["retained_items"] += sum(r.action in ("created", "merged", "superseded") for r in results)
 
 
-def replay(tenant_id: str, stored: list[dict[str, Any]], store: MemoryStore) -> RetainResponse:
+def replay(tenant_id: str, stored: list[dict[str, Any]], store: MemoryRecords) -> RetainResponse:
     """The stored outcome of a retain; memories forgotten since are reported, never re-created."""
     records = store.get_many(tenant_id, [r["id"] for r in stored])
     results = []

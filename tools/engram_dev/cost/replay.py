@@ -219,9 +219,11 @@ def measure(endpoint: str | None, *, n: int = 20, dimension: int = 1024) -> dict
         def smart_retain(i: int) -> int:
             text = f"Smart {i}: {TEXTS[i % len(TEXTS)]}"
             body = {"scope": "user:bob", "messages": [{"role": "user", "content": text}], "mode": "smart"}
-            accepted = submit_retain(deps, deps.call(of_tenant, "acme"), RetainRequest.model_validate(body))
+            accepted = deps.call(
+                submit_retain, deps.call(of_tenant, "acme"), RetainRequest.model_validate(body)
+            )
             request("POST /v1/memories")
-            run_job(deps, "acme", accepted.job_id)  # the extract worker
+            deps.call(run_job, "acme", accepted.job_id)  # the extract worker
             deps.store.get_job("acme", accepted.job_id)  # the caller's one poll: GET /v1/jobs/{id}
             request("GET /v1/jobs/{id}")
             return len(text)
