@@ -12,9 +12,9 @@ from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from engram.auth import extract_key, usage_key
+from engram.auth.keys import authenticate, usage_key
 from engram.errors import UnauthorizedError
-from engram.tenants import admin
+from engram_http.headers import extract_key
 from engram_http.runtime import deps, logger
 
 
@@ -41,7 +41,7 @@ def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, A
     presented = extract_key(event.get("headers") or {})
     current = deps()
     try:
-        who = admin.authenticate(current, presented)
+        who = current.call(authenticate, presented)
     except UnauthorizedError:
         logger.info("unauthorized request")
         raise Exception("Unauthorized") from None

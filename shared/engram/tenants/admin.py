@@ -10,14 +10,14 @@ inline locally, in resumable steps (``engram.tenants.steps``) with a step queue.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Literal
+from typing import Any
 
 import engram.memories.service
-from engram.auth import ApiKeyRecord, Principal, verify_operator
 from engram.deps import Deps
-from engram.errors import NotFoundError, UnauthorizedError, ValidationFailedError
+from engram.errors import NotFoundError, ValidationFailedError
 from engram.metering import counters
 from engram.models import NewTenant, Tenant, UsageReport, parse
+from engram.records import ApiKeyRecord
 from engram.settings import Settings, TenantOverrides
 from engram.tenants import tenancy
 from engram.tenants.admin_models import KeySummary, TenantDetail, TenantSummary
@@ -118,16 +118,6 @@ def revoke_key(deps: Deps, key_id: str) -> None:
 def list_keys(deps: Deps, tenant_id: str) -> list[ApiKeyRecord]:
     """Every key of a tenant (records only; secrets are never retrievable)."""
     return deps.keys.list(tenant_id) if deps.keys is not None else []
-
-
-def authenticate(deps: Deps, presented: str | None) -> Principal | Literal["operator"]:
-    """Who presents this credential: the operator, or a key's principal; ``UnauthorizedError``
-    (one message, whatever was wrong) for anything else."""
-    if verify_operator(presented, deps.operator_credential()):
-        return "operator"
-    if deps.keys is None:
-        raise UnauthorizedError("invalid or missing API key")
-    return deps.keys.verify(presented)
 
 
 # -- erasure -------------------------------------------------------------------------------------
