@@ -338,11 +338,9 @@ class AwsSettings(_Section):
             return None
         parts = urllib.parse.urlsplit(endpoint)
         if parts.scheme not in ("https", "http") or not parts.hostname:
-            raise ValueError(
-                f"ENGRAM_OPENSEARCH_ENDPOINT must be a URL with its scheme (https://host), not {endpoint!r}"
-            )
+            raise ValueError(f"must be a URL with its scheme (https://host), not {endpoint!r}")
         if parts.path not in ("", "/") or parts.query:
-            raise ValueError(f"ENGRAM_OPENSEARCH_ENDPOINT must be scheme://host[:port], not {endpoint!r}")
+            raise ValueError(f"must be scheme://host[:port], not {endpoint!r}")
         return endpoint
 
 
@@ -350,13 +348,7 @@ class Settings(BaseSettings):
     """Process-wide settings. ``Settings(...)`` takes values only as given; ``from_env`` reads
     the environment (``engram.settings_env``: each setting's variable is in ``ENV_NAMES``)."""
 
-    model_config = SettingsConfigDict(
-        extra="forbid",
-        frozen=True,
-        env_prefix="ENGRAM_",
-        env_nested_delimiter="__",
-        env_ignore_empty=True,
-    )
+    model_config = SettingsConfigDict(extra="forbid", frozen=True)  # variables: engram.settings_env
 
     backend: Literal["local", "aws"] = "local"
     data_dir: Path = Path("~/.engram").expanduser()

@@ -197,7 +197,9 @@ class EnvironSource(PydanticBaseSettingsSource):
             }
             for err in errors
         ]
-        message = "; ".join(f"{d['field']}: {d['problem']}" for d in details)
+        message = "; ".join(  # a rule across settings names its variables in its own words
+            d["problem"] if d["field"] == "settings" else f"{d['field']}: {d['problem']}" for d in details
+        )
         return ConfigurationError(f"invalid settings: {message}", details=details)
 
 
