@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 
 from engram.adapters.clock import FixedClock
-from engram.auth import ApiKeyRecord
 from engram.identity import content_hash, memory_id, receipt_id
 from engram.models import DeletionLogEntry, HistoryEntry, MemoryRecord, Tenant
 from engram.ports import Conditions, KeyStore, MemoryStore, UsageLedger, Vector, WriteBatch
+from engram.records import ApiKeyRecord
 from engram.scopes import ScopeSet
 
 T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)

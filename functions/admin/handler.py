@@ -8,7 +8,7 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 
-from engram.auth import KEY_ID_PATTERN
+from engram.auth.keys import KEY_ID_PATTERN
 from engram.models import UsageReport
 from engram.settings import TENANT_SECTIONS
 from engram.tenants import admin

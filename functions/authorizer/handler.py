@@ -12,9 +12,9 @@ from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from engram.auth import extract_key
+from engram.auth.keys import authenticate, usage_identifier
 from engram.errors import UnauthorizedError
-from engram.tenants import admin
+from engram_http.headers import extract_key
 from engram_http.runtime import deps, logger
 
 
@@ -40,7 +40,7 @@ def _policy(principal: str, method_arn: str, context: dict[str, str]) -> dict[st
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     presented = extract_key(event.get("headers") or {})
     try:
-        who = deps().call(admin.authenticate, presented)
+        who = deps().call(authenticate, presented)
     except UnauthorizedError:
         logger.info("unauthorized request")
         raise Exception("Unauthorized") from None
@@ -58,5 +58,5 @@ def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, A
         },
     )
     # The usage plan of the tenant throttles this caller (the API Gateway key of this stage's tenant).
-    policy["usageIdentifierKey"] = deps().call(admin.usage_identifier, who.tenant_id)
+    policy["usageIdentifierKey"] = deps().call(usage_identifier, who.tenant_id)
     return policy

@@ -36,19 +36,18 @@ from engram.errors import (
     ValidationFailedError,
     envelope,
     from_validation,
-    http_status,
 )
 from engram.models import JOB_ID, MEMORY_ID, TENANT_ID, dump
 from engram.scopes import ScopeSet
 from engram.strict_json import StrictJsonError
-from engram.tenants import tenancy
-from engram.tenants.tenancy import TenantContext
+from engram_http.errors import http_status
 
 if TYPE_CHECKING:
     from aws_lambda_powertools.event_handler.middlewares import NextMiddleware
 
     from engram.deps import Deps
     from engram.engine import Engine
+    from engram.tenants.tenancy import TenantContext
 
 # A handler that records no metric on a request is normal here, not worth a warning per request.
 warnings.filterwarnings("ignore", message="No application metrics to publish")
@@ -155,11 +154,10 @@ def check_at_init(environ: Mapping[str, str] = os.environ) -> None:
     answering requests as if they were wrong; API Gateway then answers a generic 5xx."""
     if not environ.get("AWS_LAMBDA_FUNCTION_NAME"):
         return
-    from engram.app import check_configuration
     from engram.settings import Settings
 
     try:
-        check_configuration(Settings.from_env(environ))
+        Settings.from_env(environ)  # every rule is a validator of Settings
     except Exception:
         logger.exception("the function's configuration is invalid; it cannot start")
         raise
@@ -229,6 +227,8 @@ def caller(app: APIGatewayRestResolver, *, write: bool = False) -> Caller:
 def tenant(app: APIGatewayRestResolver, *, write: bool = False) -> TenantContext:
     """The caller's tenant context (``caller``, then ``engram.tenants.tenancy.resolve``: an unknown or
     erasing tenant is a 404 before any work)."""
+    from engram.tenants import tenancy  # the store's ports (and numpy): not for the authorizer
+
     return deps().call(tenancy.resolve, caller(app, write=write))
 
 

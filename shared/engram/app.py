@@ -34,13 +34,14 @@ def build_local(settings: Settings, *, clock: Clock | None = None, embedder: Emb
     run on this process's job runner (started by ``engram.background``)."""
     from engram.adapters.clock import SystemClock
     from engram.adapters.local_embedder import shared_embedder
+    from engram.adapters.private_files import load_or_create_secret
     from engram.adapters.sqlite.database import SqliteDatabase
     from engram.adapters.sqlite.keys import SqliteKeyStore
     from engram.adapters.sqlite.outbox import SqliteWebhooks
     from engram.adapters.sqlite.store import SqliteStore
     from engram.adapters.sqlite.usage import SqliteUsage
     from engram.adapters.sqlite_index import SqliteIndex
-    from engram.auth import KeyService, load_or_create_secret
+    from engram.auth.keys import KeyService
     from engram.webhooks.sealing import Sealer
 
     if settings.blas_threads is not None:
@@ -65,7 +66,9 @@ def build_local(settings: Settings, *, clock: Clock | None = None, embedder: Emb
         ledger=SqliteUsage(db),
         index=SqliteIndex(db, dimension=embedder.dimension, scan=settings.scan),
         embedder=embedder,
-        webhooks=SqliteWebhooks(db, sealer=Sealer.in_dir(settings.data_dir)),
+        webhooks=SqliteWebhooks(
+            db, sealer=Sealer.from_key_text(load_or_create_secret(settings.data_dir / "webhook-key"))
+        ),
     )
 
 
@@ -93,7 +96,7 @@ def build_aws(
     from engram.adapters.dynamodb.usage import DynamoUsage
     from engram.adapters.providers import build_embedder
     from engram.adapters.secrets import LazySecret
-    from engram.auth import KeyService
+    from engram.auth.keys import KeyService
 
     aws = settings.aws
     client = dynamodb or dynamodb_client(
@@ -189,8 +192,7 @@ def build_search_index(settings: Settings, *, client: Any = None) -> SearchIndex
 
     aws = settings.aws
     if client is None:
-        if not aws.opensearch_endpoint:
-            raise ConfigurationError("ENGRAM_OPENSEARCH_ENDPOINT is required for the aws backend")
+        assert aws.opensearch_endpoint  # Settings requires it for the opensearch index
         client = opensearch_client(
             aws.opensearch_endpoint, aws.region, aws.opensearch_service, timeout=aws.opensearch_timeout_s
         )
@@ -234,40 +236,22 @@ def build_event_publisher(settings: Settings) -> Callable[[Sequence[Event]], lis
     return EventBridgePublisher(settings.aws.event_bus).publish
 
 
-def check_configuration(settings: Settings) -> None:
-    """Refuse settings a deployed function cannot work with (``ConfigurationError`` names the
-    variable). A Lambda function runs this at init, so a misconfigured one fails to start instead
-    of answering its callers as if their request were wrong."""
-    if settings.backend != "aws":
-        return
-    aws = settings.aws
-    if aws.index == "opensearch":
-        if not aws.opensearch_endpoint:
-            raise ConfigurationError("ENGRAM_OPENSEARCH_ENDPOINT is required for the aws backend")
-        from engram.adapters.opensearch_client import endpoint_url
-
-        endpoint_url(aws.opensearch_endpoint)
-    if settings.llm.provider != "none" and not settings.llm.model:
-        raise ConfigurationError("ENGRAM_LLM_MODEL is required when an LLM provider is configured")
-    build_reranker(settings.rerank)
-
-
 def build_reranker(settings: RerankSettings, *, bedrock: Any = None) -> Reranker | None:
     """The configured cross-encoder, or None (``provider: none``): recall never reranks."""
     if settings.provider == "none":
         return None
     if settings.provider == "bedrock":
-        if not settings.model:
-            raise ConfigurationError("ENGRAM_RERANK_MODEL is required for the bedrock rerank provider")
         from engram.adapters.rerank import BedrockReranker
+
+        assert settings.model  # RerankSettings requires it
 
         return BedrockReranker(
             settings.model, region=settings.region, timeout_s=settings.timeout_s, client=bedrock
         )
-    if not settings.url:
-        raise ConfigurationError("ENGRAM_RERANK_URL is required for the tei rerank provider")
     from engram.adapters.rerank import TeiReranker
     from engram.adapters.secrets import LazySecret
+
+    assert settings.url  # RerankSettings requires it
 
     key = settings.api_key.get_secret_value() if settings.api_key else None
     return TeiReranker(
@@ -282,8 +266,6 @@ def build_llm(settings: LlmSettings, *, bedrock: Any = None) -> LLM | None:
     """The configured extraction model, or None (``provider: none``): the rules alone."""
     if settings.provider == "none":
         return None
-    if not settings.model:
-        raise ConfigurationError("ENGRAM_LLM_MODEL is required when an LLM provider is configured")
     if settings.provider == "bedrock":
         from engram.adapters.bedrock_llm import BedrockLLM
 
@@ -291,8 +273,6 @@ def build_llm(settings: LlmSettings, *, bedrock: Any = None) -> LLM | None:
     from engram.adapters.openai_compat import OpenAICompatLLM
     from engram.adapters.secrets import LazySecret
 
-    if not settings.base_url:
-        raise ConfigurationError("ENGRAM_LLM_BASE_URL is required for the openai provider")
     key = settings.api_key.get_secret_value() if settings.api_key else None
     return OpenAICompatLLM(settings, api_key=LazySecret(key))
 

@@ -47,7 +47,7 @@ from engram.ports import (
 from engram.settings import Settings
 
 if TYPE_CHECKING:
-    from engram.auth import KeyService
+    from engram.auth.keys import KeyService
     from engram.webhooks.dispatch import DispatchStore
 
 R = TypeVar("R")

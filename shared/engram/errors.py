@@ -1,9 +1,10 @@
-"""Engram's error hierarchy, its envelope and its HTTP statuses: the one home of both.
+"""Engram's error hierarchy and its envelope.
 
-Every error a caller can cause or observe is an ``EngramError`` with a stable ``code`` and an HTTP
-``status``, both named in its class statement (never derived from message text). The HTTP
-resolver, the local gateway and the CLI all write ``envelope(...)``; invalid input of any kind
-becomes an error through ``from_validation``.
+Every error a caller can cause or observe is an ``EngramError`` with a stable ``code``, named in
+its class statement (never derived from message text). Which HTTP status answers it is the API
+layer's business: one table, ``engram_http.errors.STATUS``. The HTTP resolver, the local gateway
+and the CLI all write ``envelope(...)``; invalid input of any kind becomes an error through
+``from_validation``.
 """
 
 from __future__ import annotations
@@ -21,19 +22,16 @@ def envelope(code: str, message: str, details: list[dict[str, Any]] | None = Non
 
 
 class EngramError(Exception):
-    """Base of every error Engram raises on purpose. A subclass names its ``code`` and HTTP
-    ``status`` in its class statement (``class NotFoundError(EngramError, code="not_found",
-    status=404)``); one it does not name is inherited."""
+    """Base of every error Engram raises on purpose. A subclass names its ``code`` in its class
+    statement (``class NotFoundError(EngramError, code="not_found")``); one that names none
+    inherits its parent's."""
 
     code = "internal"
-    status = 500
 
-    def __init_subclass__(cls, *, code: str | None = None, status: int | None = None, **kwargs: Any) -> None:
+    def __init_subclass__(cls, *, code: str | None = None, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if code is not None:
             cls.code = code
-        if status is not None:
-            cls.status = status
 
     def __init__(self, message: str, *, details: list[dict[str, Any]] | None = None) -> None:
         super().__init__(message)
@@ -44,35 +42,35 @@ class EngramError(Exception):
         return envelope(self.code, self.message, self.details)
 
 
-class ValidationFailedError(EngramError, code="validation_error", status=400):
+class ValidationFailedError(EngramError, code="validation_error"):
     """The request is malformed: a field is missing, of the wrong type or out of range."""
 
 
-class UnprocessableError(EngramError, code="unprocessable", status=422):
+class UnprocessableError(EngramError, code="unprocessable"):
     """The request is well-formed but cannot be carried out as asked."""
 
 
-class NotFoundError(EngramError, code="not_found", status=404):
+class NotFoundError(EngramError, code="not_found"):
     """The thing does not exist, or belongs to another tenant (never say which)."""
 
 
-class ConflictError(EngramError, code="conflict", status=409):
+class ConflictError(EngramError, code="conflict"):
     """A concurrent change won, or the thing already exists."""
 
 
-class PayloadTooLargeError(EngramError, code="payload_too_large", status=413):
+class PayloadTooLargeError(EngramError, code="payload_too_large"):
     """The request or one of its texts is larger than allowed."""
 
 
-class UnauthorizedError(EngramError, code="unauthorized", status=401):
+class UnauthorizedError(EngramError, code="unauthorized"):
     """Missing, malformed, unknown, revoked or expired credentials (one message for all)."""
 
 
-class ForbiddenError(EngramError, code="forbidden", status=403):
+class ForbiddenError(EngramError, code="forbidden"):
     """The credentials are valid but do not allow this scope or operation."""
 
 
-class QuotaExceededError(EngramError, code="quota_exceeded", status=429):
+class QuotaExceededError(EngramError, code="quota_exceeded"):
     """The tenant is over its quota; retry after ``retry_after`` seconds."""
 
     def __init__(self, message: str, *, retry_after: int = 1) -> None:
@@ -80,32 +78,27 @@ class QuotaExceededError(EngramError, code="quota_exceeded", status=429):
         self.retry_after = retry_after
 
 
-class DependencyMissingError(EngramError, code="dependency_missing", status=500):
+class DependencyMissingError(EngramError, code="dependency_missing"):
     """An optional dependency (an install extra) is not installed."""
 
 
-class ConfigurationError(EngramError, code="internal_error", status=500):
+class ConfigurationError(EngramError, code="internal_error"):
     """The service is misconfigured (a missing or malformed ``ENGRAM_*`` setting): the operator's
     fault, never the caller's. A Lambda function refuses to start with it (its init fails); if it
     surfaces inside a request, the caller gets a generic 500 and the details go to the log."""
 
 
-class ProviderError(EngramError, code="provider_error", status=502):
+class ProviderError(EngramError, code="provider_error"):
     """A configured provider (embedder, LLM, reranker, index) failed."""
 
 
-class UnavailableError(EngramError, code="unavailable", status=503):
+class UnavailableError(EngramError, code="unavailable"):
     """A backing service (the table) is throttling or briefly down: retry, after ``retry_after``
     seconds when it is set."""
 
     def __init__(self, message: str, *, retry_after: int | None = None) -> None:
         super().__init__(message)
         self.retry_after = retry_after
-
-
-def http_status(error: EngramError) -> int:
-    """The HTTP status of an error: its class's (the nearest that names one), 500 by default."""
-    return error.status
 
 
 def from_validation(errors: Iterable[Mapping[str, Any]], *, outer: tuple[str, ...] = ()) -> EngramError:

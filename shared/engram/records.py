@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -18,6 +19,8 @@ from pydantic import (
     StringConstraints,
     WithJsonSchema,
 )
+
+from engram.scopes import ScopeSet
 
 MAX_TEXT_CHARS = 32_000
 MAX_BATCH_ITEMS = 100
@@ -294,3 +297,40 @@ def dump(model: BaseModel) -> dict[str, Any]:
     """The JSON shape the API returns: every field of the response model, null ones included,
     exactly as the OpenAPI document describes it."""
     return model.model_dump(mode="json")
+
+
+# -- credentials (the key store keeps records, a verified key speaks for a principal) ---------------
+
+
+@dataclass(frozen=True)
+class ApiKeyRecord:
+    """What the store keeps for one key; never the secret itself. Empty ``scopes`` = every scope."""
+
+    key_id: str
+    tenant_id: str
+    display_prefix: str
+    secret_hash: str
+    scopes: tuple[str, ...]
+    read_only: bool
+    created_at: datetime
+    expires_at: datetime | None
+    revoked_at: datetime | None
+    last_used_at: datetime | None
+
+
+@dataclass(frozen=True)
+class Principal:
+    """Who a verified key speaks for, and the scopes it may touch.
+
+    >>> p = Principal(tenant_id="acme", key_id="k", scopes=ScopeSet.of(["user:ann"]), can_write=False)
+    >>> p.allows("user:ann"), p.allows("user:bob")
+    (True, False)
+    """
+
+    tenant_id: str
+    key_id: str
+    scopes: ScopeSet
+    can_write: bool
+
+    def allows(self, scope: str) -> bool:
+        return self.scopes.allows(scope)

@@ -1,17 +1,19 @@
 """Every tunable constant of DESIGN §5–7 in one model, overridable per tenant.
 
-``Settings.from_env`` is the only place that reads the environment (through pydantic-settings:
-``ENGRAM_<SETTING>``, ``ENGRAM_<SECTION>__<SETTING>`` and the documented short names; see
-``engram.settings_env``), and only the composition root (``engram.app``), the handlers and the CLI call it. Per-tenant overrides are a nested dict stored on the
+``Settings.from_env`` is the only place that reads the environment (one variable per setting,
+``engram.settings_env``), and only the composition root (``engram.app``), the handlers and the
+CLI call it. Every rule a configuration must follow is a validator here, so an invalid one fails
+where it is read, naming the variable. Per-tenant overrides are a nested dict stored on the
 tenant (``{"recall": {"candidate_pool_min": 40}}``) and applied with ``for_tenant``.
 """
 
 from __future__ import annotations
 
 import copy
+import urllib.parse
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal, Optional, TypeGuard
+from typing import Any, Literal, Optional
 
 import annotated_types
 from pydantic import (
@@ -25,10 +27,9 @@ from pydantic import (
     model_validator,
 )
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
-from pydantic_settings.exceptions import SettingsError
 
 from engram.errors import ConfigurationError
-from engram.settings_env import EnvironSource, env_aliases
+from engram.settings_env import EnvironSource, canonical_names, deprecated_names, reading
 from engram.strict_json import MAX_INT
 
 
@@ -328,23 +329,26 @@ class AwsSettings(_Section):
     event_bus: str | None = None
     """EventBridge bus (env ENGRAM_EVENT_BUS) the events function puts every memory and job event on."""
 
-
-def _is_section(annotation: Any) -> TypeGuard[type[_Section]]:
-    return isinstance(annotation, type) and issubclass(annotation, _Section)
+    @field_validator("opensearch_endpoint")
+    @classmethod
+    def _endpoint_url(cls, endpoint: str | None) -> str | None:
+        """A managed domain or a collection listens on 443 over TLS only; a bare host name would
+        make the client speak plain HTTP to port 9200, so it is refused rather than guessed."""
+        if endpoint is None:
+            return None
+        parts = urllib.parse.urlsplit(endpoint)
+        if parts.scheme not in ("https", "http") or not parts.hostname:
+            raise ValueError(f"must be a URL with its scheme (https://host), not {endpoint!r}")
+        if parts.path not in ("", "/") or parts.query:
+            raise ValueError(f"must be scheme://host[:port], not {endpoint!r}")
+        return endpoint
 
 
 class Settings(BaseSettings):
     """Process-wide settings. ``Settings(...)`` takes values only as given; ``from_env`` reads
-    the environment (``engram.settings_env``: prefix ``ENGRAM_``, nested delimiter ``__``,
-    and the short names of ``ENV_ALIASES``)."""
+    the environment (``engram.settings_env``: each setting's variable is in ``ENV_NAMES``)."""
 
-    model_config = SettingsConfigDict(
-        extra="forbid",
-        frozen=True,
-        env_prefix="ENGRAM_",
-        env_nested_delimiter="__",
-        env_ignore_empty=True,
-    )
+    model_config = SettingsConfigDict(extra="forbid", frozen=True)  # variables: engram.settings_env
 
     backend: Literal["local", "aws"] = "local"
     data_dir: Path = Path("~/.engram").expanduser()
@@ -377,30 +381,36 @@ class Settings(BaseSettings):
     def _expand_home(cls, value: Path) -> Path:
         return value.expanduser()
 
+    @model_validator(mode="after")
+    def _aws_complete(self) -> Settings:
+        if self.backend == "aws" and self.aws.index == "opensearch" and not self.aws.opensearch_endpoint:
+            raise ValueError("ENGRAM_OPENSEARCH_ENDPOINT is required for the aws backend")
+        return self
+
     @classmethod
     def settings_customise_sources(
         cls, settings_cls: type[BaseSettings], init_settings: PydanticBaseSettingsSource, *_: Any, **__: Any
     ) -> tuple[PydanticBaseSettingsSource, ...]:
-        return (init_settings,)  # the environment is read by from_env alone, from the mapping it is given
+        """The values given, then the variables ``from_env`` is reading (and no others: the
+        constructor alone reads no environment)."""
+        source = reading.get()
+        return (init_settings,) if source is None else (init_settings, source)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str], **overrides: Any) -> Settings:
-        """Settings from ``ENGRAM_*`` variables (empty ones count as unset); keyword overrides win.
-        Any invalid value is a ``ConfigurationError`` naming its variable."""
+        """Settings from the variables of ``environ`` (``ENV_NAMES``; empty ones count as unset);
+        keyword overrides win. Any invalid value or rule is a ``ConfigurationError`` naming its
+        variable; an old variable name works, with a ``DeprecationWarning`` naming the new one."""
         source = EnvironSource(cls, environ)
-        unknown = source.unknown(
-            {n: f.annotation for n, f in cls.model_fields.items() if _is_section(f.annotation)}
-        )
-        if unknown:
-            raise ConfigurationError(f"unknown setting variable(s): {', '.join(unknown)}")
+        if source.unknown:
+            raise ConfigurationError(f"unknown setting variable(s): {', '.join(source.unknown)}")
+        token = reading.set(source)
         try:
-            values = source()
-            values.update({k: v for k, v in overrides.items() if v is not None})
-            return cls(**values)
-        except SettingsError as exc:
-            raise ConfigurationError(f"invalid settings: {exc}") from None
+            return cls(**{k: v for k, v in overrides.items() if v is not None})
         except ValidationError as exc:
             raise source.error(exc.errors()) from None
+        finally:
+            reading.reset(token)
 
     def for_tenant(self, overrides: Mapping[str, Any] | None) -> Settings:
         """These settings with a tenant's overrides applied (only recall, lifecycle, retain, limits)."""
@@ -424,8 +434,10 @@ TENANT_SECTIONS: dict[str, type[_Section]] = {
 }
 """The sections a tenant may override (``Settings.for_tenant``)."""
 
-ENV_ALIASES = env_aliases(Settings)
-"""Every short name of a setting's variable (``ENGRAM_TABLE``, ``ENGRAM_LLM_MODEL``) -> the setting."""
+ENV_NAMES = canonical_names(Settings)
+"""Every setting (``aws.table``) -> its one variable (``ENGRAM_TABLE``)."""
+DEPRECATED_ENV_NAMES = {old: ENV_NAMES[path] for old, path in deprecated_names(Settings).items()}
+"""Every old variable, read for one more release (``ENGRAM_AWS__TABLE``) -> its new name."""
 
 
 def _override_model(name: str, section: type[_Section]) -> type[BaseModel]:

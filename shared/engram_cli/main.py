@@ -12,9 +12,10 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
-from engram.errors import EngramError, envelope, http_status
+from engram.errors import EngramError, envelope
 from engram_cli.commands import lifecycle, memories, serve, tenants, tools, transfer
 from engram_cli.common import Command, Handler, plain
+from engram_http.errors import http_status
 
 PARSERS: tuple[Callable[[Command], None], ...] = (
     tenants.add_tenant,

@@ -11,9 +11,10 @@ import pytest
 from engram.adapters.clock import FixedClock
 from engram.adapters.sqlite.database import SqliteDatabase
 from engram.adapters.sqlite.keys import SqliteKeyStore
-from engram.auth import ApiKeyRecord, KeyService, Principal, format_key, parse_key
+from engram.auth.keys import KeyService, format_key, parse_key
 from engram.errors import NotFoundError, UnauthorizedError, ValidationFailedError
 from engram.ports import KeyStore
+from engram.records import ApiKeyRecord, Principal
 from engram.scopes import ScopeSet
 
 PEPPER = b"test-pepper-0123456789abcdef"

@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from engram.auth import usage_key
+from engram.auth.keys import usage_key
 from engram.engine import Engine
 from engram.identity import memory_id
 from engram.models import PatchRequest, RetainRequest

@@ -263,7 +263,7 @@ def test_missing_malformed_unknown_revoked_and_expired_keys_get_one_identical_40
     revoked = _key(server, tenant)
     call(server, "DELETE", f"/v1/admin/keys/{revoked.split('_')[1]}", key=server.operator_token)
     expired = _key(server, tenant, expires_in_days=1 / 86_400)  # one second
-    from engram.auth import new_key
+    from engram.auth.keys import new_key
 
     unknown = new_key()[0]
     time.sleep(1.1)

@@ -335,6 +335,14 @@ def test_the_table_has_exactly_the_keys_and_indexes_the_dynamodb_adapter_queries
     assert shape(props["GlobalSecondaryIndexes"]) == shape(wanted["GlobalSecondaryIndexes"])
 
 
+def _stand_in(name: str, value: Any) -> str:
+    """A plain string for a CloudFormation reference (a URL for the search endpoint, which
+    Settings checks is one)."""
+    if isinstance(value, str):
+        return value
+    return f"https://ref-{name}" if name == "ENGRAM_OPENSEARCH_ENDPOINT" else f"ref-{name}"
+
+
 def test_the_functions_find_the_table_index_and_secrets_under_the_names_settings_read(synth: Synth) -> None:
     # Given the environment of the recall function and the variables Settings.from_env reads
     from engram.settings import Settings
@@ -347,12 +355,12 @@ def test_the_functions_find_the_table_index_and_secrets_under_the_names_settings
     env = recall["Properties"]["Environment"]["Variables"]
 
     # When plain strings stand in for the CloudFormation references
-    settings = Settings.from_env({k: v if isinstance(v, str) else f"ref-{k}" for k, v in env.items()})
+    settings = Settings.from_env({k: _stand_in(k, v) for k, v in env.items()})
 
     # Then the backend, the table, the search endpoint, the embedder and the LLM are the stack's
     assert settings.backend == "aws"
     assert settings.aws.table == "ref-ENGRAM_TABLE"
-    assert settings.aws.opensearch_endpoint == "ref-ENGRAM_OPENSEARCH_ENDPOINT"
+    assert settings.aws.opensearch_endpoint == "https://ref-ENGRAM_OPENSEARCH_ENDPOINT"
     assert settings.embedder == "bedrock" and settings.aws.bedrock_model == CONFIG.embedding_model_id
     assert settings.llm.provider == "bedrock" and settings.llm.model == CONFIG.llm_model_id
     assert settings.retain.defer_embedding is False
@@ -383,7 +391,7 @@ def test_every_function_reads_each_variable_of_its_environment_into_its_setting(
     # Given the exact environment the stack gives each function (references as plain strings)
     from functools import reduce
 
-    from engram.settings import ENV_ALIASES, Settings
+    from engram.settings import ENV_NAMES, Settings
 
     functions = [
         f["Properties"]["Environment"]["Variables"]
@@ -392,16 +400,16 @@ def test_every_function_reads_each_variable_of_its_environment_into_its_setting(
     ]
     assert len(functions) >= 10
     for variables in functions:
-        env = {k: v if isinstance(v, str) else f"ref-{k}" for k, v in variables.items()}
+        env = {k: _stand_in(k, v) for k, v in variables.items()}
 
         # When the function's settings are read (as its init does)
         settings = Settings.from_env(env)
 
         # Then every ENGRAM_* variable (and AWS_REGION) landed in the setting it names
         for name, value in env.items():
-            if name in NOT_SETTINGS or not (name.startswith("ENGRAM_") or name in ENV_ALIASES):
+            if name in NOT_SETTINGS or not (name.startswith("ENGRAM_") or name == "AWS_REGION"):
                 continue
-            path = ENV_ALIASES.get(name) or name.removeprefix("ENGRAM_").lower().replace("__", ".")
+            path = {variable: setting for setting, variable in ENV_NAMES.items()}[name]
             read = reduce(getattr, path.split("."), settings)
             assert _same(read, value), (env["ENGRAM_FUNCTION"], name, value, read)
         assert settings.backend == "aws" and settings.retain.defer_embedding is False

@@ -23,6 +23,7 @@ from engram.models import MemoryRecord, Tenant
 from engram.ports import WriteBatch
 from engram.settings import AwsSettings, RetainSettings, Settings
 from engram_http.apigw import build_event, invoke
+from engram_http.errors import http_status
 from engram_http.routes import ROUTES
 
 T0 = datetime(2026, 12, 1, tzinfo=UTC)
@@ -101,7 +102,7 @@ def test_throttling_is_a_503_with_retry_after(dynamodb_local: Any) -> None:
         stubber.add_client_error("get_item", "ProvisionedThroughputExceededException", http_status_code=400)
         with pytest.raises(UnavailableError, match="throttling get_item") as raised:
             store.get_tenant("acme")
-    assert raised.value.status == 503 and raised.value.retry_after == 1
+    assert http_status(raised.value) == 503 and raised.value.retry_after == 1
 
 
 def test_an_unreachable_table_is_a_503() -> None:

@@ -47,7 +47,12 @@ def engine(dynamodb_local: Any, fake: Any, tmp_path: Path) -> Iterator[Engine]:
         data_dir=tmp_path,
         background_embedding=False,
         retain=RetainSettings(defer_embedding=False),
-        aws=AwsSettings(table=table, index="opensearch", opensearch_index="engram-memories"),
+        aws=AwsSettings(
+            table=table,
+            index="opensearch",
+            opensearch_endpoint="https://opensearch.test",  # the client below is given
+            opensearch_index="engram-memories",
+        ),
     )
     engine = Engine.aws(settings, dynamodb=client, opensearch=fake.client())
     engine.create_tenant("acme")

@@ -1,4 +1,5 @@
-"""Unit tests for ``engram.auth``: the key format, header extraction and secret handling."""
+"""Unit tests of the key format and service (``engram.auth.keys``), header extraction
+(``engram_http.headers``) and the secret files (``engram.adapters.private_files``)."""
 
 from __future__ import annotations
 
@@ -8,17 +9,17 @@ from pathlib import Path
 
 import pytest
 
-from engram.auth import (
+from engram.adapters.private_files import load_or_create_secret
+from engram.auth.keys import (
     BASE62,
     SECRET_CHARS,
     display_prefix,
-    extract_key,
     format_key,
-    load_or_create_secret,
     new_key,
     parse_key,
     verify_operator,
 )
+from engram_http.headers import extract_key
 
 
 def _other_char(char: str) -> str:
@@ -226,7 +227,7 @@ def test_load_or_create_secret_reads_an_existing_file(tmp_path: Path) -> None:
 
 def test_the_usage_plan_key_value_fits_api_gateway_for_the_shortest_tenant_id() -> None:
     # Given the shortest and longest canonical tenant ids (3 and 63 characters)
-    from engram.auth import usage_key
+    from engram.auth.keys import usage_key
 
     shortest, longest = usage_key("abc"), usage_key("a" * 63)
 
@@ -238,8 +239,6 @@ def test_the_usage_plan_key_value_fits_api_gateway_for_the_shortest_tenant_id() 
 def test_a_new_secret_never_starts_with_a_dash(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # Given random text that would start with "-" first (argparse would read it as an option)
     import secrets
-
-    from engram.auth import load_or_create_secret
 
     drawn = iter(["-starts-like-an-option-xxxxxxxxxxxxxxxx", "plain-secret-xxxxxxxxxxxxxxxxxxxxxxxx"])
     monkeypatch.setattr(secrets, "token_urlsafe", lambda _n: next(drawn))

@@ -1,15 +1,18 @@
-"""Settings from the environment: pydantic-settings' names (``ENGRAM_<SETTING>``,
-``ENGRAM_<SECTION>__<SETTING>``), the documented short names, and errors that name the variable."""
+"""Settings from the environment: one variable per setting (``ENGRAM_<SETTING>``,
+``ENGRAM_<SECTION>__<SETTING>`` or the documented short name), the old names for one release, and
+errors that name the variable."""
 
 from __future__ import annotations
 
+import logging
+import warnings
 from pathlib import Path
 
 import pytest
 
 from engram.errors import ConfigurationError
-from engram.settings import ENV_ALIASES, Settings
-from engram.settings_env import env_name
+from engram.settings import DEPRECATED_ENV_NAMES, ENV_NAMES, Settings
+from engram.settings_env import nested_name
 
 
 def test_canonical_names_reach_every_section_and_the_top_level() -> None:
@@ -54,7 +57,7 @@ def test_the_short_names_the_stack_sets_are_read_into_their_settings() -> None:
     # When settings are read
     settings = Settings.from_env(environ)
 
-    # Then each is in the setting ENV_ALIASES names
+    # Then each is in the setting ENV_NAMES gives it
     assert (settings.aws.region, settings.aws.table) == ("eu-west-1", "engram-dev-memories")
     assert (settings.aws.opensearch_replicas, settings.aws.max_attempts) == (1, 2)
     assert settings.aws.usage_plan_tiers == "standard,pro"
@@ -65,20 +68,72 @@ def test_the_short_names_the_stack_sets_are_read_into_their_settings() -> None:
     assert settings.aws.key_pepper is not None and settings.aws.key_pepper.get_secret_value() == "pepper"
 
 
-def test_every_short_name_stands_for_an_existing_setting() -> None:
-    for short, path in ENV_ALIASES.items():
-        section, _, field = path.partition(".")
-        model = Settings.model_fields[section].annotation
-        assert isinstance(model, type) and field in model.model_fields, short
-    assert env_name("recall.min_score") == "ENGRAM_RECALL__MIN_SCORE"
+def test_every_setting_has_one_variable_and_every_old_name_one_new_one() -> None:
+    # Given every setting's variable and the old names still read
+    # Then no two settings share a variable, and each old name is the nested twin of a setting's one
+    assert len(set(ENV_NAMES.values())) == len(ENV_NAMES)
+    assert set(DEPRECATED_ENV_NAMES.values()) <= set(ENV_NAMES.values())
+    assert not set(DEPRECATED_ENV_NAMES) & set(ENV_NAMES.values())
+    by_name = {name: path for path, name in ENV_NAMES.items()}
+    assert all(old == nested_name(by_name[new]) for old, new in DEPRECATED_ENV_NAMES.items())
+    assert ENV_NAMES["recall.min_score"] == "ENGRAM_RECALL__MIN_SCORE"
+    assert ENV_NAMES["aws.table"] == "ENGRAM_TABLE" and ENV_NAMES["llm.model"] == "ENGRAM_LLM_MODEL"
+    assert len(DEPRECATED_ENV_NAMES) >= 30
 
 
-def test_the_canonical_name_wins_over_the_short_one_and_empty_counts_as_unset() -> None:
-    settings = Settings.from_env(
-        {"ENGRAM_TABLE": "short", "ENGRAM_AWS__TABLE": "canonical", "ENGRAM_BUCKET": "", "ENGRAM_BACKEND": ""}
-    )
+def test_an_old_name_still_works_warning_and_logging_the_new_one(caplog: pytest.LogCaptureFixture) -> None:
+    # Given a variable under its old (section-and-setting) name
+    environ = {"ENGRAM_AWS__TABLE": "engram-old", "ENGRAM_LLM__TIMEOUT_S": "7"}
+
+    # When settings are read
+    with caplog.at_level(logging.WARNING), pytest.warns(DeprecationWarning) as warned:
+        settings = Settings.from_env(environ)
+
+    # Then the values are read, and the warning and the log name the variable to use instead
+    assert settings.aws.table == "engram-old" and settings.llm.timeout_s == 7.0
+    messages = sorted(str(w.message) for w in warned)
+    assert "ENGRAM_AWS__TABLE is deprecated" in messages[0] and "set ENGRAM_TABLE" in messages[0]
+    assert "ENGRAM_LLM__TIMEOUT_S is deprecated" in messages[1] and "set ENGRAM_LLM_TIMEOUT_S" in messages[1]
+    assert "ENGRAM_AWS__TABLE: set ENGRAM_TABLE" in caplog.text
+
+
+def test_the_canonical_name_wins_over_the_old_one_and_empty_counts_as_unset() -> None:
+    with pytest.warns(DeprecationWarning, match="ENGRAM_AWS__TABLE .*ignored: ENGRAM_TABLE is set"):
+        settings = Settings.from_env(
+            {
+                "ENGRAM_TABLE": "canonical",
+                "ENGRAM_AWS__TABLE": "old",
+                "ENGRAM_BUCKET": "",
+                "ENGRAM_BACKEND": "",
+            }
+        )
     assert settings.aws.table == "canonical"
     assert settings.aws.bucket is None and settings.backend == "local"
+
+
+def test_canonical_names_alone_warn_nothing() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        Settings.from_env(
+            {"ENGRAM_TABLE": "t", "ENGRAM_LLM_TIMEOUT_S": "3", "ENGRAM_RECALL__MIN_SCORE": "0.3"}
+        )
+
+
+def test_a_bad_old_name_is_refused_naming_that_variable() -> None:
+    with (
+        pytest.warns(DeprecationWarning),
+        pytest.raises(ConfigurationError, match="ENGRAM_AWS__OPENSEARCH_REPLICAS"),
+    ):
+        Settings.from_env({"ENGRAM_AWS__OPENSEARCH_REPLICAS": "-1"})
+
+
+def test_a_section_given_as_json_is_read_and_its_own_variables_win() -> None:
+    settings = Settings.from_env(
+        {"ENGRAM_RECALL": '{"min_score": 0.3, "rrf_k": 7}', "ENGRAM_RECALL__RRF_K": "9"}
+    )
+    assert (settings.recall.min_score, settings.recall.rrf_k) == (0.3, 9)
+    with pytest.raises(ConfigurationError, match="ENGRAM_RECALL: must be a JSON object"):
+        Settings.from_env({"ENGRAM_RECALL": "[1"})
 
 
 def test_keyword_overrides_win_and_none_leaves_the_environment(tmp_path: Path) -> None:
@@ -127,6 +182,16 @@ def test_a_misspelt_nested_variable_is_refused_by_name() -> None:
         ({"ENGRAM_LLM_PROVIDER": "bedrock"}, "ENGRAM_LLM_MODEL"),
         ({"ENGRAM_LLM_PROVIDER": "openai", "ENGRAM_LLM_MODEL": "m"}, "ENGRAM_LLM_BASE_URL"),
         ({"ENGRAM_RERANK_PROVIDER": "bedrock"}, "ENGRAM_RERANK_MODEL"),
+        ({"ENGRAM_RERANK_PROVIDER": "tei"}, "ENGRAM_RERANK_URL"),
+        ({"ENGRAM_BACKEND": "aws"}, "ENGRAM_OPENSEARCH_ENDPOINT is required"),
+        (
+            {"ENGRAM_BACKEND": "aws", "ENGRAM_OPENSEARCH_ENDPOINT": "search-x.es.amazonaws.com"},
+            "ENGRAM_OPENSEARCH_ENDPOINT: .*scheme",
+        ),
+        (
+            {"ENGRAM_OPENSEARCH_ENDPOINT": "https://search-x/_path"},
+            "ENGRAM_OPENSEARCH_ENDPOINT: must be scheme://host",
+        ),
     ],
 )
 def test_a_provider_missing_what_it_needs_is_refused_at_start_up(
@@ -144,3 +209,22 @@ def test_the_constructor_reads_no_environment(monkeypatch: pytest.MonkeyPatch) -
     # When settings are built directly
     # Then only what was given counts (from_env is the one reader of the environment)
     assert Settings().backend == "local" and Settings().recall.min_score == 0.47
+
+
+def test_the_environment_source_overrides_no_private_pydantic_settings_method() -> None:
+    # Given the source Settings.from_env reads through, and its pydantic-settings bases
+    from engram.settings_env import EnvironSource
+
+    bases = [b for b in EnvironSource.__mro__[1:] if b.__module__.startswith("pydantic_settings")]
+    private = {n for b in bases for n in vars(b) if n.startswith("_") and not n.startswith("__")} - {
+        "_abc_impl"
+    }
+
+    # Then it uses their public API only (no private method redefined)
+    assert bases and private & set(vars(EnvironSource)) == set()
+
+
+def test_the_operations_page_lists_every_old_name_with_its_new_one() -> None:
+    page = (Path(__file__).resolve().parents[2] / "docs" / "operations.md").read_text(encoding="utf-8")
+    missing = [old for old, new in DEPRECATED_ENV_NAMES.items() if f"| `{old}` | `{new}` |" not in page]
+    assert missing == []

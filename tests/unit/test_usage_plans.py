@@ -10,8 +10,7 @@ import boto3
 import pytest
 from botocore.stub import Stubber
 
-from engram.adapters.usage_plans import UsagePlans
-from engram.auth import usage_key
+from engram.adapters.usage_plans import UsagePlans, usage_key
 from engram.engine import Engine
 from engram.errors import ProviderError
 from engram.settings import Settings

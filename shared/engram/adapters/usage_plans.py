@@ -15,7 +15,7 @@ import contextlib
 from collections.abc import Sequence
 from typing import Any
 
-from engram.auth import usage_key
+from engram.auth.keys import usage_key
 from engram.errors import ProviderError, ValidationFailedError
 
 

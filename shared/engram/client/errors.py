@@ -72,7 +72,7 @@ class ServerError(ApiError):
     """5xx: the server failed (retried automatically when retrying is safe)."""
 
 
-class ConnectionFailed(errors.EngramError, code="connection_failed", status=503):
+class ConnectionFailed(errors.EngramError, code="connection_failed"):
     """The server could not be reached or did not answer in time (after the retries); the message
     names the address tried."""
 
@@ -96,9 +96,13 @@ _BY_STATUS: dict[int, type[ApiError]] = {
 
 
 def refused(error: errors.EngramError) -> ApiError:
-    """The ``ApiError`` the server would answer for a call the SDK refuses before sending it."""
-    cls = _BY_STATUS.get(error.status, ApiError)
-    return cls(error.status, error.code, error.message, error.details or None)
+    """The ``ApiError`` the server would answer for a call the SDK refuses before sending it: the
+    one of ``_BY_STATUS`` that is also the error's own class (``BadRequest`` for a
+    ``ValidationFailedError``), with its status."""
+    for status, cls in _BY_STATUS.items():
+        if isinstance(error, cls.__bases__[1:]):  # (ApiError, the engram.errors class it answers)
+            return cls(status, error.code, error.message, error.details or None)
+    return ApiError(500, error.code, error.message, error.details or None)
 
 
 def missing_key() -> Unauthorized:

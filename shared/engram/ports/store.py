@@ -24,8 +24,8 @@ from engram.models import (
 )
 
 if TYPE_CHECKING:
-    from engram.auth import ApiKeyRecord
     from engram.ports import ConditionalUpdate, Conditions, Page, Vector, WriteBatch
+    from engram.records import ApiKeyRecord
 
 
 class Selection(TypedDict, total=False):

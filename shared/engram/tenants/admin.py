@@ -10,11 +10,11 @@ inline locally, in resumable steps (``engram.tenants.steps``) with a step queue.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Literal
+from typing import Any
 
 import engram.memories.service
-from engram.auth import ApiKeyRecord, KeyService, Principal, usage_key, verify_operator
-from engram.errors import NotFoundError, UnauthorizedError, ValidationFailedError
+from engram.auth.keys import KeyService
+from engram.errors import NotFoundError, ValidationFailedError
 from engram.metering import counters
 from engram.models import NewTenant, Tenant, UsageReport, parse
 from engram.ports import (
@@ -29,6 +29,7 @@ from engram.ports import (
     UsageLedger,
     UsagePlanRegistry,
 )
+from engram.records import ApiKeyRecord
 from engram.settings import Settings, TenantOverrides
 from engram.tenants import tenancy
 from engram.tenants.admin_models import KeySummary, TenantDetail, TenantSummary
@@ -161,28 +162,6 @@ def revoke_key(key_id: str, *, keys: KeyService | None) -> None:
 def list_keys(tenant_id: str, *, keys: KeyService | None) -> list[ApiKeyRecord]:
     """Every key of a tenant (records only; secrets are never retrievable)."""
     return keys.list(tenant_id) if keys is not None else []
-
-
-def authenticate(
-    presented: str | None,
-    *,
-    keys: KeyService | None,
-    operator_token: str | Callable[[], str | None] | None,
-) -> Principal | Literal["operator"]:
-    """Who presents this credential: the operator, or a key's principal; ``UnauthorizedError``
-    (one message, whatever was wrong) for anything else. ``operator_token`` may be a function
-    reading it (from Secrets Manager), called only now."""
-    if verify_operator(presented, operator_token() if callable(operator_token) else operator_token):
-        return "operator"
-    if keys is None:
-        raise UnauthorizedError("invalid or missing API key")
-    return keys.verify(presented)
-
-
-def usage_identifier(tenant_id: str, *, settings: Settings) -> str:
-    """The API Gateway key whose usage plan throttles the tenant's callers (the authorizer's
-    ``usageIdentifierKey``)."""
-    return usage_key(tenant_id, settings.aws.usage_plan_prefix)
 
 
 # -- erasure -------------------------------------------------------------------------------------

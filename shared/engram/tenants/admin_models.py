@@ -8,8 +8,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engram.auth import MAX_KEY_DAYS, ApiKeyRecord
+from engram.auth.keys import MAX_KEY_DAYS
 from engram.models import Request, Scope, TenantId
+from engram.records import ApiKeyRecord
 from engram.settings import TenantOverrides
 
 

@@ -7,8 +7,7 @@ The key is its own file in the data dir (``webhook-key``, 0600), so a copy of th
 alone (a backup, a stolen disk image of it) does not reveal the secrets. A value written before
 sealing existed is read as it is and sealed again on its next write.
 
->>> import tempfile, pathlib
->>> sealer = Sealer.in_dir(pathlib.Path(tempfile.mkdtemp()))
+>>> sealer = Sealer.from_key_text(b"bm90LWEtcmVhbC1rZXktYnV0LTMyLWJ5dGVzLWxvbmchIQ")
 >>> sealed = sealer.seal("whsec_abc", "acme", "wh_1")
 >>> sealed.startswith("sealed:v1:") and sealer.open(sealed, "acme", "wh_1")
 'whsec_abc'
@@ -18,7 +17,6 @@ from __future__ import annotations
 
 import base64
 import os
-from pathlib import Path
 
 PREFIX = "sealed:v1:"
 
@@ -34,11 +32,9 @@ class Sealer:
         self._aead = AESGCM(key)
 
     @classmethod
-    def in_dir(cls, data_dir: Path) -> Sealer:
-        """The data dir's sealing key (``webhook-key``), made on first use."""
-        from engram.auth import load_or_create_secret
-
-        text = load_or_create_secret(data_dir / "webhook-key", nbytes=32)
+    def from_key_text(cls, text: bytes) -> Sealer:
+        """A sealer under the key a ``webhook-key`` file holds (URL-safe base64 of 32 bytes; the
+        composition root reads or makes it, ``engram.adapters.private_files``)."""
         return cls(base64.urlsafe_b64decode(text + b"=" * (-len(text) % 4))[:32])
 
     def seal(self, secret: str, *context: str) -> str:

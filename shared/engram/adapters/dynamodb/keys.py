@@ -14,7 +14,7 @@ from typing import Any
 from engram.adapters.dynamodb.items import key, s
 from engram.adapters.dynamodb.requests import DynamoTable
 from engram.adapters.matching import iso
-from engram.auth import ApiKeyRecord
+from engram.records import ApiKeyRecord
 
 _OPTIONAL = ("expires_at", "revoked_at", "last_used_at")
 

@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from engram.adapters.clock import SystemClock
+from engram.adapters.private_files import private_file
 from engram.adapters.sqlite.schema import TOKENIZER, create_schema
 from engram.adapters.sqlite_driver import sqlite3
 from engram.errors import ConflictError, DependencyMissingError
 from engram.ports import Clock
-from engram.private_files import private_file
 
 logger = logging.getLogger(__name__)
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from engram.adapters.matching import iso
 from engram.adapters.sqlite.database import SqliteDatabase, insert_new
-from engram.auth import ApiKeyRecord
+from engram.records import ApiKeyRecord
 
 _COLUMNS = (
     "key_id, tenant_id, display_prefix, secret_hash, scopes, read_only, "

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import secrets
 import stat
 from pathlib import Path
 
@@ -40,3 +41,47 @@ def private_file(path: Path) -> Path:
             if each.stat().st_mode & 0o077:
                 os.chmod(each, 0o600)
     return path
+
+
+def load_or_create_secret(path: Path, *, nbytes: int = 32) -> bytes:
+    """The secret in ``path`` (whitespace stripped); if missing, create it (mode 0600) atomically.
+
+    A new secret is ``nbytes`` random bytes, URL-safe base64 text. If two processes race to
+    create it, both end up with the same one.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     first = load_or_create_secret(Path(d) / "pepper")
+    ...     first == load_or_create_secret(Path(d) / "pepper")
+    True
+    """
+    if nbytes < 16:
+        raise ValueError("a secret needs at least 16 bytes")
+    try:
+        existing = path.read_bytes().strip()
+    except FileNotFoundError:
+        pass
+    else:
+        if not existing:
+            raise ValueError(f"secret file {path} is empty")
+        return existing
+    private_dir(path.parent)
+    value = secrets.token_urlsafe(nbytes).encode("ascii")
+    while value.startswith(b"-"):  # a secret is passed as a command-line value (--operator-token)
+        value = secrets.token_urlsafe(nbytes).encode("ascii")
+    tmp = path.with_name(f".{path.name}.{secrets.token_hex(8)}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(value + b"\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        try:
+            os.link(tmp, path)  # never overwrites: a racing process that got there first wins
+        except FileExistsError:
+            return path.read_bytes().strip()
+        except OSError:  # pragma: no cover - filesystems without hard links
+            os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return value

@@ -1,4 +1,4 @@
-"""API keys and operator tokens (DESIGN §9).
+"""API keys and the operator token (DESIGN §9): the key format and the key service.
 
 A key reads ``egk_<key_id>_<secret><checksum>``: ``key_id`` (12 base32 chars, 60 bits) finds the
 record, ``secret`` (32 base62 chars, ~190 bits) proves possession, and a 6-char base62 CRC32
@@ -11,25 +11,22 @@ from __future__ import annotations
 import builtins
 import hashlib
 import hmac
-import os
 import re
 import secrets
 import zlib
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from datetime import datetime, timedelta
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import TypeAdapter, ValidationError
 
 from engram.errors import NotFoundError, UnauthorizedError, ValidationFailedError
-from engram.models import Scope, TenantId
-from engram.private_files import private_dir
+from engram.records import ApiKeyRecord, Principal, Scope, TenantId
 from engram.scopes import ScopeSet
 
 if TYPE_CHECKING:  # the authorizer's cold start must not pay for numpy via engram.ports
     from engram.ports import Clock, KeyStore
+    from engram.settings import Settings
 
 KEY_PREFIX = "egk_"
 KEY_ID_CHARS = 12
@@ -50,40 +47,6 @@ _KEY_RE = re.compile(
 )
 _TENANT: TypeAdapter[str] = TypeAdapter(TenantId)
 _SCOPE: TypeAdapter[str] = TypeAdapter(Scope)
-
-
-@dataclass(frozen=True)
-class ApiKeyRecord:
-    """What the store keeps for one key; never the secret itself. Empty ``scopes`` = every scope."""
-
-    key_id: str
-    tenant_id: str
-    display_prefix: str
-    secret_hash: str
-    scopes: tuple[str, ...]
-    read_only: bool
-    created_at: datetime
-    expires_at: datetime | None
-    revoked_at: datetime | None
-    last_used_at: datetime | None
-
-
-@dataclass(frozen=True)
-class Principal:
-    """Who a verified key speaks for, and the scopes it may touch.
-
-    >>> p = Principal(tenant_id="acme", key_id="k", scopes=ScopeSet.of(["user:ann"]), can_write=False)
-    >>> p.allows("user:ann"), p.allows("user:bob")
-    (True, False)
-    """
-
-    tenant_id: str
-    key_id: str
-    scopes: ScopeSet
-    can_write: bool
-
-    def allows(self, scope: str) -> bool:
-        return self.scopes.allows(scope)
 
 
 def _base62(value: int, width: int) -> str:
@@ -183,7 +146,7 @@ def _check(adapter: TypeAdapter[str], value: Any, field: str) -> str:
 class KeyService:
     """Create, verify, revoke and list API keys.
 
-    >>> from datetime import UTC
+    >>> from datetime import UTC, datetime
     >>> from engram.adapters.clock import FixedClock
     >>> from engram.adapters.sqlite.keys import SqliteKeyStore
     >>> from engram.adapters.sqlite.database import SqliteDatabase
@@ -284,19 +247,6 @@ class KeyService:
         return self.store.list_keys(tenant_id)
 
 
-def extract_key(headers: Mapping[str, str]) -> str | None:
-    """The presented key: ``Authorization: Bearer <key>`` first, then ``x-api-key``.
-
-    >>> extract_key({"X-API-Key": "k1"}), extract_key({"authorization": "bearer k2", "x-api-key": "k1"})
-    ('k1', 'k2')
-    """
-    lowered = {name.lower(): value for name, value in headers.items()}
-    scheme, _, credential = lowered.get("authorization", "").strip().partition(" ")
-    if scheme.lower() == "bearer" and credential.strip():
-        return credential.strip()
-    return lowered.get("x-api-key", "").strip() or None
-
-
 def verify_operator(presented: str | None, expected: str | None) -> bool:
     """Constant-time operator-token check; False if either side is missing or empty.
 
@@ -308,45 +258,24 @@ def verify_operator(presented: str | None, expected: str | None) -> bool:
     return hmac.compare_digest(presented.encode("utf-8"), expected.encode("utf-8"))
 
 
-def load_or_create_secret(path: Path, *, nbytes: int = 32) -> bytes:
-    """The secret in ``path`` (whitespace stripped); if missing, create it (mode 0600) atomically.
+def authenticate(
+    presented: str | None,
+    *,
+    keys: KeyService | None,
+    operator_token: str | Callable[[], str | None] | None,
+) -> Principal | Literal["operator"]:
+    """Who presents this credential: the operator, or a key's principal; ``UnauthorizedError``
+    (one message, whatever was wrong) for anything else. ``operator_token`` may be a function
+    reading it (from Secrets Manager) when first needed."""
+    expected = operator_token() if callable(operator_token) else operator_token
+    if verify_operator(presented, expected):
+        return "operator"
+    if keys is None:
+        raise UnauthorizedError(INVALID_KEY)
+    return keys.verify(presented)
 
-    A new secret is ``nbytes`` random bytes, URL-safe base64 text. If two processes race to
-    create it, both end up with the same one.
 
-    >>> import tempfile
-    >>> with tempfile.TemporaryDirectory() as d:
-    ...     first = load_or_create_secret(Path(d) / "pepper")
-    ...     first == load_or_create_secret(Path(d) / "pepper")
-    True
-    """
-    if nbytes < 16:
-        raise ValueError("a secret needs at least 16 bytes")
-    try:
-        existing = path.read_bytes().strip()
-    except FileNotFoundError:
-        pass
-    else:
-        if not existing:
-            raise ValueError(f"secret file {path} is empty")
-        return existing
-    private_dir(path.parent)
-    value = secrets.token_urlsafe(nbytes).encode("ascii")
-    while value.startswith(b"-"):  # a secret is passed as a command-line value (--operator-token)
-        value = secrets.token_urlsafe(nbytes).encode("ascii")
-    tmp = path.with_name(f".{path.name}.{secrets.token_hex(8)}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(value + b"\n")
-            handle.flush()
-            os.fsync(handle.fileno())
-        try:
-            os.link(tmp, path)  # never overwrites: a racing process that got there first wins
-        except FileExistsError:
-            return path.read_bytes().strip()
-        except OSError:  # pragma: no cover - filesystems without hard links
-            os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
-    return value
+def usage_identifier(tenant_id: str, *, settings: Settings) -> str:
+    """The API Gateway key whose usage plan throttles the tenant's callers (the authorizer's
+    ``usageIdentifierKey``)."""
+    return usage_key(tenant_id, settings.aws.usage_plan_prefix)
