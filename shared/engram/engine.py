@@ -16,9 +16,9 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime
 from typing import Any, TypedDict, TypeVar, Unpack
 
-import engram.forget.service as forgetting
-import engram.lifecycle.service as lifecycle
-import engram.memories.service as memories
+import engram.forget.service
+import engram.lifecycle.service
+import engram.memories.service
 from engram import app, models, recall, retain
 from engram.background import Background
 from engram.deps import Deps
@@ -141,12 +141,12 @@ class Engine:
     def forget(
         self, tenant_id: str, request: models.ForgetRequest, *, allowed_scopes: Scopes = None
     ) -> models.ForgetResponse:
-        return self._in_context(forgetting.forget, tenant_id, allowed_scopes, request)
+        return self._in_context(engram.forget.service.forget, tenant_id, allowed_scopes, request)
 
     def delete(
         self, tenant_id: str, memory_id: str, *, allowed_scopes: Scopes = None
     ) -> models.ForgetResponse:
-        return self._in_context(forgetting.delete, tenant_id, allowed_scopes, memory_id)
+        return self._in_context(engram.forget.service.delete, tenant_id, allowed_scopes, memory_id)
 
     def feedback(
         self,
@@ -156,22 +156,26 @@ class Engine:
         *,
         allowed_scopes: Scopes = None,
     ) -> models.FeedbackResponse:
-        return self._in_context(memories.feedback, tenant_id, allowed_scopes, memory_id, request)
+        return self._in_context(
+            engram.memories.service.feedback, tenant_id, allowed_scopes, memory_id, request
+        )
 
     def get(
         self, tenant_id: str, memory_id: str, *, allowed_scopes: Scopes = None, with_history: bool = False
     ) -> models.MemoryView:
-        return self._in_context(memories.get, tenant_id, allowed_scopes, memory_id, with_history=with_history)
+        return self._in_context(
+            engram.memories.service.get, tenant_id, allowed_scopes, memory_id, with_history=with_history
+        )
 
     def list_memories(
         self, tenant_id: str, request: models.ListRequest, *, allowed_scopes: Scopes = None
     ) -> models.ListResponse:
-        return self._in_context(memories.list_memories, tenant_id, allowed_scopes, request)
+        return self._in_context(engram.memories.service.list_memories, tenant_id, allowed_scopes, request)
 
     def patch(
         self, tenant_id: str, memory_id: str, request: models.PatchRequest, *, allowed_scopes: Scopes = None
     ) -> models.MemoryView:
-        return self._in_context(memories.patch, tenant_id, allowed_scopes, memory_id, request)
+        return self._in_context(engram.memories.service.patch, tenant_id, allowed_scopes, memory_id, request)
 
     def restore(
         self,
@@ -181,17 +185,19 @@ class Engine:
         *,
         allowed_scopes: Scopes = None,
     ) -> models.MemoryView:
-        return self._in_context(memories.restore, tenant_id, allowed_scopes, memory_id, request)
+        return self._in_context(
+            engram.memories.service.restore, tenant_id, allowed_scopes, memory_id, request
+        )
 
     def release(
         self, tenant_id: str, memory_id: str, *, allowed_scopes: Scopes = None, released_by: str = ""
     ) -> models.MemoryView:
         return self._in_context(
-            memories.release, tenant_id, allowed_scopes, memory_id, released_by=released_by
+            engram.memories.service.release, tenant_id, allowed_scopes, memory_id, released_by=released_by
         )
 
     def stats(self, tenant_id: str, *, allowed_scopes: Scopes = None) -> models.StatsResponse:
-        return self._in_context(memories.stats, tenant_id, allowed_scopes)
+        return self._in_context(engram.memories.service.stats, tenant_id, allowed_scopes)
 
     def export_lines(self, tenant_id: str, *, allowed_scopes: Scopes = None) -> Iterator[str]:
         return self._in_context(transfer.export_lines, tenant_id, allowed_scopes)
@@ -242,15 +248,15 @@ class Engine:
         return self.deps.call(tenancy.settings_for, tenant_id)
 
     def run_lifecycle(self, tenant_id: str, **options: Unpack[LifecycleOptions]) -> models.LifecycleReport:
-        return self.deps.call(lifecycle.run_lifecycle, tenant_id, **options)
+        return self.deps.call(engram.lifecycle.service.run_lifecycle, tenant_id, **options)
 
     def run_lifecycle_all(self, **options: Unpack[LifecycleOptions]) -> list[models.LifecycleReport]:
-        return self.deps.call(lifecycle.run_lifecycle_all, **options)
+        return self.deps.call(engram.lifecycle.service.run_lifecycle_all, **options)
 
     def reindex(
         self, tenant_ids: Sequence[str], *, clean: bool = False, progress: Callable[[int], None] | None = None
     ) -> dict[str, int]:
-        return self.deps.call(lifecycle.reindex, tenant_ids, clean=clean, progress=progress)
+        return self.deps.call(engram.lifecycle.service.reindex, tenant_ids, clean=clean, progress=progress)
 
     def embed_pending(self, tenant_id: str, *, batch: int = 64, at_most: int | None = None) -> int:
         return self.deps.call(backlog.embed_pending, tenant_id, batch=batch, at_most=at_most)
