@@ -210,3 +210,20 @@ def test_the_handlers_reader_catches_lazy_relative_and_importlib_imports(tmp_pat
     assert (3, "engram.adapters.sqlite.store", 0) in names
     assert (4, "sibling", 1) in names
     assert (5, "engram.deps", 0) in names
+
+
+def test_make_lint_checks_the_contracts_over_every_import() -> None:
+    # The contracts count TYPE_CHECKING imports, cover the five packages, and make lint runs them.
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+    assert config["exclude_type_checking_imports"] is False
+    assert tuple(config["root_packages"]) == ROOT_PACKAGES
+    assert {c["type"] for c in config["contracts"]} >= {
+        "forbidden",
+        "protected",
+        "layers",
+        "acyclic_siblings",
+    }
+    lint = (ROOT / "Makefile").read_text().split("\nlint:", 1)[1].split("\n\n", 1)[0]
+    assert "lint-imports" in lint
