@@ -28,7 +28,7 @@ from engram_infra.schedules import Schedules
 from engram_infra.search import Search
 
 
-class EngramStack(Protocol):
+class StackParts(Protocol):
     """The parts of the stack (``engram_infra.stack.EngramStack``) whose findings are acknowledged
     here; named as a protocol so that this module does not import the stack that calls it."""
 
@@ -62,7 +62,7 @@ def _ref(construct: IConstruct) -> str:
     return f"<{stack.resolve(stack.get_logical_id(element))}.Arn>"
 
 
-def acknowledge(stack: EngramStack) -> None:
+def acknowledge(stack: StackParts) -> None:
     """Acknowledge the accepted findings of the AwsSolutions and Serverless packs."""
     profile = INFERENCE_PROFILE.match(stack.config.llm_model_id)
 
@@ -163,7 +163,7 @@ def acknowledge(stack: EngramStack) -> None:
     _custom_resource(stack)
 
 
-def _custom_resource(stack: EngramStack) -> None:
+def _custom_resource(stack: StackParts) -> None:
     """The provider framework's own function (CDK's code) in front of ``search_setup``."""
     framework = stack.search_setup_provider.node.find_child("framework-onEvent")
     assert isinstance(framework, lambda_.Function)
@@ -189,7 +189,7 @@ def _custom_resource(stack: EngramStack) -> None:
     )
 
 
-def _secrets(stack: EngramStack) -> None:
+def _secrets(stack: StackParts) -> None:
     _ack(
         stack.data.bucket,
         "AwsSolutions-S1",
@@ -208,7 +208,7 @@ def _secrets(stack: EngramStack) -> None:
     )
 
 
-def _queues(stack: EngramStack) -> None:
+def _queues(stack: StackParts) -> None:
     for queue in (stack.indexer_dead_letters, stack.schedules.dead_letters, stack.events.dead_letters):
         _ack(
             queue,
@@ -230,7 +230,7 @@ def _queues(stack: EngramStack) -> None:
         )
 
 
-def _api(stack: EngramStack) -> None:
+def _api(stack: StackParts) -> None:
     api = stack.api
     _ack(
         api.rest_api,
@@ -260,7 +260,7 @@ def _api(stack: EngramStack) -> None:
         )
 
 
-def _search(stack: EngramStack) -> None:
+def _search(stack: StackParts) -> None:
     domain = stack.search.domain
     if domain is None:
         return
