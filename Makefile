@@ -55,9 +55,12 @@ run: $(RUN_STAMP)
 demo: $(RUN_STAMP)
 	$(VENV)/bin/engram --data-dir $(DATA_DIR) demo
 
+# lint-imports: the import graph's contracts (pyproject.toml [tool.importlinter]); engram_infra
+# is not installed, so the graph is read with the checkout's folders on the path.
 lint: install
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
+	PYTHONPATH=shared:functions:tools:infra $(VENV)/bin/lint-imports --no-cache
 
 typecheck: install
 	$(PY) -m mypy

@@ -170,8 +170,8 @@ def use_deps(deps: Deps | None) -> None:
 
 
 def use_engine(engine: Engine | None) -> None:
-    """Install an ``Engine`` (scripts and tests that hold one): the handlers read its ``deps``,
-    also after it swaps one of them."""
+    """Install an ``Engine`` (scripts and tests that hold one): the handlers read its ``deps``
+    (an engine ``with_ports`` other ports is installed again)."""
     global _engine
     _engine = engine
 

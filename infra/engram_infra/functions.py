@@ -21,9 +21,10 @@ from aws_cdk import aws_logs as logs
 from constructs import Construct
 
 from engram_http.routes import FUNCTIONS as ROUTE_FUNCTIONS
-from engram_infra.config import REPO_ROOT
 
-FUNCTIONS_DIR = REPO_ROOT / "functions"
+FUNCTIONS_DIR = Path(__file__).resolve().parents[2] / "functions"
+"""The handlers' folders (``engram_infra.config.REPO_ROOT``'s, computed here: the configuration
+imports this module's deadlines to check the worker's timeout)."""
 
 
 @dataclass(frozen=True)

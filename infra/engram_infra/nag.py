@@ -7,17 +7,43 @@ fails the synth (and the infra tests).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from aws_cdk import Acknowledgment, CfnElement, Stack, Validations
 from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_lambda as lambda_
+from aws_cdk import aws_sqs as sqs
+from aws_cdk import custom_resources as cr
 from constructs import IConstruct
 
 from engram_http.routes import ROUTES
+from engram_infra.access import EXTRACTS, INFERENCE_PROFILE, OBJECTS, SEARCH_ACCESS, TABLE_ACCESS
+from engram_infra.api import Api
+from engram_infra.config import Config
+from engram_infra.data import Data
+from engram_infra.events import Events
+from engram_infra.extraction import Extraction
+from engram_infra.functions import Functions
+from engram_infra.schedules import Schedules
+from engram_infra.search import Search
 
-if TYPE_CHECKING:
-    from engram_infra.stack import EngramStack
+
+class StackParts(Protocol):
+    """The parts of the stack (``engram_infra.stack.EngramStack``) whose findings are acknowledged
+    here; named as a protocol so that this module does not import the stack that calls it."""
+
+    config: Config
+    data: Data
+    search: Search
+    extraction: Extraction
+    steps: Extraction
+    events: Events
+    functions: Functions
+    api: Api
+    indexer_dead_letters: sqs.Queue
+    schedules: Schedules
+    search_setup_provider: cr.Provider
+
 
 SYNCHRONOUS = (
     "invoked synchronously by API Gateway: a failure is returned to the caller, there is no event to park"
@@ -36,11 +62,9 @@ def _ref(construct: IConstruct) -> str:
     return f"<{stack.resolve(stack.get_logical_id(element))}.Arn>"
 
 
-def acknowledge(stack: EngramStack) -> None:
+def acknowledge(stack: StackParts) -> None:
     """Acknowledge the accepted findings of the AwsSolutions and Serverless packs."""
-    from engram_infra.stack import _PROFILE, EXTRACTS, OBJECTS, SEARCH_ACCESS, TABLE_ACCESS
-
-    profile = _PROFILE.match(stack.config.llm_model_id)
+    profile = INFERENCE_PROFILE.match(stack.config.llm_model_id)
 
     functions = stack.functions
     for name, role in functions.roles.items():
@@ -139,7 +163,7 @@ def acknowledge(stack: EngramStack) -> None:
     _custom_resource(stack)
 
 
-def _custom_resource(stack: EngramStack) -> None:
+def _custom_resource(stack: StackParts) -> None:
     """The provider framework's own function (CDK's code) in front of ``search_setup``."""
     framework = stack.search_setup_provider.node.find_child("framework-onEvent")
     assert isinstance(framework, lambda_.Function)
@@ -165,7 +189,7 @@ def _custom_resource(stack: EngramStack) -> None:
     )
 
 
-def _secrets(stack: EngramStack) -> None:
+def _secrets(stack: StackParts) -> None:
     _ack(
         stack.data.bucket,
         "AwsSolutions-S1",
@@ -184,7 +208,7 @@ def _secrets(stack: EngramStack) -> None:
     )
 
 
-def _queues(stack: EngramStack) -> None:
+def _queues(stack: StackParts) -> None:
     for queue in (stack.indexer_dead_letters, stack.schedules.dead_letters, stack.events.dead_letters):
         _ack(
             queue,
@@ -206,7 +230,7 @@ def _queues(stack: EngramStack) -> None:
         )
 
 
-def _api(stack: EngramStack) -> None:
+def _api(stack: StackParts) -> None:
     api = stack.api
     _ack(
         api.rest_api,
@@ -236,7 +260,7 @@ def _api(stack: EngramStack) -> None:
         )
 
 
-def _search(stack: EngramStack) -> None:
+def _search(stack: StackParts) -> None:
     domain = stack.search.domain
     if domain is None:
         return

@@ -8,7 +8,6 @@ README's "Configuration of the functions" lists them).
 from __future__ import annotations
 
 import os
-import re
 from typing import Any
 
 from aws_cdk import (
@@ -35,6 +34,18 @@ from aws_cdk import custom_resources as cr
 from cdk_nag import AwsSolutionsChecks, ServerlessChecks
 from constructs import Construct
 
+from engram_infra.access import (
+    EMBEDS,
+    EXTRACTS,
+    INFERENCE_PROFILE,
+    OBJECTS,
+    RERANKS,
+    SEARCH_ACCESS,
+    SEARCH_METHODS,
+    STEPS,
+    TABLE_ACCESS,
+    TABLE_ACTIONS,
+)
 from engram_infra.api import Api
 from engram_infra.config import Config
 from engram_infra.data import Data
@@ -48,65 +59,6 @@ from engram_infra.schedules import Schedules
 from engram_infra.search import Search
 
 WORKERS = ("indexer", "events", "extract_worker", "decay", "tiering", "tenant_work", "search_setup")
-# Cross-region inference profile ids start with a geography; their calls land in several regions.
-_PROFILE = re.compile(r"^(us|eu|apac|global|ca|jp|au|us-gov)\.(.+)$")
-
-# What each function's code does with the one table: reads (R) or also writes (W).
-TABLE_ACCESS: dict[str, str] = {
-    "authorizer": "W",  # a key's last use is recorded
-    "retain": "W",
-    "recall": "W",  # access tracking
-    "forget": "W",
-    "feedback": "W",
-    "memories": "W",
-    "admin": "W",
-    "docs": "",
-    "indexer": "S",  # the stream only (its event source mapping reads it): no call of its own
-    "events": "S",  # the stream only: the events are derived from its images
-    "extract_worker": "W",
-    "decay": "W",
-    "tiering": "W",
-    "tenant_work": "W",
-    "search_setup": "",
-}
-# Who searches (R) or also indexes and deletes (W) in the search index. Retain and the extract
-# worker read it for dedup and write a head start of what the stream indexer will apply.
-SEARCH_ACCESS: dict[str, str] = {
-    "retain": "W",
-    "recall": "R",
-    "extract_worker": "W",
-    "forget": "W",
-    "memories": "W",
-    "indexer": "W",
-    "decay": "W",
-    "tiering": "W",
-    "tenant_work": "W",  # an erasure's last step deletes the tenant's documents
-    "search_setup": "W",
-}
-# The only HTTP method the data-plane functions send to the domain: searches (_search, _msearch),
-# bulk writes (_bulk) and deletions (_delete_by_query) are all POSTs (the Lambda-layout run logs
-# every request; tests/infra/test_lambda_layout.py compares). The setup function, the domain's
-# master user, keeps every method: it reads, creates and updates the template, index and roles.
-SEARCH_METHODS: dict[str, tuple[str, ...]] = {name: ("es:ESHttpPost",) for name in SEARCH_ACCESS}
-del SEARCH_METHODS["search_setup"]
-# The table actions of the functions whose grant is narrower than CDK's read/read-write sets:
-# the authorizer reads a key and records its last use; feedback reads a memory and writes its
-# new version with a history entry (a transaction of a Put and an Update).
-TABLE_ACTIONS: dict[str, tuple[str, ...]] = {
-    "authorizer": ("dynamodb:GetItem", "dynamodb:UpdateItem"),
-    "feedback": ("dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"),
-}
-# Who keeps objects in the bucket: large job bodies (retain, the worker), exports and import
-# uploads (memories; tenant_work reads and removes the uploads), and the erasure of a tenant's
-# objects (tenant_work).
-OBJECTS = ("retain", "extract_worker", "memories", "tenant_work")
-# Who queues steps of tenant-wide work: an erasure (admin), the lifecycle of every tenant
-# (decay, tiering), an import job (memories) and the steps that carry on (tenant_work).
-STEPS = ("admin", "decay", "tiering", "memories", "tenant_work")
-# Who calls the embedding model (queries, deferred embeddings, imports) and the extraction LLM.
-EMBEDS = ("retain", "recall", "forget", "memories", "indexer", "extract_worker", "tenant_work")
-EXTRACTS = ("retain", "extract_worker")  # retain: mode auto uses the LLM inline when configured
-RERANKS = ("recall",)  # the rerank provider, when one is configured
 
 
 class EngramStack(Stack):
@@ -441,7 +393,7 @@ class EngramStack(Stack):
 
 def _model_arns(model_id: str) -> list[str]:
     """What ``bedrock:InvokeModel`` needs for a model id or a cross-region inference profile id."""
-    profile = _PROFILE.match(model_id)
+    profile = INFERENCE_PROFILE.match(model_id)
     if profile is None:
         return [f"arn:{Aws.PARTITION}:bedrock:{Aws.REGION}::foundation-model/{model_id}"]
     return [

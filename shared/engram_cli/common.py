@@ -10,9 +10,12 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engram.errors import DependencyMissingError, ValidationFailedError
+
+if TYPE_CHECKING:
+    from engram.engine import Engine
 
 Handler = Callable[[argparse.Namespace], int]
 Command = Callable[[str, Handler, str], argparse.ArgumentParser]
@@ -49,7 +52,7 @@ def fresh_data_dir_note(args: argparse.Namespace) -> str | None:
     )
 
 
-def open_engine(args: argparse.Namespace) -> Any:
+def open_engine(args: argparse.Namespace) -> Engine:
     from engram.engine import Engine
     from engram.settings import Settings
 

@@ -237,8 +237,8 @@ def test_memory_samples_name_the_deterministic_id_of_the_seeded_text() -> None:
 
 def test_the_authorizer_allows_a_valid_key_with_its_tenant_in_the_context(seeded: Engine) -> None:
     # Given the authorizer sample carrying a real key of acme
-    assert seeded.keys is not None
-    key, record = seeded.keys.create(TENANT)
+    assert seeded.deps.keys is not None
+    key, record = seeded.deps.keys.create(TENANT)
     event = with_bearer(load_event("authorizer.request"), key)
 
     # When the authorizer runs
@@ -533,8 +533,8 @@ def test_the_create_key_sample_creates_a_working_key_for_acme(seeded: Engine) ->
     # Then the new key, limited to user:alice, verifies as acme
     assert response["statusCode"] == 201
     assert body(response)["scopes"] == [SCOPE]
-    assert seeded.keys is not None
-    assert seeded.keys.verify(body(response)["api_key"]).tenant_id == TENANT
+    assert seeded.deps.keys is not None
+    assert seeded.deps.keys.verify(body(response)["api_key"]).tenant_id == TENANT
 
 
 def test_the_configure_tenant_sample_changes_acmes_recall_settings(seeded: Engine) -> None:
@@ -567,8 +567,8 @@ def test_the_configure_tenant_sample_with_an_unknown_setting_changes_nothing(see
 
 def test_the_revoke_key_sample_revokes_the_key(seeded: Engine) -> None:
     # Given a key of its own, put into the sample in place of its example key id
-    assert seeded.keys is not None
-    key, record = seeded.keys.create(TENANT)
+    assert seeded.deps.keys is not None
+    key, record = seeded.deps.keys.create(TENANT)
     event = with_path_parameter(load_event("admin.revoke_key"), "key_id", record.key_id)
 
     # When the admin handler gets the sample

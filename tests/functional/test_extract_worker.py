@@ -47,7 +47,7 @@ def queued(engine: Engine, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[En
     monkeypatch.setenv("POWERTOOLS_LOG_LEVEL", "WARNING")
     logging.getLogger("engram").setLevel(logging.WARNING)
     queue = QueueOfRecord()
-    engine.queue = queue
+    engine = engine.with_ports(queue=queue)
     use_engine(engine)
     try:
         yield engine, queue
@@ -167,7 +167,10 @@ def test_a_failed_job_is_reported_for_retry_and_succeeds_on_redelivery(
     # Given a queued job whose first attempt meets a storage outage
     engine, _ = queued
     accepted = engine.submit_retain("acme", RetainRequest(scope=SCOPE, text="I live in Porto", mode="smart"))
-    engine.store = StoreThatFailsOnce(engine.store)  # type: ignore[assignment]
+    from engram_http.runtime import use_engine
+
+    engine = engine.with_ports(store=StoreThatFailsOnce(engine.store))
+    use_engine(engine)  # the handlers read the engine's ports (the fixture uninstalls it)
     event = sqs_event(job_message("acme", accepted.job_id))
 
     # When the worker runs it, then SQS delivers the message again
@@ -215,7 +218,7 @@ def test_a_queue_that_refuses_the_job_fails_the_retain_and_marks_the_job(engine:
     )
     with Stubber(client) as stubber:
         stubber.add_client_error("send_message", service_error_code="AWS.SimpleQueueService.NonExistentQueue")
-        engine.queue = SqsJobQueue(QUEUE_URL, client=client)
+        engine = engine.with_ports(queue=SqsJobQueue(QUEUE_URL, client=client))
 
         # When an async retain is submitted
         # Then the caller gets a provider error to retry on

@@ -556,7 +556,7 @@ def test_a_memory_recalled_while_the_job_runs_keeps_its_access_and_is_counted_as
     # Given two old memories and a recall that lands on the first one while the job looks at it
     first, second = retain(timed, TEXT), retain(timed, "The car insurance renews in April")
     clock.set(LATER)
-    timed.store = RacingStore(timed.store, clock)
+    timed = timed.with_ports(store=RacingStore(timed.store, clock))
 
     # When the job runs
     report = timed.run_lifecycle("acme")

@@ -84,7 +84,7 @@ def test_a_memory_forgotten_while_recall_runs_is_left_out_not_an_error(engine: E
     request = RetainRequest(scope="user:a", items=[RetainItem(text=t) for t in texts], mode="raw")
     ids = [r.id for r in engine.retain("acme", request).results]
     # When one of them is forgotten between ranking and diversification
-    engine.index = _ForgettingIndex(engine, ids[0])  # type: ignore[assignment]
+    engine = engine.with_ports(index=_ForgettingIndex(engine, ids[0]))
     got = engine.recall("acme", parse(RecallRequest, {"query": "blue car", "min_score": 0, "limit": 5}))
     # Then recall answers without it
     assert {m.id for m in got.memories} == set(ids[1:])

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from aws_cdk.assertions import Match
+from engram_infra.access import EMBEDS, EXTRACTS, SEARCH_ACCESS, TABLE_ACCESS
 from engram_infra.config import Config
 from engram_infra.data import TABLE
 from engram_infra.extraction import VISIBILITY_FACTOR
@@ -18,7 +19,6 @@ from engram_infra.functions import (
     RETAIN_CHAIN_LIMIT_S,
     worker_functions,
 )
-from engram_infra.stack import EMBEDS, EXTRACTS, SEARCH_ACCESS, TABLE_ACCESS
 from infra_support import Synth
 from infra_support import refs as _refs
 

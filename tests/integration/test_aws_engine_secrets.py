@@ -42,14 +42,14 @@ def test_building_the_aws_engine_reads_no_secret_and_each_is_read_once_when_used
 
     # Then no secret was read, and no API Gateway client was made
     assert reads == []
-    assert engine.usage_plans is not None and engine.usage_plans._client is None  # type: ignore[attr-defined]
+    assert engine.deps.usage_plans is not None and engine.deps.usage_plans._client is None  # type: ignore[attr-defined]
 
     # And each is read once, when first used
     assert engine.operator_credential() == "s" * 48
     assert engine.operator_credential() == "s" * 48
-    assert engine.keys is not None
-    engine.keys.create("acme")
-    engine.keys.create("acme")
+    assert engine.deps.keys is not None
+    engine.deps.keys.create("acme")
+    engine.deps.keys.create("acme")
     assert sorted(reads) == sorted([ARN.format("operatortoken"), ARN.format("pepper")])
     engine.close()
     client.delete_table(TableName=table)

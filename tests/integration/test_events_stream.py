@@ -111,7 +111,7 @@ def run_handler(records: list[dict[str, Any]], bus: Bus, **options: Any) -> dict
 
 def write_everything(engine: Engine) -> dict[str, str]:
     """A retain, a PATCH, a supersede, a forget, an expiry and a finished job; the ids involved."""
-    now = engine.clock.now()
+    now = engine.deps.clock.now()
     kept = engine.retain("acme", RetainRequest(scope=SCOPE, text="I prefer dark mode", mode="raw")).results[0]
     engine.patch("acme", kept.id, PatchRequest(tags=["ui"]))
     old = engine.store.get("acme", kept.id)

@@ -73,7 +73,7 @@ def cloud(dynamodb_local: Any, tmp_path: Path) -> Iterator[tuple[Engine, StepQue
     queue, blobs = StepQueue(), MemoryBlobs()
     store: Any = engine.store
     store.blobs = blobs
-    engine.steps, engine.blobs = queue, blobs
+    engine = engine.with_ports(steps=queue, blobs=blobs)
     engine.create_tenant("acme")
     yield engine, queue, blobs
     engine.close()
@@ -227,7 +227,7 @@ def test_an_import_job_the_step_queue_refuses_is_a_provider_error_saying_what_is
     cloud: tuple[Engine, StepQueue, MemoryBlobs],
 ) -> None:
     engine, _, _ = cloud
-    engine.steps = RefusingQueue()
+    engine = engine.with_ports(steps=RefusingQueue())
     context = engine.deps.call(tenancy.of_tenant, "acme")
     # When a file too large for one call is posted while the step queue is down
     with pytest.raises(ProviderError, match="did not accept the import; 0 memories of the file are written"):

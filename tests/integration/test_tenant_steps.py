@@ -56,7 +56,7 @@ def cloud(dynamodb_local: Any, tmp_path: Path) -> Iterator[tuple[Engine, Queue, 
     queue, blobs = Queue(), MemoryBlobs()
     store: Any = engine.store
     store.blobs = blobs
-    engine.steps, engine.blobs = queue, blobs
+    engine = engine.with_ports(steps=queue, blobs=blobs)
     engine.create_tenant("acme")
     engine.create_tenant("globex")
     yield engine, queue, blobs
@@ -101,14 +101,14 @@ def test_an_erasure_answers_at_once_and_finishes_in_steps(cloud: tuple[Engine, Q
     # Given a tenant with memories, a key and an object
     items = [{"text": f"acme fact number {i}"} for i in range(30)]
     engine.retain("acme", RetainRequest(scope="user:alice", items=items, mode="raw"))
-    assert engine.keys is not None
-    key, _ = engine.keys.create("acme")
+    assert engine.deps.keys is not None
+    key, _ = engine.deps.keys.create("acme")
     blobs.put("tenants/acme/exports/old.jsonl", b"{}")
     # When it is erased
     assert engine.erase_tenant("acme") is None
     # Then its key stops working and it answers nothing, while the erasure is queued
     with pytest.raises(Exception, match="invalid"):
-        engine.keys.verify(key)
+        engine.deps.keys.verify(key)
     with pytest.raises(NotFoundError):
         engine.stats("acme")
     assert queue.sent == [{"kind": "erase", "tenant_id": "acme"}]
@@ -149,7 +149,7 @@ def test_the_lifecycle_of_every_tenant_is_one_step_per_tenant_resumed_until_comp
     queue.send(left[0].message())
     # And a tenant's run that stops early is queued again until its report is complete
     acme = steps.Step.model_validate(queue.sent.pop(0))
-    engine.settings = engine.settings.for_tenant({"lifecycle": {"job_page_size": 2}})
+    engine = engine.with_ports(settings=engine.settings.for_tenant({"lifecycle": {"job_page_size": 2}}))
     assert steps.run(acme, call=engine.deps.call, should_stop=lambda: True) == [acme]
     queue.send(acme.message())
     queue.drain(engine)

@@ -98,8 +98,7 @@ class _Failing:
 
 def test_a_tenant_whose_enrolment_fails_is_not_left_behind(tmp_path: Path) -> None:
     # Given an engine whose usage-plan registry fails
-    engine = Engine.local(Settings(data_dir=tmp_path))
-    engine.usage_plans = _Failing()
+    engine = Engine.local(Settings(data_dir=tmp_path)).with_ports(usage_plans=_Failing())
 
     # When a tenant is created, then the error surfaces and no tenant remains
     with pytest.raises(ProviderError):

@@ -2,11 +2,13 @@
 
 A job is durable in the store before it is submitted here; one submitted before ``start`` waits
 there, queued, and ``resume`` (at the server's start) runs every job a stopped process left
-queued or running.
+queued or running. A script's runner (``engram.engine.Engine``) starts with its first job
+instead (``start_on_submit``): no thread before one is needed.
 """
 
 from __future__ import annotations
 
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 from engram.deps import Deps
@@ -21,15 +23,24 @@ class LocalJobRunner:
     def __init__(self) -> None:
         self._deps: Deps | None = None
         self._pool: ThreadPoolExecutor | None = None
+        self._start_on_submit = False
+        self._starting = threading.Lock()
 
     def bind(self, deps: Deps) -> None:
         self._deps = deps
 
     def start(self) -> None:
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="engram-jobs")
+        with self._starting:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="engram-jobs")
+
+    def start_on_submit(self) -> None:
+        """Start with the first job submitted, not before (until ``stop``)."""
+        self._start_on_submit = True
 
     def submit(self, tenant_id: str, job: Job) -> None:
+        if self._pool is None and self._start_on_submit:
+            self.start()
         if self._pool is not None and self._deps is not None:
             self._pool.submit(self._deps.call, execute, tenant_id, job)
 
@@ -44,6 +55,7 @@ class LocalJobRunner:
 
     def stop(self) -> None:
         """Finish the submitted jobs, then stop the thread."""
+        self._start_on_submit = False
         if self._pool is not None:
             self._pool.shutdown(wait=True)
             self._pool = None

@@ -10,12 +10,10 @@ lifecycle_runs and api_keys. ``create_schema`` runs on every open: each statemen
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from contextlib import AbstractContextManager
+from typing import Any, Protocol
 
 from engram.adapters.sqlite.outbox import install_outbox
-
-if TYPE_CHECKING:
-    from engram.adapters.sqlite.database import SqliteDatabase
 
 TOKENIZER = "porter unicode61 remove_diacritics 2"
 
@@ -90,7 +88,16 @@ TENANT_TABLES = (
 through the key store, its text index table is dropped)."""
 
 
-def create_schema(db: SqliteDatabase) -> None:
+class Database(Protocol):
+    """What ``create_schema`` needs of the file it sets up (``SqliteDatabase``; named here as a
+    protocol so that the schema does not import the database that imports it)."""
+
+    def connection(self) -> Any: ...
+
+    def transaction(self) -> AbstractContextManager[Any]: ...
+
+
+def create_schema(db: Database) -> None:
     """Create every table and bring a file written by an earlier version up to this schema."""
     conn = db.connection()
     # executescript manages its own transaction; every statement is IF NOT EXISTS.
