@@ -14,7 +14,7 @@ from typing import Any
 from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, process_partial_response
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 
-from engram.tenants import steps
+from engram.tenants import steps, work
 from engram_http.runtime import deps, invocation_budget, logger, metrics, tracer
 
 STOP_MARGIN_MS = 60_000  # a step stops starting new batches a minute before the timeout
@@ -32,7 +32,7 @@ def run(record: SQSRecord) -> None:
     step = steps.Step.model_validate_json(record.body)
     logger.append_keys(step=step.kind, tenant_id=step.tenant_id)
     current = deps()
-    following = steps.run(step, call=current.call, should_stop=_should_stop)
+    following = work.run(step, call=current.call, should_stop=_should_stop)
     current.call(steps.send, following)
     logger.info("step done", continues=bool(following))
 

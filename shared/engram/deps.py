@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from engram.embedding.backlog import Backlog
-from engram.metering.counters import Meter, MeteredEmbedder
+from engram.metering.counters import Meter
 from engram.ports import (
     LLM,
     BlobStore,
@@ -36,7 +35,6 @@ from engram.ports import (
     MemoryHistory,
     MemoryRecords,
     MemoryStore,
-    Ports,
     Reranker,
     SearchIndex,
     StepQueue,
@@ -129,26 +127,14 @@ class Deps:
     def call(self, service: Callable[..., R], /, *args: Any, **given: Any) -> R:
         """``service(*args, **given)`` with the ports it names as keyword-only parameters and
         ``given`` does not: ``deps.call(engram.recall.run, context, request)``."""
-        if _takes_deps(service):  # a service not yet converted to named ports (being removed)
-            args = (self, *args)
         for name in _injected(service):
             if name not in given:
                 given[name] = getattr(self, name)
         return service(*args, **given)
 
-    @property
-    def ports(self) -> Ports:
-        """The store, index, embedder and clock, for an operation that is not metered."""
-        return Ports(self.store, self.index, self.embedder, self.clock)
-
     def operator_credential(self) -> str | None:
         """The operator token, read (once, by its reader) when first needed."""
         return self.operator_token() if callable(self.operator_token) else self.operator_token
-
-
-def metered_ports(deps: Deps, usage: Counter[str]) -> Ports:
-    """``deps``' ports for one operation, its embedder counting into ``usage``."""
-    return Ports(deps.store, deps.index, MeteredEmbedder(deps.embedder, usage), deps.clock)
 
 
 _PORTS = frozenset(
@@ -173,8 +159,3 @@ def _injected(service: Callable[..., Any]) -> tuple[str, ...]:
     """The ports ``service`` takes by name (its keyword-only parameters ``Deps`` has)."""
     parameters = inspect.signature(service).parameters.values()
     return tuple(p.name for p in parameters if p.kind is p.KEYWORD_ONLY and p.name in _PORTS)
-
-
-@functools.cache
-def _takes_deps(service: Callable[..., Any]) -> bool:
-    return next(iter(inspect.signature(service).parameters), None) == "deps"

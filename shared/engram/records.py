@@ -22,42 +22,31 @@ from pydantic import (
 
 from engram.scopes import ScopeSet
 
+# The fields' patterns live with their words (engram.validation_words); re-exported here.
+from engram.validation_words import JOB_ID as JOB_ID
+from engram.validation_words import MEMORY_ID as MEMORY_ID
+from engram.validation_words import METADATA_KEY as METADATA_KEY
+from engram.validation_words import SCOPE as SCOPE
+from engram.validation_words import TAG as TAG
+from engram.validation_words import TENANT_ID as TENANT_ID
+
 MAX_TEXT_CHARS = 32_000
 MAX_BATCH_ITEMS = 100
 MAX_MESSAGES = 200
 MAX_QUERY_CHARS = 4_000
 MAX_FORGET_BY_QUERY = 100  # a forget by query is one recall: its limit is recall's
 
-METADATA_KEY = r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$"
 NOT_BLANK = r"[^\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]"
 r"""A character that is not white space as JSON Schema's regexes (ECMA-262 ``\s``) define it; the
 pattern is unanchored, so a text matching it is not blank. Spelled out because Python's ``\s``
 and ``str.isspace`` also count control characters such as U+001F."""
-TENANT_ID = r"^[a-z0-9][a-z0-9-]{2,62}$"
 TenantId = Annotated[str, StringConstraints(pattern=TENANT_ID), Field(examples=["acme"])]
-MEMORY_ID = r"^mem_[0-9a-f]{32}$"
-JOB_ID = r"^job_[0-9a-f]{32}$"
 MemoryId = Annotated[
     str, StringConstraints(pattern=MEMORY_ID), Field(examples=["mem_2dc26cf4374a7cbd11f85a6cba1507ab"])
 ]
-SCOPE = r"^(global|(agent|user|project|session):[A-Za-z0-9][A-Za-z0-9._@:+-]{0,127})$"
 Scope = Annotated[str, StringConstraints(pattern=SCOPE), Field(examples=["user:alice"])]
-TAG = r"^[A-Za-z0-9][A-Za-z0-9 _.:/+-]{0,63}$"
 Tag = Annotated[str, StringConstraints(pattern=TAG), Field(examples=["travel"])]
 MetadataKey = Annotated[str, StringConstraints(pattern=METADATA_KEY)]
-PATTERN_WORDS: dict[str, str] = {
-    SCOPE: (
-        "must be global, or agent:, user:, project: or session: followed by an id that starts with a "
-        "letter or digit (letters, digits and . _ @ : + -, at most 128), e.g. user:alice"
-    ),
-    TAG: "must start with a letter or digit and hold letters, digits, spaces and _ . : / + - (at most 64)",
-    METADATA_KEY: "must start with a letter, digit or _ and hold letters, digits and _ . - (at most 64)",
-    TENANT_ID: "must be 3 to 63 lowercase letters, digits or -, starting with a letter or digit, e.g. acme",
-    MEMORY_ID: "must be a memory id: mem_ followed by 32 hexadecimal digits",
-    JOB_ID: "must be a job id: job_ followed by 32 hexadecimal digits",
-}
-"""What each pattern of the API's fields means, in words (``engram.validation_words`` says these
-instead of the regular expression)."""
 Scalar = str | int | float | bool
 
 

@@ -19,6 +19,27 @@ from typing import Any
 
 Ctx = Mapping[str, Any]
 
+# The patterns of the API's fields (the records' types use them), and what each means in words.
+SCOPE = r"^(global|(agent|user|project|session):[A-Za-z0-9][A-Za-z0-9._@:+-]{0,127})$"
+TAG = r"^[A-Za-z0-9][A-Za-z0-9 _.:/+-]{0,63}$"
+METADATA_KEY = r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$"
+TENANT_ID = r"^[a-z0-9][a-z0-9-]{2,62}$"
+MEMORY_ID = r"^mem_[0-9a-f]{32}$"
+JOB_ID = r"^job_[0-9a-f]{32}$"
+PATTERN_WORDS: dict[str, str] = {
+    SCOPE: (
+        "must be global, or agent:, user:, project: or session: followed by an id that starts with a "
+        "letter or digit (letters, digits and . _ @ : + -, at most 128), e.g. user:alice"
+    ),
+    TAG: "must start with a letter or digit and hold letters, digits, spaces and _ . : / + - (at most 64)",
+    METADATA_KEY: "must start with a letter, digit or _ and hold letters, digits and _ . - (at most 64)",
+    TENANT_ID: "must be 3 to 63 lowercase letters, digits or -, starting with a letter or digit, e.g. acme",
+    MEMORY_ID: "must be a memory id: mem_ followed by 32 hexadecimal digits",
+    JOB_ID: "must be a job id: job_ followed by 32 hexadecimal digits",
+}
+"""What each pattern of the API's fields means, in words (said instead of the regular expression)."""
+
+
 _ISO = "must be an ISO-8601 date and time with a time zone, e.g. 2026-01-31T09:00:00Z"
 _FIXED: dict[str, str] = {
     "missing": "is required",
@@ -49,8 +70,6 @@ _FIXED: dict[str, str] = {
 
 
 def _pattern(ctx: Ctx) -> str:
-    from engram.records import PATTERN_WORDS
-
     return PATTERN_WORDS.get(str(ctx.get("pattern", "")), "has characters or a form that is not allowed")
 
 

@@ -25,7 +25,7 @@ from engram.engine import Engine
 from engram.errors import NotFoundError, ProviderError
 from engram.models import JobAccepted
 from engram.settings import AwsSettings, Settings
-from engram.tenants import steps, tenancy
+from engram.tenants import steps, tenancy, work
 
 HEADER = json.dumps({"format": "engram.export.v1", "tenant_id": "elsewhere"})
 
@@ -43,7 +43,7 @@ class StepQueue:
         runs = 0
         while self.sent and runs < budget:
             step = steps.Step.model_validate(self.sent.pop(0))
-            for following in steps.run(step, call=engine.deps.call, should_stop=should_stop):
+            for following in work.run(step, call=engine.deps.call, should_stop=should_stop):
                 self.send(following.message())
             runs += 1
         return runs

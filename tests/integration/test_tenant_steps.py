@@ -20,7 +20,7 @@ from engram.engine import Engine
 from engram.errors import NotFoundError, PayloadTooLargeError
 from engram.models import RetainRequest
 from engram.settings import AwsSettings, Settings
-from engram.tenants import steps
+from engram.tenants import steps, work
 
 
 class Queue:
@@ -37,7 +37,7 @@ class Queue:
         done = 0
         while self.sent and done < budget:
             step = steps.Step.model_validate(self.sent.pop(0))
-            for following in steps.run(step, call=engine.deps.call, should_stop=lambda: False):
+            for following in work.run(step, call=engine.deps.call, should_stop=lambda: False):
                 self.send(following.message())
             done += 1
         return done
@@ -115,7 +115,7 @@ def test_an_erasure_answers_at_once_and_finishes_in_steps(cloud: tuple[Engine, Q
     # And a step that runs out of time leaves it erasing, to be carried on
     step = steps.Step.model_validate(queue.sent.pop())
     stops = iter([False, False, True])
-    assert steps.run(step, call=engine.deps.call, should_stop=lambda: next(stops, True)) == [step]
+    assert work.run(step, call=engine.deps.call, should_stop=lambda: next(stops, True)) == [step]
     assert engine.store.get_tenant("acme") is not None
     # And the next steps finish it: store, index and objects; the other tenant is untouched
     queue.send(step.message())
@@ -150,7 +150,7 @@ def test_the_lifecycle_of_every_tenant_is_one_step_per_tenant_resumed_until_comp
     # And a tenant's run that stops early is queued again until its report is complete
     acme = steps.Step.model_validate(queue.sent.pop(0))
     engine = engine.with_ports(settings=engine.settings.for_tenant({"lifecycle": {"job_page_size": 2}}))
-    assert steps.run(acme, call=engine.deps.call, should_stop=lambda: True) == [acme]
+    assert work.run(acme, call=engine.deps.call, should_stop=lambda: True) == [acme]
     queue.send(acme.message())
     queue.drain(engine)
     for tenant in ("acme", "globex"):

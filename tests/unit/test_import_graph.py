@@ -4,7 +4,7 @@ express: no cycle between modules, and the Lambda handlers' imports.
 - No import cycle between two modules of ``engram``, ``engram_http``, ``engram_cli``,
   ``engram_dev`` or ``engram_infra``, counting imports inside functions and under
   ``TYPE_CHECKING``: the strongly connected components of grimp's graph (the one import-linter
-  reads) are listed, and each must be one of ``KNOWN_CYCLES``, the cycles #29 is removing.
+  reads) must all be single modules.
 - A handler (``functions/*/handler.py``, a folder of its own, not a package, so import-linter
   does not see it) imports services and the HTTP glue: never an adapter, ``Deps`` or the
   ``Engine``, nor the command, the tools or the stack; from the composition root only the
@@ -26,20 +26,6 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 HANDLERS = sorted((ROOT / "functions").glob("*/handler.py"))
 ROOT_PACKAGES = ("engram", "engram_http", "engram_cli", "engram_dev", "engram_infra")
-
-KNOWN_CYCLES = {
-    # the API key record used by the key-store port: auth is being split by concern (#29)
-    frozenset({"engram.auth", "engram.ports", "engram.ports.store"}),
-    # the dispatcher takes Deps, Deps names the dispatcher's store (#29: services name their ports)
-    frozenset({"engram.deps", "engram.webhooks.dispatch"}),
-    # an erasure's steps call the admin service, which queues the steps
-    frozenset({"engram.tenants.admin", "engram.tenants.steps"}),
-    # validation errors word their fields with the records' patterns, records raise those errors
-    frozenset({"engram.errors", "engram.records", "engram.validation_words"}),
-    # the LanceDB Pro import shares the peers' plan, the peers' dispatch names the LanceDB import
-    frozenset({"engram.imports.lancedb_pro", "engram.imports.peers"}),
-}
-"""Each entry is a cycle still to remove; delete it when its cycle is gone."""
 
 BUILDERS = {
     "build_search_index",
@@ -111,11 +97,11 @@ def chain(graph: grimp.ImportGraph, cycle: frozenset[str]) -> str:
     return " -> ".join([*lines, first])
 
 
-def test_no_new_import_cycle() -> None:
+def test_no_import_cycle() -> None:
     graph = graph_of(*ROOT_PACKAGES)
     assert len(graph.modules) > 200  # the packages are really read
-    new = [chain(graph, c) for c in sorted(cycles(graph) - KNOWN_CYCLES, key=sorted)]
-    assert new == []
+    found = [chain(graph, c) for c in sorted(cycles(graph), key=sorted)]
+    assert found == []
 
 
 def test_the_cycle_check_counts_lazy_and_type_checking_imports(

@@ -109,10 +109,6 @@ class Plan:
 
 def parse(fmt: str, text: str, *, tenant_id: str, now: datetime, default_scope: str = "global") -> Plan:
     """Read a whole file of ``fmt`` into a plan; nothing is written."""
-    if fmt == "memory-lancedb-pro":
-        from engram.imports import lancedb_pro
-
-        return lancedb_pro.parse(text, tenant_id=tenant_id, now=now)
     units = _records(text) if fmt == "mem0" else None
     plan = Plan(fmt, "item" if units is not None else "line")
     numbered = units if units is not None else _lines(text)

@@ -179,10 +179,13 @@ def import_peer(
 ) -> dict[str, Any]:
     """Import another service's export (``engram.imports.peers``): the report of what was (or,
     with ``dry_run``, would be) imported and skipped."""
-    from engram.imports import peers
+    from engram.imports import lancedb_pro, peers
 
     now = clock.now()
-    plan = peers.parse(fmt, text, tenant_id=context.tenant_id, now=now, default_scope=default_scope)
+    if fmt == lancedb_pro.FORMAT:
+        plan = lancedb_pro.parse(text, tenant_id=context.tenant_id, now=now)
+    else:
+        plan = peers.parse(fmt, text, tenant_id=context.tenant_id, now=now, default_scope=default_scope)
     return peers.run(
         context.tenant_id,
         plan,

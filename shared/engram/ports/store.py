@@ -24,7 +24,7 @@ from engram.models import (
 )
 
 if TYPE_CHECKING:
-    from engram.ports import ConditionalUpdate, Conditions, Page, Vector, WriteBatch
+    from engram.ports.values import ConditionalUpdate, Conditions, Page, Vector, WriteBatch
     from engram.records import ApiKeyRecord
 
 

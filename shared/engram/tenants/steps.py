@@ -16,22 +16,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Any, Literal, Protocol, TypeVar
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
 from engram.lifecycle.sweep import RuleSet
 from engram.models import TenantId
 from engram.ports import StepQueue, TenantRegistry
-
-R = TypeVar("R")
-
-
-class Call(Protocol):
-    """Runs a service with the ports it names (the composition's ``call``): a step is the work
-    of another room (an erasure, a lifecycle run, an import), so ``run`` names no port itself."""
-
-    def __call__(self, service: Callable[..., R], /, *args: Any, **given: Any) -> R: ...
 
 
 class Step(BaseModel):
@@ -52,35 +43,6 @@ class Step(BaseModel):
 
     def message(self) -> dict[str, Any]:
         return self.model_dump(mode="json", exclude_defaults=True)
-
-
-def run(step: Step, *, call: Call, should_stop: Callable[[], bool]) -> list[Step]:
-    """Do one step; returns the steps that carry on (empty when this work is done)."""
-    import engram.lifecycle.service
-    from engram.tenants import admin
-
-    if step.kind == "erase":
-        assert step.tenant_id is not None
-        done = call(admin.finish_erase, step.tenant_id, should_stop=should_stop)
-        return [] if done else [step]
-    if step.kind == "lifecycle":
-        assert step.tenant_id is not None
-        report = call(
-            engram.lifecycle.service.run_lifecycle,
-            step.tenant_id,
-            now=step.time,
-            dry_run=step.dry_run,
-            rules=step.rules,
-            should_stop=should_stop,
-        )
-        return [] if report.status == "completed" else [step]
-    if step.kind == "import":
-        from engram.imports import run_job
-
-        assert step.tenant_id is not None and step.job_id is not None
-        job = call(run_job, step.tenant_id, step.job_id, should_stop=should_stop)
-        return [step] if job is not None and job.status in ("queued", "running") else []
-    return call(fan_out, step, should_stop=should_stop)
 
 
 def fan_out(
