@@ -94,19 +94,10 @@ def idle_per_month(
     return {k: round(v, 2) for k, v in lines.items()}
 
 
-def levers(
-    measured: dict[str, Units], vectorless: dict[str, Units], memory: dict[str, int]
-) -> dict[str, Any]:
-    """What each lever would change, per million (``measured``: from a replay; else from the table)."""
+def levers(measured: dict[str, Units], memory: dict[str, int]) -> dict[str, Any]:
+    """What each lever not applied would change, per million (projected from the price table)."""
     base = {name: sum(per_million(name, u, memory).values()) for name, u in measured.items()}
     out: dict[str, Any] = {}
-    without = {name: sum(per_million(name, u, memory).values()) for name, u in vectorless.items()}
-    out["vector_out_of_the_item"] = {
-        "how": "replayed with the vector left out of the memory item (the indexer would re-embed: Titan is "
-        "$0.02 per million tokens, a stored vector costs 8 WRU a write)",
-        "measured": True,
-        "saves_usd_per_million": {k: round(base[k] - without[k], 2) for k in base},
-    }
     small = {k: max(256, v // 2) for k, v in memory.items()}
     out["lambda_memory_halved"] = {
         "how": "each function at half its memory, the same billed duration (to be measured in Lambda)",
@@ -131,7 +122,6 @@ def levers(
 
 def report(n: int, endpoint: str | None) -> dict[str, Any]:
     measured = measure(endpoint, n=n)
-    vectorless = measure(endpoint, n=n, dimension=4)
     memory = memory_mb()
     lines = {name: per_million(name, units, memory) for name, units in measured.items()}
     sys.path.insert(0, str(REPO_ROOT / "infra"))
@@ -147,7 +137,7 @@ def report(n: int, endpoint: str | None) -> dict[str, Any]:
         "idle_t3_small_usd_per_month": round(
             sum(idle_per_month("t3.small.search", config.opensearch_volume_gb).values()), 2
         ),
-        "levers": levers(measured, vectorless, memory),
+        "levers": levers(measured, memory),
         "units": {
             **{name: u.to_dict() for name, u in measured.items()},
             "lambda_memory_mb": memory,

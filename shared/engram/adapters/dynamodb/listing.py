@@ -106,9 +106,12 @@ class DynamoMemories(DynamoMemoryReads):
             for i in self.batch_get([memory_key(tenant_id, i) for i in ids])
             if owned(tenant_id, i)
         }
+        embedded = [i for i in ids if i in found and "dim" in found[i] and "embedding" not in found[i]]
+        vectors = self.get_vectors(tenant_id, embedded) if embedded else {}
         for memory_id in ids:
             if memory_id in found:
-                yield record_of(found[memory_id]), vector_of(found[memory_id])
+                item = found[memory_id]
+                yield record_of(item), vectors.get(memory_id, vector_of(item))
 
     def stats(self, tenant_id: str, *, scopes: Sequence[str] | None = None) -> StatsResponse:
         counts: dict[str, dict[str, int]] = {

@@ -13,6 +13,7 @@ from engram.adapters.dynamodb.items import (
     record_of,
     s,
     session_key,
+    vector_key,
     vector_of,
 )
 from engram.adapters.dynamodb.requests import DynamoTable
@@ -84,10 +85,17 @@ class DynamoMemoryReads(DynamoTable):
         return found
 
     def get_vectors(self, tenant_id: str, memory_ids: Sequence[str]) -> dict[str, Vector]:
-        """The stored vector of each listed memory of this tenant (unembedded or missing ids left out)."""
-        keys = [memory_key(tenant_id, i) for i in dict.fromkeys(memory_ids)]
+        """The stored vector of each listed memory of this tenant (unembedded or missing ids left
+        out): the vector items, and for a memory written before vectors had an item of their own,
+        the vector in its memory item."""
+        ids = list(dict.fromkeys(memory_ids))
         out: dict[str, Vector] = {}
-        for item in self.batch_get(keys, projection="id, tenant_id, sk, embedding"):
+        for item in self.batch_get([vector_key(tenant_id, i) for i in ids]):
+            vector = vector_of(item)
+            if vector is not None and item.get("tenant_id", {}).get("S") == tenant_id:
+                out[item["id"]["S"]] = vector
+        older = [memory_key(tenant_id, i) for i in ids if i not in out]
+        for item in self.batch_get(older, projection="id, tenant_id, sk, embedding") if older else []:
             vector = vector_of(item)
             if vector is not None and owned(tenant_id, item):
                 out[item["id"]["S"]] = vector
