@@ -28,6 +28,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Path
 from pydantic import BaseModel
 
 from engram import deadline, strict_json
+from engram.adapters.dynamodb import write_behind
 from engram.errors import (
     ConfigurationError,
     EngramError,
@@ -392,9 +393,9 @@ def entry_point(app: APIGatewayRestResolver) -> Callable[[dict[str, Any], Any], 
         events = _current_event.set(event)
         requests = _current_request.set(str(getattr(context, "aws_request_id", "") or ""))
         try:
-            with invocation_budget(context):
+            with invocation_budget(context), write_behind.invocation():  # counters: one write each
                 response = app.resolve(event, context)
-            _meter_request(event)
+                _meter_request(event)
             return response
         except Exception:  # outside any route (metering, the resolver itself): still the envelope
             logger.exception("unhandled error", extra={"request_id": request_id(event)})

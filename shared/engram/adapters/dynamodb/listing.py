@@ -111,7 +111,7 @@ class DynamoMemories(DynamoMemoryReads):
         for memory_id in ids:
             if memory_id in found:
                 item = found[memory_id]
-                yield record_of(item), vectors.get(memory_id, vector_of(item))
+                yield self._seen(tenant_id, record_of(item)), vectors.get(memory_id, vector_of(item))
 
     def stats(self, tenant_id: str, *, scopes: Sequence[str] | None = None) -> StatsResponse:
         counts: dict[str, dict[str, int]] = {

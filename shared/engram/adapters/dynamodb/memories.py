@@ -4,6 +4,8 @@ hash (index g4), thread neighbours (index g6) and stored vectors."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from datetime import datetime
+from typing import Any
 
 from engram.adapters.dynamodb.items import (
     created_key,
@@ -17,21 +19,57 @@ from engram.adapters.dynamodb.items import (
     vector_of,
 )
 from engram.adapters.dynamodb.requests import DynamoTable
+from engram.adapters.dynamodb.write_behind import WriteBehind
 from engram.adapters.matching import matches
 from engram.models import MemoryRecord
 from engram.ports import Conditions, Vector
 
 
+def _access_merged(old: tuple[int, datetime], new: tuple[int, datetime]) -> tuple[int, datetime]:
+    return old[0] + new[0], max(old[1], new[1])
+
+
 class DynamoMemoryReads(DynamoTable):
+    ACCESS_FLUSH_S = 30.0
+    """How long recall's access counts wait inside invocations before one write per memory."""
+    ACCESS_MAX_WAITING = 100
+    """How many memories' counts may wait at most."""
+    _accesses: WriteBehind | None = None
+
+    def accesses(self) -> WriteBehind:
+        """The access counts waiting in this process (``write_behind``), by (tenant, memory)."""
+        if self._accesses is None:
+            self._accesses = WriteBehind(
+                lambda k, v: self._write_access(k[0], k[1], *v),
+                _access_merged,
+                max_age_s=self.ACCESS_FLUSH_S,
+                max_keys=self.ACCESS_MAX_WAITING,
+            )
+        return self._accesses
+
+    def _write_access(self, tenant_id: str, memory_id: str, count: int, at: datetime) -> None:
+        raise NotImplementedError  # the writing half's (``DynamoMemoryStore``)
+
+    def _seen(self, tenant_id: str, record: MemoryRecord) -> MemoryRecord:
+        """The record with the accesses still waiting in this process counted."""
+        waiting: Any = self._accesses.pending((tenant_id, record.id)) if self._accesses is not None else None
+        if waiting is None:
+            return record
+        count, at = waiting
+        last = at if record.last_accessed_at is None else max(record.last_accessed_at, at)
+        return record.model_copy(
+            update={"access_count": record.access_count + count, "last_accessed_at": last}
+        )
+
     def get(self, tenant_id: str, memory_id: str) -> MemoryRecord | None:
         item = self.client.get_item(
             TableName=self.table, Key=memory_key(tenant_id, memory_id), ConsistentRead=True
         ).get("Item")
-        return record_of(item) if item is not None and owned(tenant_id, item) else None
+        return self._seen(tenant_id, record_of(item)) if item is not None and owned(tenant_id, item) else None
 
     def get_many(self, tenant_id: str, memory_ids: Sequence[str]) -> dict[str, MemoryRecord]:
         keys = [memory_key(tenant_id, i) for i in dict.fromkeys(memory_ids)]
-        records = [record_of(i) for i in self.batch_get(keys) if owned(tenant_id, i)]
+        records = [self._seen(tenant_id, record_of(i)) for i in self.batch_get(keys) if owned(tenant_id, i)]
         return {r.id: r for r in records}
 
     def find_by_hash(self, tenant_id: str, scope: str, content_hash: str) -> MemoryRecord | None:

@@ -118,6 +118,7 @@ class DynamoMemoryStore(DynamoMemories):
         """Each update is its own conditional transaction (with its history); the report follows.
         DynamoDB has no transaction wide enough for a page, so a crash between the two can make a
         resumed run see these changes again: they are then no-ops (their versions moved on)."""
+        self.accesses().flush()  # the condition compares stored access counts
         applied = [u.record.id for u in updates if self._conditional(tenant_id, u, None, unaccessed=True)]
         if report is not None:
             put_report(self, tenant_id, report)
@@ -164,12 +165,16 @@ class DynamoMemoryStore(DynamoMemories):
         return deleted
 
     def record_access(self, tenant_id: str, memory_ids: Sequence[str], at: datetime) -> None:
-        """access_count + 1 and last_accessed_at = at for each id (atomic per item)."""
+        """access_count + 1 and last_accessed_at = at for each id (atomic per item); inside an
+        invocation the counts wait and each memory gets one write per interval (``write_behind``)."""
         for memory_id in dict.fromkeys(memory_ids):
-            # The version stays (it counts changes); ``update`` leaves these two alone. An id
-            # forgotten meanwhile is skipped.
-            self.update_existing(
-                memory_key(tenant_id, memory_id),
-                "SET last_accessed_at = :at ADD access_count :one",
-                {":at": s(iso(at) or ""), ":one": n(1)},
-            )
+            self.accesses().add((tenant_id, memory_id), (1, at))
+
+    def _write_access(self, tenant_id: str, memory_id: str, count: int, at: datetime) -> None:
+        # The version stays (it counts changes); ``update`` leaves these two alone. An id
+        # forgotten meanwhile is skipped.
+        self.update_existing(
+            memory_key(tenant_id, memory_id),
+            "SET last_accessed_at = :at ADD access_count :k",
+            {":at": s(iso(at) or ""), ":k": n(count)},
+        )
