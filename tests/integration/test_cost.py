@@ -36,9 +36,10 @@ def test_the_cost_has_the_documented_shape_and_every_price(result: dict[str, Any
 def test_the_units_are_dynamodbs_own_count(result: dict[str, Any]) -> None:
     # A raw retain of a ~100-character text with a 1,024-dimension vector: the vector's own item
     # (5), the memory item (2 KB without it) and its history in one transaction (2 x 3), four
-    # index entries (14), the request's usage counters (1: one write per invocation)
+    # index entries of filter fields (2 x 4), the request's usage counters (1: one write per
+    # invocation)
     retain = result["units"]["retain_raw"]
-    assert retain["wru"] == 26 and retain["dynamodb_calls"]["transact_write_items"] == 1
+    assert retain["wru"] == 20 and retain["dynamodb_calls"]["transact_write_items"] == 1
     # a recall reads the candidates by id, 1 RRU each without their vectors; its usage is one
     # write, its access counts one write per memory per interval (20 recalls here)
     recall = result["units"]["recall"]

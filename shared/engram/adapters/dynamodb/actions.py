@@ -30,10 +30,12 @@ def _fields(tenant_id: str, record: MemoryRecord) -> dict[str, dict[str, Any]]:
     created = created_key(record.created_at, record.id)
     prefix = tenant_pk(tenant_id)
     doc = record.model_dump(mode="json", exclude={"version", "access_count", "last_accessed_at"})
+    body = json.dumps(doc)
     return {
         "tenant_id": s(tenant_id),
         "id": s(record.id),
-        "doc": s(json.dumps(doc)),
+        "doc": s(body),
+        "doc_size": n(len(body)),  # what the listings count as its size (``stats``)
         "version": n(record.version),
         "access_count": n(record.access_count),
         "scope": s(record.scope),

@@ -18,6 +18,7 @@ from engram.adapters.dynamodb.items import (
     vector_key,
     vector_of,
 )
+from engram.adapters.dynamodb.projected import entry_matches, needs_record
 from engram.adapters.dynamodb.requests import DynamoTable
 from engram.adapters.dynamodb.write_behind import WriteBehind
 from engram.adapters.matching import matches
@@ -115,11 +116,17 @@ class DynamoMemoryReads(DynamoTable):
             values={":at": s(created_key(seed.created_at, seed.id))},
             forward=forward,
         )
+        full_check = needs_record(conditions)
         for item in items:
-            if item.get("tenant_id", {}).get("S") == tenant_id and matches(record_of(item), conditions):
-                found.append(item["id"]["S"])
-                if len(found) == span:
-                    break
+            if item.get("tenant_id", {}).get("S") != tenant_id or not entry_matches(item, conditions):
+                continue
+            if full_check:  # tags, metadata or validity: only the record answers (one read)
+                record = self.get_many(tenant_id, [item["id"]["S"]]).get(item["id"]["S"])
+                if record is None or not matches(record, conditions):
+                    continue
+            found.append(item["id"]["S"])
+            if len(found) == span:
+                break
         return found
 
     def get_vectors(self, tenant_id: str, memory_ids: Sequence[str]) -> dict[str, Vector]:
