@@ -52,11 +52,20 @@ def _without_smart(markdown: str) -> list[str]:
     return [row.rsplit("|", 2)[0] for row in markdown.splitlines()]
 
 
+def _amounts(row: str) -> list[float]:
+    return [float(cell.strip(" *$")) for cell in row.split("|")[2:-2]]
+
+
 def test_the_docs_cost_table_is_its_output(result: dict[str, Any]) -> None:
     text = DEPLOY_DOC.read_text()
     start = text.index("| per million | raw retain |")
-    documented = text[start:].split("\n\n")[0]
-    assert _without_smart(documented) == _without_smart(table(result))
+    documented, printed = _without_smart(text[start:].split("\n\n")[0]), _without_smart(table(result))
+    # every line but Lambda's is the same; Lambda's (and so the total) includes measured CPU
+    # time, which varies from run to run: within 25 cents
+    steady = [i for i, row in enumerate(printed) if not row.startswith(("| lambda", "| **total"))]
+    assert [documented[i] for i in steady] == [printed[i] for i in steady]
+    for i in set(range(len(printed))) - set(steady):
+        assert _amounts(documented[i]) == pytest.approx(_amounts(printed[i]), abs=0.25)
     assert f"${result['idle_usd_per_month']:.2f}" in text
 
 

@@ -32,6 +32,11 @@ def entry_matches(item: Item, conditions: Conditions) -> bool:
     created = _time(item, "created_at")
     assert created is not None  # always written
     light = MemoryRecord.model_construct(
+        tenant_id=item["tenant_id"]["S"],
+        id=item["id"]["S"],
+        content="",
+        updated_at=created,
+        content_hash=item.get("content_hash", {}).get("S", ""),
         scope=item["scope"]["S"],
         category=item["category"]["S"],
         status=item["status"]["S"],

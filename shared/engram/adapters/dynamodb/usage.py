@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, cast
 
 from engram.adapters.dynamodb.items import key, n, s
 from engram.adapters.dynamodb.requests import DynamoTable
@@ -78,7 +78,8 @@ class DynamoUsage(DynamoTable):
             )
             for item in self._items(tenant_id, since, until)
         }
-        for (tenant, day), waiting in self._buffer().waiting().items():
+        for waiting_key, waiting in self._buffer().waiting().items():
+            tenant, day = cast(tuple[str, str], waiting_key)
             if tenant == tenant_id and since <= day <= until:
                 out[day] = out.get(day, Counter()) + waiting
         return {day: dict(sorted(counters.items())) for day, counters in sorted(out.items())}
