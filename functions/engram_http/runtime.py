@@ -391,10 +391,12 @@ def entry_point(app: APIGatewayRestResolver) -> Callable[[dict[str, Any], Any], 
     def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
         events = _current_event.set(event)
         requests = _current_request.set(str(getattr(context, "aws_request_id", "") or ""))
+        from engram.app import invocation
+
         try:
-            with invocation_budget(context):
+            with invocation_budget(context), invocation():  # counters: one write each
                 response = app.resolve(event, context)
-            _meter_request(event)
+                _meter_request(event)
             return response
         except Exception:  # outside any route (metering, the resolver itself): still the envelope
             logger.exception("unhandled error", extra={"request_id": request_id(event)})

@@ -20,7 +20,7 @@ TABLE_ACCESS: dict[str, str] = {
     "memories": "W",
     "admin": "W",
     "docs": "",
-    "indexer": "S",  # the stream only (its event source mapping reads it): no call of its own
+    "indexer": "S",  # the stream (its event source mapping reads it), and vectors not in a batch
     "events": "S",  # the stream only: the events are derived from its images
     "extract_worker": "W",
     "decay": "W",
@@ -50,8 +50,10 @@ SEARCH_METHODS: dict[str, tuple[str, ...]] = {name: ("es:ESHttpPost",) for name 
 del SEARCH_METHODS["search_setup"]
 # The table actions of the functions whose grant is narrower than CDK's read/read-write sets:
 # the authorizer reads a key and records its last use; feedback reads a memory and writes its
-# new version with a history entry (a transaction of a Put and an Update).
+# new version with a history entry (a transaction of a Put and an Update); the indexer reads the
+# vector items a stream batch does not hold (a memory's vector is an item of its own).
 TABLE_ACTIONS: dict[str, tuple[str, ...]] = {
+    "indexer": ("dynamodb:BatchGetItem",),
     "authorizer": ("dynamodb:GetItem", "dynamodb:UpdateItem"),
     "feedback": ("dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"),
 }

@@ -76,6 +76,7 @@ class Config:
     opensearch_vpc: bool
     opensearch_version: str
     opensearch_instance_type: str
+    """The domain's instance type; unset (null in cdk.json): ``SEARCH_INSTANCE[stage == "dev"]``."""
     opensearch_instance_count: int
     opensearch_volume_gb: int
     extract_worker_timeout_seconds: int
@@ -113,6 +114,8 @@ class Config:
         missing = sorted(names - set(merged))
         if missing:
             raise ValueError(f"context key(s) without a default in cdk.json: {', '.join(missing)}")
+        if merged.get("opensearch_instance_type") is None:
+            merged["opensearch_instance_type"] = SEARCH_INSTANCE[merged["stage"] == "dev"]
         merged["usage_plans"] = {
             tier: UsagePlanLimits.from_context(tier, limits)
             for tier, limits in dict(merged["usage_plans"]).items()
@@ -159,6 +162,11 @@ class Config:
                 f"extract_worker_timeout_seconds: must exceed {needed:g} s, what one smart retain may take "
                 "(two 45 s LLM calls, the embeddings and the index reads)"
             )
+
+
+SEARCH_INSTANCE = {True: "t3.small.search", False: "t3.medium.search"}
+"""The default instance of a dev stage (True: one t3.small, 2 GiB, ≈ $26 a month, for ~100k
+vectors of 1,024 dimensions in the k-NN memory) and of any other (a t3.medium, 4 GiB, ≈ $53)."""
 
 
 def _coerce(value: Any, default: Any) -> Any:

@@ -95,15 +95,21 @@ _RETAIN_WORST_S = 2 * _RETAIN.llm_s + _RETAIN.embedding_s + _RETAIN.opensearch_s
 # The HTTP functions' timeout and a cold start stay under API Gateway's 29 s integration limit.
 API_FUNCTIONS: tuple[FunctionSpec, ...] = (
     FunctionSpec("authorizer", "authorizer", memory_mb=512, timeout_s=10, deadlines=_LIGHT, worst_case_s=5.0),
+    # Retain, recall and the extract worker wait on Titan, DynamoDB, OpenSearch and the LLM; their
+    # own CPU time is 14, 17 and 26 ms a call (``engram cost``, units.lambda_cpu_s): at 512 MB
+    # (0.29 vCPU) that is 47, 60 and 90 ms, for half of 1,024 MB's price per second.
     FunctionSpec(
         "retain",
         "retain",
+        memory_mb=512,
         in_vpc=True,
         timeout_s=int(_RETAIN_WORST_S + ANSWER_MARGIN_S) + 1,
         deadlines=_RETAIN,
         worst_case_s=_RETAIN_WORST_S,
     ),
-    FunctionSpec("recall", "recall", in_vpc=True, worst_case_s=_API.embedding_s + _API.opensearch_s),
+    FunctionSpec(
+        "recall", "recall", memory_mb=512, in_vpc=True, worst_case_s=_API.embedding_s + _API.opensearch_s
+    ),
     FunctionSpec("forget", "forget", in_vpc=True, worst_case_s=_API.embedding_s + _API.opensearch_s),
     FunctionSpec("feedback", "feedback", memory_mb=512, timeout_s=10, deadlines=_LIGHT, worst_case_s=5.0),
     FunctionSpec("memories", "memories", in_vpc=True, worst_case_s=_API.embedding_s + 2 * _API.opensearch_s),
@@ -134,10 +140,10 @@ def extract_worst_case_s(llm_s: float) -> float:
 def worker_functions(*, extract_timeout_s: int, extract_llm_s: float = 45.0) -> tuple[FunctionSpec, ...]:
     worker = Deadlines(embedding_s=20.0, opensearch_attempt_s=5.0)
     return (
-        FunctionSpec(
+        FunctionSpec(  # the stream consumers wait on OpenSearch and EventBridge: 256 MB
             "indexer",
             "indexer",
-            memory_mb=512,
+            memory_mb=256,
             timeout_s=60,
             in_vpc=True,
             deadlines=worker,
@@ -146,7 +152,7 @@ def worker_functions(*, extract_timeout_s: int, extract_llm_s: float = 45.0) -> 
         FunctionSpec(
             "events",
             "events",
-            memory_mb=512,
+            memory_mb=256,
             timeout_s=60,
             deadlines=Deadlines(embedding_s=3.0, opensearch_attempt_s=2.0),  # calls neither
             worst_case_s=10.0,  # PutEvents calls of one batch, refused entries sent again twice
@@ -154,6 +160,7 @@ def worker_functions(*, extract_timeout_s: int, extract_llm_s: float = 45.0) -> 
         FunctionSpec(
             "extract_worker",
             "extract_worker",
+            memory_mb=512,
             timeout_s=extract_timeout_s,
             in_vpc=True,
             deadlines=Deadlines(embedding_s=20.0, opensearch_attempt_s=5.0, llm_s=extract_llm_s),

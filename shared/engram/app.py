@@ -10,7 +10,8 @@ clock of every store and service.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import contextlib
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from engram.deps import Deps
@@ -20,6 +21,16 @@ from engram.settings import LlmSettings, RerankSettings, Settings
 
 if TYPE_CHECKING:
     from engram.events.changes import Event
+
+
+@contextlib.contextmanager
+def invocation() -> Iterator[None]:
+    """One request's invocation: what the adapters hold back meanwhile (the DynamoDB store's
+    batched usage and access counts) is written at its end when due."""
+    from engram.adapters.dynamodb import write_behind
+
+    with write_behind.invocation():
+        yield
 
 
 def build(settings: Settings, *, clock: Clock | None = None) -> Deps:

@@ -83,3 +83,11 @@ def test_a_tier_whose_null_quota_the_cli_dropped_has_no_quota() -> None:
 def test_an_unknown_usage_plan_key_is_refused_by_tier_and_name() -> None:
     with pytest.raises(ValueError, match=r"usage_plans\.free: unknown key\(s\): quota"):
         Config.from_values({"usage_plans": {"free": {"rate_limit": 5, "burst_limit": 10, "quota": 9}}})
+
+
+def test_a_dev_stage_gets_a_small_search_node_and_other_stages_a_medium_one() -> None:
+    # (#28: the dev stage's idle month; t3.small.search has 2 GiB, t3.medium.search 4 GiB)
+    assert Config.from_values({}).opensearch_instance_type == "t3.small.search"
+    assert Config.from_values({"stage": "prod"}).opensearch_instance_type == "t3.medium.search"
+    chosen = Config.from_values({"stage": "dev", "opensearch_instance_type": "r6g.large.search"})
+    assert chosen.opensearch_instance_type == "r6g.large.search"

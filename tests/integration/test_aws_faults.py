@@ -146,13 +146,16 @@ def test_a_stream_batch_that_fails_midway_reports_the_first_failure_and_everythi
         RetainRequest(scope="user:alice", items=[{"text": "one fact"}, {"text": "two facts"}], mode="raw"),
     )
     engine.retain("globex", RetainRequest(scope="user:bob", text="globex fact", mode="raw"))
+    # (the memory items alone: their vectors are read from the table's vector items)
     records = [r for r in stream_records(engine, dynamodb_local) if r["dynamodb"]["Keys"]["sk"]["S"] == "MEM"]
     assert len(records) == 3
     # When acme's bulk succeeds and globex's is refused (every retry)
     fake.requests.clear()
     fake.answer((200, {"errors": False, "items": [{"index": {"status": 201}}, {"index": {"status": 201}}]}))
     fake.answer(*[failure] * 10)
-    outcome = apply_stream(memory_changes(records), opensearch_index_of(engine))
+    outcome = apply_stream(
+        memory_changes(records, vectors=engine.store.get_vectors), opensearch_index_of(engine)
+    )
     # Then the globex record is reported so Lambda retries from it; acme's are done
     assert outcome.upserted == 2
     assert [f["itemIdentifier"] for f in outcome.response()["batchItemFailures"]] == [
@@ -276,5 +279,7 @@ def test_access_counting_by_recall_sends_nothing_to_the_index(
     fake.answer((200, {"errors": False, "items": [{"index": {"status": 201}}]}))
     records = [r for r in stream_records(engine, dynamodb_local) if r["dynamodb"]["Keys"]["sk"]["S"] == "MEM"]
     assert [r["eventName"] for r in records] == ["INSERT", "MODIFY"]
-    outcome = apply_stream(memory_changes(records), opensearch_index_of(engine))
+    outcome = apply_stream(
+        memory_changes(records, vectors=engine.store.get_vectors), opensearch_index_of(engine)
+    )
     assert (outcome.upserted, outcome.skipped, len(fake.requests)) == (1, 1, 1)

@@ -34,16 +34,17 @@ def test_the_cost_has_the_documented_shape_and_every_price(result: dict[str, Any
 
 
 def test_the_units_are_dynamodbs_own_count(result: dict[str, Any]) -> None:
-    # A raw retain of a ~100-character text with a 1,024-dimension vector: the memory item (6 KB)
-    # and its history in one transaction (2 x 7), four index entries (14), two usage counters (2)
+    # A raw retain of a ~100-character text with a 1,024-dimension vector: the vector's own item
+    # (5), the memory item (2 KB without it) and its history in one transaction (2 x 3), four
+    # index entries of filter fields (2 x 4), the request's usage counters (1: one write per
+    # invocation)
     retain = result["units"]["retain_raw"]
-    assert retain["wru"] == 30 and retain["dynamodb_calls"]["transact_write_items"] == 1
-    # a recall writes the access of each memory it returns and reads the candidates by id
+    assert retain["wru"] == 20 and retain["dynamodb_calls"]["transact_write_items"] == 1
+    # a recall reads the candidates by id, 1 RRU each without their vectors; its usage is one
+    # write, its access counts one write per memory per interval (20 recalls here)
     recall = result["units"]["recall"]
-    assert recall["wru"] > 2 and recall["rru"] > 10 and recall["dynamodb_calls"]["batch_get_item"] >= 1
-    # and the vector's share is measured by replaying without it
-    saved = result["levers"]["vector_out_of_the_item"]["saves_usd_per_million"]
-    assert saved["retain_raw"] > 0 and saved["recall"] > 0
+    assert recall["rru"] <= 32 and recall["dynamodb_calls"]["batch_get_item"] >= 1
+    assert recall["wru"] < 3
 
 
 def _without_smart(markdown: str) -> list[str]:
@@ -51,11 +52,20 @@ def _without_smart(markdown: str) -> list[str]:
     return [row.rsplit("|", 2)[0] for row in markdown.splitlines()]
 
 
+def _amounts(row: str) -> list[float]:
+    return [float(cell.strip(" *$")) for cell in row.split("|")[2:-2]]
+
+
 def test_the_docs_cost_table_is_its_output(result: dict[str, Any]) -> None:
     text = DEPLOY_DOC.read_text()
     start = text.index("| per million | raw retain |")
-    documented = text[start:].split("\n\n")[0]
-    assert _without_smart(documented) == _without_smart(table(result))
+    documented, printed = _without_smart(text[start:].split("\n\n")[0]), _without_smart(table(result))
+    # every line but Lambda's is the same; Lambda's (and so the total) includes measured CPU
+    # time, which varies from run to run: within 25 cents
+    steady = [i for i, row in enumerate(printed) if not row.startswith(("| lambda", "| **total"))]
+    assert [documented[i] for i in steady] == [printed[i] for i in steady]
+    for i in set(range(len(printed))) - set(steady):
+        assert _amounts(documented[i]) == pytest.approx(_amounts(printed[i]), abs=0.25)
     assert f"${result['idle_usd_per_month']:.2f}" in text
 
 

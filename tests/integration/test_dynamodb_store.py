@@ -14,6 +14,7 @@ import pytest
 from store_support import T0, created, key_record, put, record, vector
 
 from engram.adapters.clock import SystemClock
+from engram.adapters.dynamodb.items import memory_key
 from engram.adapters.dynamodb.keys import DynamoKeyStore
 from engram.adapters.dynamodb.store import DynamoStore
 from engram.adapters.dynamodb.usage import DynamoUsage
@@ -230,7 +231,9 @@ def test_the_client_uses_the_standard_retry_mode_with_bounded_attempts(dynamodb_
 class _Meter:
     """The real client, asking DynamoDB for the capacity each call consumed, per table and index."""
 
-    METERED = ("put_item", "update_item", "transact_write_items", "get_item", "batch_get_item", "query")
+    METERED = (
+        "put_item", "update_item", "transact_write_items", "batch_write_item", "get_item", "batch_get_item", "query",
+    )  # fmt: skip
 
     def __init__(self, client: Any) -> None:
         self._client = client
@@ -263,17 +266,22 @@ def test_the_capacity_a_memory_write_and_access_tracking_consume(store: DynamoSt
     text = "I moved to Lisbon last spring and now work remotely for a design studio in Berlin, mostly on UI work."
     big = np.full(1024, 1 / 32, dtype=np.float32)
     first = record("acme", text)
-    # When one is written with its history, it costs 12 + 2 WRU in the transaction, and each
-    # listing index gets a small item (no vector): 2 WRU at the transactional rate
+    # When one is written with its history, the vector is an item of its own outside the
+    # transaction (4.2 KB: 5 WRU), the memory item (1.7 KB, no vector) and its history cost 4 + 2
+    # WRU in the transaction, and each listing index gets its filter fields alone (no record):
+    # 1 WRU, 2 at the transactional rate
     metered.write("acme", WriteBatch(records=[first], vectors=[big], history=[created(first)]))
-    assert meter.units == {"table": 14.0, "g1-index": 4.0, "g2-index": 4.0, "g3-index": 4.0, "g4-index": 2.0}
+    assert meter.units == {"table": 11.0, "g1-index": 2.0, "g2-index": 2.0, "g3-index": 2.0, "g4-index": 2.0}
+    item = client.get_item(TableName=store.table, Key=memory_key("acme", first.id))["Item"]
+    assert "embedding" not in item and item["dim"] == {"N": "1024"}
+    assert np.array_equal(store.get_vectors("acme", [first.id])[first.id], big)
     # When recall's access tracking touches five memories, only the base items are written
     others = [record("acme", f"{text} {i}", minute=i) for i in range(1, 6)]
     store.write("acme", WriteBatch(records=others, vectors=[big] * 5, history=[created(r) for r in others]))
     meter.units = {}
     metered.record_access("acme", [r.id for r in others], T0)
-    assert meter.units == {"table": 30.0}
-    # And fetching them by id reads 2 RRU each (strongly consistent, ~5.7 KB)
+    assert meter.units == {"table": 10.0}
+    # And fetching them by id reads 1 RRU each (strongly consistent, 1.7 KB: no vector)
     meter.units = {}
     metered.get_many("acme", [r.id for r in others])
-    assert meter.units == {"table": 10.0}
+    assert meter.units == {"table": 5.0}

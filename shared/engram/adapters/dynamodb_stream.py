@@ -3,25 +3,80 @@
 The key scheme and the item codec are the DynamoDB store's (``engram.adapters.dynamodb.items``); this module is the one place that
 reads a stream record, so the services that react to changes (the search indexer) see records,
 never items. Only memory items (``sk = MEM``) are changes; every other item is ``None``.
+
+A memory's vector is an item of its own (``VEC``, written just before the memory's transaction):
+a change of an embedded memory takes it from the same batch when the batch holds it, else from
+``vectors`` (the table's ``BatchGetItem``, one per tenant and batch: the indexer's one read).
 """
 
 from __future__ import annotations
 
 import base64
-from collections.abc import Mapping, Sequence
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
 from engram.adapters.dynamodb.items import Item, record_of, vector_of
 from engram.models import MemoryRecord
-from engram.ports import MemoryChange
+from engram.ports import MemoryChange, Vector
 
-INDEXED = ("doc", "embedding", "status", "scope", "tier", "category", "content_hash")
+INDEXED = (
+    "doc",
+    "embedding",
+    "dim",
+    "embedding_model",
+    "status",
+    "scope",
+    "tier",
+    "category",
+    "content_hash",
+)
 """What the search index holds is derived from these attributes alone (``doc`` carries the rest)."""
 
+VectorReader = Callable[[str, Sequence[str]], Mapping[str, Vector]]
+"""(tenant, memory ids) -> their stored vectors (``DynamoStore.get_vectors``)."""
 
-def memory_changes(records: Sequence[Mapping[str, Any]]) -> list[MemoryChange | None]:
-    """Each stream record as a memory change, in stream order (``None``: not a memory item)."""
-    return [memory_change(raw) for raw in records]
+
+def memory_changes(
+    records: Sequence[Mapping[str, Any]], *, vectors: VectorReader | None = None
+) -> list[MemoryChange | None]:
+    """Each stream record as a memory change, in stream order (``None``: not a memory item), an
+    embedded memory's with its vector (from the batch's vector items, else read by ``vectors``)."""
+    changes = [memory_change(raw) for raw in records]
+    in_batch: dict[tuple[str, str], Vector] = {}
+    for raw in records:
+        data = raw["dynamodb"]
+        if data["Keys"]["sk"]["S"] == "VEC" and raw["eventName"] != "REMOVE":
+            image = _binary_decoded(data.get("NewImage")) or {}
+            vector = vector_of(image)
+            tenant_id, memory_id = data["Keys"]["pk"]["S"].removeprefix("TENANT#").split("#MEM#", 1)
+            if vector is not None and image.get("tenant_id", {}).get("S") == tenant_id:
+                in_batch[(tenant_id, memory_id)] = vector
+    wanted: dict[str, list[str]] = {}
+    for i, (raw, change) in enumerate(zip(records, changes, strict=True)):
+        if change is None or change.vector is not None or change.new is None or not _embedded(raw):
+            continue
+        found = in_batch.get((change.tenant_id, change.memory_id))
+        if found is not None:
+            changes[i] = dataclasses.replace(change, vector=found)
+        else:
+            wanted.setdefault(change.tenant_id, []).append(change.memory_id)
+    if vectors is None or not wanted:
+        return changes
+    read = {tenant_id: vectors(tenant_id, ids) for tenant_id, ids in wanted.items()}
+    for i, change in enumerate(changes):
+        if (
+            change is not None
+            and change.vector is None
+            and change.memory_id in read.get(change.tenant_id, {})
+        ):
+            changes[i] = dataclasses.replace(change, vector=read[change.tenant_id][change.memory_id])
+    return changes
+
+
+def _embedded(raw: Mapping[str, Any]) -> bool:
+    """Whether a memory record's new image says it has a vector (``dim``)."""
+    return "dim" in (raw["dynamodb"].get("NewImage") or {})
 
 
 def memory_change(raw: Mapping[str, Any]) -> MemoryChange | None:

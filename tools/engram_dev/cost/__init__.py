@@ -27,7 +27,26 @@ DURATION_S = {
     "indexer": 0.1,
     "events": 0.05,
 }
-"""Assumed billed duration per invocation (Lambda bills per ms): not measurable here."""
+"""Assumed time per invocation spent waiting on other services (Titan, DynamoDB, OpenSearch, the
+LLM), which a function's memory does not change: not measurable here."""
+FULL_CPU_MB = 1769
+"""Lambda's memory at which a function has one full vCPU; below it, CPU time stretches by
+``FULL_CPU_MB / memory``."""
+CPU_OF = {"retain": "retain_raw", "recall": "recall", "extract_worker": "retain_smart"}
+"""Whose measured CPU time (``units.<op>.cpu_ms``, from the replay) each function spends; the
+smart retain's is the extract worker's, less the raw retain's that the retain function spends."""
+
+
+def billed_s(function: str, memory_mb: int, cpu: dict[str, float]) -> float:
+    """One invocation's billed duration: its waits plus its CPU time at its memory's share of a vCPU."""
+    return DURATION_S[function] + cpu.get(function, 0.0) * max(1.0, FULL_CPU_MB / memory_mb)
+
+
+def cpu_by_function(measured: dict[str, Units]) -> dict[str, float]:
+    out = {f: measured[op].cpu_s for f, op in CPU_OF.items() if op in measured}
+    if "extract_worker" in out and "retain" in out:
+        out["extract_worker"] = max(0.0, out["extract_worker"] - out["retain"])
+    return out
 
 
 def memory_mb() -> dict[str, int]:
@@ -55,9 +74,11 @@ SQS_REQUESTS = {"retain_raw": 0, "recall": 0, "retain_smart": 3}  # send, receiv
 EVENTS = {"retain_raw": 1, "recall": 0, "retain_smart": 1}  # memory.created on the bus
 
 
-def per_million(name: str, units: Units, memory: dict[str, int]) -> dict[str, float]:
-    """Dollars per million of one operation, by service."""
-    gb_s = sum(n * DURATION_S[f] * memory[f] / 1024 for f, n in INVOCATIONS[name])
+def per_million(
+    name: str, units: Units, memory: dict[str, int], cpu: dict[str, float] | None = None
+) -> dict[str, float]:
+    """Dollars per million of one operation, by service (``cpu``: seconds per function's invocation)."""
+    gb_s = sum(n * billed_s(f, memory[f], cpu or {}) * memory[f] / 1024 for f, n in INVOCATIONS[name])
     invocations = sum(n for _, n in INVOCATIONS[name])
     lines = {
         "api_gateway": API_REQUESTS[name] * p.PRICES["apigw_rest_per_million"],
@@ -94,26 +115,24 @@ def idle_per_month(
     return {k: round(v, 2) for k, v in lines.items()}
 
 
-def levers(
-    measured: dict[str, Units], vectorless: dict[str, Units], memory: dict[str, int]
-) -> dict[str, Any]:
-    """What each lever would change, per million (``measured``: from a replay; else from the table)."""
-    base = {name: sum(per_million(name, u, memory).values()) for name, u in measured.items()}
+PREVIOUS_MEMORY_MB = {"retain": 1024, "recall": 1024, "extract_worker": 1024, "indexer": 512, "events": 512}
+"""The memory these functions had before they were right-sized (the Lambda lever's "before")."""
+
+
+def levers(measured: dict[str, Units], memory: dict[str, int], cpu: dict[str, float]) -> dict[str, Any]:
+    """The Lambda lever's before (the same replay at the previous memory), and the levers not
+    applied, projected from the price table."""
+    total = {name: sum(per_million(name, u, memory, cpu).values()) for name, u in measured.items()}
+    before = {**memory, **PREVIOUS_MEMORY_MB}
     out: dict[str, Any] = {}
-    without = {name: sum(per_million(name, u, memory).values()) for name, u in vectorless.items()}
-    out["vector_out_of_the_item"] = {
-        "how": "replayed with the vector left out of the memory item (the indexer would re-embed: Titan is "
-        "$0.02 per million tokens, a stored vector costs 8 WRU a write)",
+    out["lambda_right_sized"] = {
+        "how": "each function's memory from its measured CPU time and assumed waits (billed_s); before: "
+        + ", ".join(f"{f} {mb} MB" for f, mb in PREVIOUS_MEMORY_MB.items()),
         "measured": True,
-        "saves_usd_per_million": {k: round(base[k] - without[k], 2) for k in base},
-    }
-    small = {k: max(256, v // 2) for k, v in memory.items()}
-    out["lambda_memory_halved"] = {
-        "how": "each function at half its memory, the same billed duration (to be measured in Lambda)",
-        "measured": False,
-        "saves_usd_per_million": {
-            k: round(base[k] - sum(per_million(k, u, small).values()), 2) for k, u in measured.items()
+        "before_usd_per_million": {
+            k: round(sum(per_million(k, u, before, cpu).values()), 2) for k, u in measured.items()
         },
+        "after_usd_per_million": {k: round(v, 2) for k, v in total.items()},
     }
     out["http_api"] = {
         "how": "HTTP API ($1.00/M) instead of REST API ($3.50/M): not applied, the tiers are REST usage plans "
@@ -131,9 +150,9 @@ def levers(
 
 def report(n: int, endpoint: str | None) -> dict[str, Any]:
     measured = measure(endpoint, n=n)
-    vectorless = measure(endpoint, n=n, dimension=4)
     memory = memory_mb()
-    lines = {name: per_million(name, units, memory) for name, units in measured.items()}
+    cpu = cpu_by_function(measured)
+    lines = {name: per_million(name, units, memory, cpu) for name, units in measured.items()}
     sys.path.insert(0, str(REPO_ROOT / "infra"))
     from engram_infra.config import Config
 
@@ -147,11 +166,13 @@ def report(n: int, endpoint: str | None) -> dict[str, Any]:
         "idle_t3_small_usd_per_month": round(
             sum(idle_per_month("t3.small.search", config.opensearch_volume_gb).values()), 2
         ),
-        "levers": levers(measured, vectorless, memory),
+        "levers": levers(measured, memory, cpu),
         "units": {
             **{name: u.to_dict() for name, u in measured.items()},
             "lambda_memory_mb": memory,
-            "lambda_duration_s": DURATION_S,
+            "lambda_waits_s": DURATION_S,
+            "lambda_cpu_s": {f: round(v, 4) for f, v in cpu.items()},
+            "lambda_billed_s": {f: round(billed_s(f, memory[f], cpu), 4) for f in DURATION_S},
             "invocations": INVOCATIONS,
             "api_requests": API_REQUESTS,
             "log_bytes_per_invocation": p.LOG_BYTES_PER_INVOCATION,

@@ -1,5 +1,6 @@
 """The write actions a memory change is made of (for ``TransactWriteItems`` or alone): the
-memory item's ``Update`` with every listing key it belongs to, and a history ``Put``."""
+memory item's ``Update`` with every listing key it belongs to, its vector's ``Put`` and a history
+``Put``."""
 
 from __future__ import annotations
 
@@ -9,13 +10,14 @@ from typing import Any
 
 from engram.adapters.dynamodb.items import (
     created_key,
-    embedding_fields,
+    dim_of,
     memory_key,
     memory_pk,
     n,
     s,
     session_key,
     tenant_pk,
+    vector_item,
 )
 from engram.adapters.matching import iso
 from engram.models import HistoryEntry, MemoryRecord
@@ -28,10 +30,12 @@ def _fields(tenant_id: str, record: MemoryRecord) -> dict[str, dict[str, Any]]:
     created = created_key(record.created_at, record.id)
     prefix = tenant_pk(tenant_id)
     doc = record.model_dump(mode="json", exclude={"version", "access_count", "last_accessed_at"})
+    body = json.dumps(doc)
     return {
         "tenant_id": s(tenant_id),
         "id": s(record.id),
-        "doc": s(json.dumps(doc)),
+        "doc": s(body),
+        "doc_size": n(len(body)),  # what the listings count as its size (``stats``)
         "version": n(record.version),
         "access_count": n(record.access_count),
         "scope": s(record.scope),
@@ -54,8 +58,8 @@ def _fields(tenant_id: str, record: MemoryRecord) -> dict[str, dict[str, Any]]:
 def _sparse(
     tenant_id: str, record: MemoryRecord, vector: Vector | None, pending: bool, fields: dict[str, Any]
 ) -> list[str]:
-    """Add the sparse listings (g6 thread, g5 pending embedding) and the vector to ``fields``;
-    returns the attributes to remove."""
+    """Add the sparse listings (g6 thread, g5 pending embedding) and the vector's mark (``dim``;
+    the vector is its own item, ``vector_put``) to ``fields``; returns the attributes to remove."""
     created = created_key(record.created_at, record.id)
     removes: list[str] = []
     if record.thread is not None:  # sparse: only turns of a session (or a retain batch) are listed
@@ -64,8 +68,8 @@ def _sparse(
     else:
         removes += ["g6pk", "g6sk"]
     if vector is not None:
-        fields.update(embedding_fields(vector))
-        removes += ["g5pk", "g5sk"]
+        fields["dim"] = dim_of(vector)
+        removes += ["g5pk", "g5sk", "embedding"]  # a vector kept in the item before has moved out
     elif pending:
         fields["g5pk"] = s(f"{tenant_pk(tenant_id)}#PENDING")
         fields["g5sk"] = s(created)
@@ -114,6 +118,11 @@ def memory_update(
     if condition:
         action["ConditionExpression"] = condition
     return {"Update": action}
+
+
+def vector_put(table: str, tenant_id: str, memory_id: str, vector: Vector) -> dict[str, Any]:
+    """A ``Put`` of a memory's vector item (``VEC`` beside ``MEM``)."""
+    return {"Put": {"TableName": table, "Item": vector_item(tenant_id, memory_id, vector)}}
 
 
 def history_put(table: str, tenant_id: str, entry: HistoryEntry) -> dict[str, Any]:

@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from engram.adapters.dynamodb.actions import vector_put
 from engram.adapters.dynamodb.items import (
-    embedding_fields,
+    dim_of,
     memory_id_of,
     memory_key,
     owned,
@@ -15,7 +16,7 @@ from engram.adapters.dynamodb.items import (
     s,
     tenant_pk,
 )
-from engram.adapters.dynamodb.requests import DynamoTable
+from engram.adapters.dynamodb.requests import DynamoTable, cancellation_codes
 from engram.adapters.dynamodb.table import index_name
 from engram.ports import Vector
 
@@ -43,15 +44,22 @@ class DynamoEmbeddingBacklog(DynamoTable):
     ) -> list[str]:
         done: list[str] = []
         for memory_id, content_hash, vector in items:
-            fields = embedding_fields(vector)
-            # The hash guard: a text patched meanwhile keeps waiting for its own vector.
-            if self.update_existing(
-                memory_key(tenant_id, memory_id),
-                "SET embedding = :e, dim = :d, embedding_model = :m REMOVE g5pk, g5sk",
-                {":e": fields["embedding"], ":d": fields["dim"], ":m": s(model_id), ":h": s(content_hash)},
-                condition="content_hash = :h AND attribute_not_exists(dim)",
-            ):
-                done.append(memory_id)
+            # The hash guard: a text patched meanwhile keeps waiting for its own vector; the
+            # vector item goes in the same transaction, so a refused one leaves none behind.
+            mark = {
+                "TableName": self.table,
+                "Key": memory_key(tenant_id, memory_id),
+                "UpdateExpression": "SET dim = :d, embedding_model = :m REMOVE g5pk, g5sk",
+                "ConditionExpression": "attribute_exists(pk) AND content_hash = :h AND attribute_not_exists(dim)",
+                "ExpressionAttributeValues": {":d": dim_of(vector), ":m": s(model_id), ":h": s(content_hash)},
+            }
+            try:
+                self.transact([{"Update": mark}, vector_put(self.table, tenant_id, memory_id, vector)])
+            except self.client.exceptions.TransactionCanceledException as exc:
+                if "ConditionalCheckFailed" in cancellation_codes(exc):
+                    continue
+                raise
+            done.append(memory_id)
         return done
 
     def tenants_with_pending(self) -> list[str]:

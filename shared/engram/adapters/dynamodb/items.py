@@ -2,7 +2,8 @@
 
     TENANT#<t>                       META                  the tenant (g1: TENANTS / <t>)
     TENANT#<t>                       USAGE#D#<day>         usage counters of a day (atomic ADD; usage)
-    TENANT#<t>#MEM#<id>              MEM                   one memory (record, vector, filter fields)
+    TENANT#<t>#MEM#<id>              MEM                   one memory (record, filter fields, ``dim``)
+    TENANT#<t>#MEM#<id>              VEC                   its vector (kept out of MEM: see below)
     TENANT#<t>#MEM#<id>              HIST#<version>#…      its history, deleted with it
     TENANT#<t>#IDEM#<key>            IDEM                  idempotency result (TTL attribute ``ttl``)
     TENANT#<t>#JOB#<id>              JOB                   an asynchronous retain
@@ -13,7 +14,9 @@
 Every key a store method builds starts with the tenant id handed to it, so no call can read,
 change or count another tenant's items. The memory record is kept as JSON (``doc``) beside
 native attributes for what conditions and atomic counters need (``version``, ``access_count``,
-``last_accessed_at``, scope, status, tier, …).
+``last_accessed_at``, scope, status, tier, …). The vector (4 KB at 1,024 dimensions) is an item of
+its own beside the memory's, so the memory item that transactions write twice and recalls read
+and count is a third of the size; the memory item says it is embedded with ``dim``.
 """
 
 from __future__ import annotations
@@ -101,11 +104,26 @@ def record_of(item: Item) -> MemoryRecord:
 
 
 def vector_of(item: Item) -> Vector | None:
+    """The vector of a vector item (or of a memory item written before vectors had their own)."""
     blob = item.get("embedding", {}).get("B")
     return None if blob is None else np.frombuffer(blob, dtype=np.float32).copy()
 
 
-def embedding_fields(vector: Vector) -> Item:
-    """The attributes of a stored vector: its bytes and its dimension (``dim``: embedded)."""
+def vector_key(tenant_id: str, memory_id: str) -> Item:
+    return key(memory_pk(tenant_id, memory_id), "VEC")
+
+
+def dim_of(vector: Vector) -> dict[str, str]:
+    """The memory item's mark of a stored vector: its dimension."""
+    return n(int(np.asarray(vector).shape[0]))
+
+
+def vector_item(tenant_id: str, memory_id: str, vector: Vector) -> Item:
+    """The item of a memory's vector, in the memory's partition (deleted with it)."""
     array = np.asarray(vector, dtype=np.float32)
-    return {"embedding": {"B": array.tobytes()}, "dim": n(int(array.shape[0]))}
+    return {
+        **vector_key(tenant_id, memory_id),
+        "tenant_id": s(tenant_id),
+        "id": s(memory_id),
+        "embedding": {"B": array.tobytes()},
+    }

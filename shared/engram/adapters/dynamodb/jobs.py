@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from engram.adapters.dynamodb.items import Item, created_key, expired, key, n, s
+from engram.adapters.dynamodb.items import Item, created_key, expired, key, key_of, n, s
 from engram.adapters.dynamodb.requests import DynamoTable
 from engram.adapters.matching import iso
 from engram.adapters.store_policy import FINISHED_JOB_TTL
@@ -86,6 +86,7 @@ class DynamoJobs(DynamoTable):
 
     def pending_jobs(self) -> list[tuple[str, Job]]:
         """Jobs of every tenant that were queued or running when a process stopped (index g2)."""
-        return [
-            (i["tenant_id"]["S"], self._job(i)) for i in self.query(index="g2", key="g2pk", value="JOBS#OPEN")
-        ]
+        keys = [key_of(i) for i in self.query(index="g2", key="g2pk", value="JOBS#OPEN")]  # no bodies
+        found = {(i["pk"]["S"], i["sk"]["S"]): i for i in self.batch_get(keys) if "doc" in i}
+        ordered = [found[k["pk"]["S"], k["sk"]["S"]] for k in keys if (k["pk"]["S"], k["sk"]["S"]) in found]
+        return [(i["tenant_id"]["S"], self._job(i)) for i in ordered]

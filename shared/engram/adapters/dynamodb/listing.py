@@ -1,14 +1,18 @@
 """``MemoryRecords`` on DynamoDB, reads in creation order: selections, pages, every record and
 the counts, each from the narrowest listing index the conditions allow (g2 one scope, g3 one
-tier, else g1 all of the tenant's memories); conditions are then checked on each record."""
+tier, else g1 all of the tenant's memories). The indexes hold the filter fields only
+(``projected``): conditions are checked on each entry, and the memory items are read, 100 at a
+time, for what is returned or for the conditions only a record answers."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator, Sequence
 from typing import Any, Unpack
 
 from engram.adapters.dynamodb.items import Item, memory_key, owned, record_of, s, tenant_pk, vector_of
 from engram.adapters.dynamodb.memories import DynamoMemoryReads
+from engram.adapters.dynamodb.projected import entry_matches, needs_record
 from engram.adapters.dynamodb.requests import BATCH_GET_LIMIT
 from engram.adapters.matching import iso, matches
 from engram.adapters.store_policy import decode_cursor, encode_cursor
@@ -57,27 +61,66 @@ class DynamoMemories(DynamoMemoryReads):
                 continue
             yield item
 
+    def matching(
+        self,
+        tenant_id: str,
+        conditions: Conditions,
+        *,
+        after: str | None = None,
+        before: str | None = None,
+        chunk: int = BATCH_GET_LIMIT,
+    ) -> Iterator[MemoryRecord]:
+        """The records that meet ``conditions``, in the listing's order: entries checked on their
+        fields, then the full items read ``chunk`` at a time (and checked again when only a
+        record can)."""
+        full_check = needs_record(conditions)
+        ids: list[str] = []
+        for item in self.listing(tenant_id, conditions, after=after, before=before):
+            if entry_matches(item, conditions):
+                ids.append(item["id"]["S"])
+                if len(ids) == chunk:
+                    yield from self._records(tenant_id, ids, conditions if full_check else None)
+                    ids = []
+        yield from self._records(tenant_id, ids, conditions if full_check else None)
+
+    def _records(
+        self, tenant_id: str, ids: Sequence[str], conditions: Conditions | None
+    ) -> Iterator[MemoryRecord]:
+        if not ids:
+            return
+        found = self.get_many(tenant_id, ids)
+        for memory_id in ids:
+            record = found.get(memory_id)
+            if record is not None and (conditions is None or matches(record, conditions)):
+                yield record
+
     def select_ids(self, tenant_id: str, conditions: Conditions, **selection: Unpack[Selection]) -> list[str]:
         older_than, limit = selection.get("older_than"), selection.get("limit")
         out: list[str] = []
         before = iso(older_than) if older_than is not None else None
-        for item in self.listing(tenant_id, conditions, before=before):
-            record = record_of(item)
-            if matches(record, conditions):
-                out.append(record.id)
-                if limit is not None and len(out) >= limit:
-                    break
+        if not needs_record(conditions):  # the entries answer: no item is read
+            for item in self.listing(tenant_id, conditions, before=before):
+                if entry_matches(item, conditions):
+                    out.append(item["id"]["S"])
+                    if limit is not None and len(out) >= limit:
+                        break
+            return out
+        for record in self.matching(tenant_id, conditions, before=before):
+            out.append(record.id)
+            if limit is not None and len(out) >= limit:
+                break
         return out
 
     def list_page(self, tenant_id: str, conditions: Conditions, **paging: Unpack[Paging]) -> Page:
         cursor, limit, tag = paging["cursor"], paging["limit"], paging.get("tag")
         after = "#".join(decode_cursor(cursor)) if cursor else None
+        if tag is not None:
+            conditions = dataclasses.replace(conditions, tags_all=(*conditions.tags_all, tag))
         listed: list[MemoryRecord] = []
         more = False
-        for item in self.listing(tenant_id, conditions, after=after):
-            record = record_of(item)
-            if not matches(record, conditions) or (tag is not None and tag not in record.tags):
-                continue
+        for record in self.matching(
+            tenant_id, conditions, after=after, chunk=min(BATCH_GET_LIMIT, limit + 1)
+        ):
             if len(listed) == limit:
                 more = True
                 break
@@ -85,8 +128,7 @@ class DynamoMemories(DynamoMemoryReads):
         next_cursor = (
             encode_cursor(iso(listed[-1].created_at) or "", listed[-1].id) if more and listed else None
         )
-        full = self.get_many(tenant_id, [r.id for r in listed])  # counters and the latest state
-        return Page(records=[full[r.id] for r in listed if r.id in full], next_cursor=next_cursor)
+        return Page(records=listed, next_cursor=next_cursor)
 
     def iter_records(self, tenant_id: str) -> Iterator[tuple[MemoryRecord, Vector | None]]:
         """Every memory with its vector, in (created_at, id) order, 100 full items per read."""
@@ -106,9 +148,12 @@ class DynamoMemories(DynamoMemoryReads):
             for i in self.batch_get([memory_key(tenant_id, i) for i in ids])
             if owned(tenant_id, i)
         }
+        embedded = [i for i in ids if i in found and "dim" in found[i] and "embedding" not in found[i]]
+        vectors = self.get_vectors(tenant_id, embedded) if embedded else {}
         for memory_id in ids:
             if memory_id in found:
-                yield record_of(found[memory_id]), vector_of(found[memory_id])
+                item = found[memory_id]
+                yield self._seen(tenant_id, record_of(item)), vectors.get(memory_id, vector_of(item))
 
     def stats(self, tenant_id: str, *, scopes: Sequence[str] | None = None) -> StatsResponse:
         counts: dict[str, dict[str, int]] = {
@@ -118,13 +163,18 @@ class DynamoMemories(DynamoMemoryReads):
             "status": {},
         }
         size = 0
+        older: list[Item] = []
         for item in self.listing(
             tenant_id, Conditions(scopes=ScopeSet.every() if scopes is None else ScopeSet.of(scopes))
         ):
             for name, counted in counts.items():
                 value = item[name]["S"]
                 counted[value] = counted.get(value, 0) + 1
-            size += len(item["doc"]["S"]) + 4 * int(item.get("dim", {}).get("N", 0))
+            written = item.get("doc_size", {}).get("N")
+            if written is None:  # written before the entries carried its size
+                older.append(memory_key(tenant_id, item["id"]["S"]))
+            size += int(written or 0) + 4 * int(item.get("dim", {}).get("N", 0))
+        size += sum(len(i["doc"]["S"]) for i in self.batch_get(older, projection="doc") if "doc" in i)
         pending = self.query(index="g5", key="g5pk", value=f"{tenant_pk(tenant_id)}#PENDING")
         return StatsResponse(
             tenant_id=tenant_id,

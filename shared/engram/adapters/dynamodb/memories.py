@@ -4,6 +4,8 @@ hash (index g4), thread neighbours (index g6) and stored vectors."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from datetime import datetime
+from typing import Any
 
 from engram.adapters.dynamodb.items import (
     created_key,
@@ -13,24 +15,62 @@ from engram.adapters.dynamodb.items import (
     record_of,
     s,
     session_key,
+    vector_key,
     vector_of,
 )
+from engram.adapters.dynamodb.projected import entry_matches, needs_record
 from engram.adapters.dynamodb.requests import DynamoTable
+from engram.adapters.dynamodb.write_behind import WriteBehind
 from engram.adapters.matching import matches
 from engram.models import MemoryRecord
 from engram.ports import Conditions, Vector
 
 
+def _access_merged(old: tuple[int, datetime], new: tuple[int, datetime]) -> tuple[int, datetime]:
+    return old[0] + new[0], max(old[1], new[1])
+
+
 class DynamoMemoryReads(DynamoTable):
+    ACCESS_FLUSH_S = 30.0
+    """How long recall's access counts wait inside invocations before one write per memory."""
+    ACCESS_MAX_WAITING = 100
+    """How many memories' counts may wait at most."""
+    _accesses: WriteBehind | None = None
+
+    def accesses(self) -> WriteBehind:
+        """The access counts waiting in this process (``write_behind``), by (tenant, memory)."""
+        if self._accesses is None:
+            self._accesses = WriteBehind(
+                lambda k, v: self._write_access(k[0], k[1], *v),
+                _access_merged,
+                max_age_s=self.ACCESS_FLUSH_S,
+                max_keys=self.ACCESS_MAX_WAITING,
+            )
+        return self._accesses
+
+    def _write_access(self, tenant_id: str, memory_id: str, count: int, at: datetime) -> None:
+        raise NotImplementedError  # the writing half's (``DynamoMemoryStore``)
+
+    def _seen(self, tenant_id: str, record: MemoryRecord) -> MemoryRecord:
+        """The record with the accesses still waiting in this process counted."""
+        waiting: Any = self._accesses.pending((tenant_id, record.id)) if self._accesses is not None else None
+        if waiting is None:
+            return record
+        count, at = waiting
+        last = at if record.last_accessed_at is None else max(record.last_accessed_at, at)
+        return record.model_copy(
+            update={"access_count": record.access_count + count, "last_accessed_at": last}
+        )
+
     def get(self, tenant_id: str, memory_id: str) -> MemoryRecord | None:
         item = self.client.get_item(
             TableName=self.table, Key=memory_key(tenant_id, memory_id), ConsistentRead=True
         ).get("Item")
-        return record_of(item) if item is not None and owned(tenant_id, item) else None
+        return self._seen(tenant_id, record_of(item)) if item is not None and owned(tenant_id, item) else None
 
     def get_many(self, tenant_id: str, memory_ids: Sequence[str]) -> dict[str, MemoryRecord]:
         keys = [memory_key(tenant_id, i) for i in dict.fromkeys(memory_ids)]
-        records = [record_of(i) for i in self.batch_get(keys) if owned(tenant_id, i)]
+        records = [self._seen(tenant_id, record_of(i)) for i in self.batch_get(keys) if owned(tenant_id, i)]
         return {r.id: r for r in records}
 
     def find_by_hash(self, tenant_id: str, scope: str, content_hash: str) -> MemoryRecord | None:
@@ -76,18 +116,31 @@ class DynamoMemoryReads(DynamoTable):
             values={":at": s(created_key(seed.created_at, seed.id))},
             forward=forward,
         )
+        full_check = needs_record(conditions)
         for item in items:
-            if item.get("tenant_id", {}).get("S") == tenant_id and matches(record_of(item), conditions):
-                found.append(item["id"]["S"])
-                if len(found) == span:
-                    break
+            if item.get("tenant_id", {}).get("S") != tenant_id or not entry_matches(item, conditions):
+                continue
+            if full_check:  # tags, metadata or validity: only the record answers (one read)
+                record = self.get_many(tenant_id, [item["id"]["S"]]).get(item["id"]["S"])
+                if record is None or not matches(record, conditions):
+                    continue
+            found.append(item["id"]["S"])
+            if len(found) == span:
+                break
         return found
 
     def get_vectors(self, tenant_id: str, memory_ids: Sequence[str]) -> dict[str, Vector]:
-        """The stored vector of each listed memory of this tenant (unembedded or missing ids left out)."""
-        keys = [memory_key(tenant_id, i) for i in dict.fromkeys(memory_ids)]
+        """The stored vector of each listed memory of this tenant (unembedded or missing ids left
+        out): the vector items, and for a memory written before vectors had an item of their own,
+        the vector in its memory item."""
+        ids = list(dict.fromkeys(memory_ids))
         out: dict[str, Vector] = {}
-        for item in self.batch_get(keys, projection="id, tenant_id, sk, embedding"):
+        for item in self.batch_get([vector_key(tenant_id, i) for i in ids]):
+            vector = vector_of(item)
+            if vector is not None and item.get("tenant_id", {}).get("S") == tenant_id:
+                out[item["id"]["S"]] = vector
+        older = [memory_key(tenant_id, i) for i in ids if i not in out]
+        for item in self.batch_get(older, projection="id, tenant_id, sk, embedding") if older else []:
             vector = vector_of(item)
             if vector is not None and owned(tenant_id, item):
                 out[item["id"]["S"]] = vector

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Unpack
 
-from engram.adapters.dynamodb.actions import history_put, memory_update
+from engram.adapters.dynamodb.actions import history_put, memory_update, vector_put
 from engram.adapters.dynamodb.deletion_log import log_deletion
 from engram.adapters.dynamodb.idempotency import put_idempotency
 from engram.adapters.dynamodb.items import memory_key, memory_pk, n, s
@@ -38,11 +38,20 @@ class DynamoMemoryStore(DynamoMemories):
         """Records with their history in transactions (each record with its own history in the
         same one), the idempotency result last: a crash in between leaves whole records that a
         replay of the same request rewrites under the same ids, and never a stored result for a
-        write that did not happen."""
+        write that did not happen. The vectors go first, outside the transactions (which would
+        write each twice): a vector item whose memory's transaction then fails is rewritten by the
+        replay, and a memory id names one text (a vector never meets another text's record)."""
         _own(tenant_id, batch.records)
         vectors = list(batch.vectors) or [None] * len(batch.records)
         unembedded = [r.id for r, v in zip(batch.records, vectors, strict=True) if v is None]
         embedded = self._embedded(tenant_id, unembedded) if unembedded else set()
+        self.batch_write(
+            [
+                {"PutRequest": {"Item": vector_put(self.table, tenant_id, r.id, v)["Put"]["Item"]}}
+                for r, v in zip(batch.records, vectors, strict=True)
+                if v is not None
+            ]
+        )
         groups: dict[str, list[dict[str, Any]]] = {}
         for record, vector in zip(batch.records, vectors, strict=True):
             pending = vector is None and record.id not in embedded
@@ -89,6 +98,8 @@ class DynamoMemoryStore(DynamoMemories):
                 keep_access=True,
             )
         ]
+        if vector is not None:  # in the transaction: a conflict's loser must not leave its vector
+            actions.append(vector_put(self.table, tenant_id, record.id, vector))
         if update.history is not None:
             actions.append(history_put(self.table, tenant_id, update.history))
         try:
@@ -107,6 +118,7 @@ class DynamoMemoryStore(DynamoMemories):
         """Each update is its own conditional transaction (with its history); the report follows.
         DynamoDB has no transaction wide enough for a page, so a crash between the two can make a
         resumed run see these changes again: they are then no-ops (their versions moved on)."""
+        self.accesses().flush()  # the condition compares stored access counts
         applied = [u.record.id for u in updates if self._conditional(tenant_id, u, None, unaccessed=True)]
         if report is not None:
             put_report(self, tenant_id, report)
@@ -153,12 +165,16 @@ class DynamoMemoryStore(DynamoMemories):
         return deleted
 
     def record_access(self, tenant_id: str, memory_ids: Sequence[str], at: datetime) -> None:
-        """access_count + 1 and last_accessed_at = at for each id (atomic per item)."""
+        """access_count + 1 and last_accessed_at = at for each id (atomic per item); inside an
+        invocation the counts wait and each memory gets one write per interval (``write_behind``)."""
         for memory_id in dict.fromkeys(memory_ids):
-            # The version stays (it counts changes); ``update`` leaves these two alone. An id
-            # forgotten meanwhile is skipped.
-            self.update_existing(
-                memory_key(tenant_id, memory_id),
-                "SET last_accessed_at = :at ADD access_count :one",
-                {":at": s(iso(at) or ""), ":one": n(1)},
-            )
+            self.accesses().add((tenant_id, memory_id), (1, at))
+
+    def _write_access(self, tenant_id: str, memory_id: str, count: int, at: datetime) -> None:
+        # The version stays (it counts changes); ``update`` leaves these two alone. An id
+        # forgotten meanwhile is skipped.
+        self.update_existing(
+            memory_key(tenant_id, memory_id),
+            "SET last_accessed_at = :at ADD access_count :k",
+            {":at": s(iso(at) or ""), ":k": n(count)},
+        )

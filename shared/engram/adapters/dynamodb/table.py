@@ -13,13 +13,14 @@ from __future__ import annotations
 from typing import Any
 
 GSIS = ("g1", "g2", "g3", "g4", "g5", "g6")
+# Listings carry the filter fields (``projected.FIELDS``), never the record (``doc``), the vector
+# nor the access counters: an entry is one write unit, and recall's access tracking writes the
+# base item alone. Key, tenant and job listings carry what their readers use.
 _MEMORY_FIELDS = (
-    "tenant_id", "id", "doc", "scope", "category", "status", "tier",
-    "created_at", "occurred_at", "content_hash", "session_id", "dim",
+    "tenant_id", "id", "scope", "category", "status", "tier",
+    "created_at", "occurred_at", "content_hash", "session_id", "dim", "doc_size",
 )  # fmt: skip
 PROJECTED: dict[str, tuple[str, ...]] = {
-    # Listings carry what filters and counts need, never the vector (4 KB at 1,024 dimensions)
-    # nor the access counters: recall's access tracking then writes the base item alone.
     "g1": (*_MEMORY_FIELDS, "name", "settings", "key_id", "display_prefix", "secret_hash", "scopes",
            "read_only", "expires_at", "revoked_at", "last_used_at"),
     "g2": _MEMORY_FIELDS,
