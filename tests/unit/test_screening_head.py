@@ -58,7 +58,24 @@ def test_the_held_out_split_holds_out_whole_templates_in_five_languages() -> Non
             assert {r["split"] for r in CORPUS if r["lang"] == lang and r["label"] == label} == {
                 "train",
                 "held-out",
+                "fresh",
             }
+
+
+def test_the_fresh_slice_is_its_own_generators_and_shares_no_text_with_the_rest() -> None:
+    # Given the corpus's rows by generator
+    fresh = [r for r in CORPUS if r["split"] == "fresh"]
+    others = {r["text"] for r in CORPUS if r["split"] != "fresh"}
+
+    # Then the fresh split is exactly the second generator's rows, in five languages and both
+    # halves, and none of its texts is a row of the templates, carriers or hand-written set
+    assert fresh and all(r["generator"] == "fresh" for r in fresh)
+    assert {r["generator"] for r in CORPUS if r["split"] != "fresh"} >= {"template", "compose", "hand"}
+    assert "fresh" not in {r["generator"] for r in CORPUS if r["split"] != "fresh"}
+    assert {(r["lang"], r["label"]) for r in fresh} == {
+        (lang, label) for lang in ("en", "es", "de", "fr", "zh") for label in ("attack", "benign")
+    }
+    assert not {r["text"] for r in fresh} & others
 
 
 @pytest.mark.parametrize(

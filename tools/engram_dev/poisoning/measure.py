@@ -66,7 +66,7 @@ def _table(counts: Counts, label: str, title: str) -> list[str]:
     ]
     keys = sorted({k for _, k in counts if k.startswith(f"{label}:")}, key=lambda k: (k.endswith(":all"), k))
     for key in keys:
-        for split in ("train", "held-out"):
+        for split in ("train", "held-out", "fresh"):
             n, p, h, e, m = counts.get((split, key), [0] * 5)
             if n:
                 name = key.split(":", 1)[1]
