@@ -28,8 +28,10 @@ def test_layer_holds_engram_engram_http_and_the_runtime_dependencies(layer: Laye
     shipped = Path(__file__).resolve().parents[2] / "shared" / "engram" / "screening" / "rules"
     rules = sorted(p.name for p in (site / "engram" / "screening" / "rules").glob("*.toml"))
     assert rules == sorted(p.name for p in shipped.glob("*.toml")) and "en.toml" in rules
-    # and so is the screening head of the local embedding model
+    # and so are the screening heads: the local embedding model's, and the words head other
+    # models' vectors (Titan's, in the cloud) are read by
     assert (site / "engram" / "screening" / "heads" / "all-MiniLM-L6-v2-onnx-int8.json").is_file()
+    assert (site / "engram" / "screening" / "heads" / "words.json").is_file()
     assert (site / "pydantic" / "__init__.py").is_file()
     assert (site / "aws_lambda_powertools" / "__init__.py").is_file()
     assert (site / "opensearchpy" / "__init__.py").is_file()

@@ -6,8 +6,9 @@ The patterns hold for the phrasings they were written for; an instruction worded
 corpus has, and shares words with them. The head is logistic regression, ``p = σ(w·[v, f] + b)``
 over the embedding ``v`` and the hashed words ``f`` (``lexical``), trained on the corpus's
 train split (``engram screen --train``) and shipped as a small JSON file per embedding model
-under ``heads/``. A vector of another model (Titan in the cloud, say) has no head, and the
-patterns screen alone: a head is only valid in the space it was fitted in.
+under ``heads/``. A head is only valid in the space it was fitted in, so a vector of another model
+(Titan in the cloud, say) is read by the words head (``heads/words.json``): the same fit over the
+words and cues alone, with thresholds of its own, and its verdicts say ``classifier (words, …)``.
 
 Two thresholds, both fitted on the train split: ``quarantine`` (held, like a pattern hit) and
 ``mark`` (lower: it stays active, tagged ``instruction-like``, and recall's ``debug`` trace says
@@ -28,33 +29,39 @@ from importlib import resources
 import numpy as np
 
 from engram.ports import Vector
-from engram.screening.lexical import features
+from engram.screening.lexical import features, size
 from engram.screening.verdict import MARK_TAG, Verdict, marked
 
-__all__ = ["MARK_TAG", "Head", "Verdict", "head_file", "head_for", "marked", "second_look"]
+__all__ = ["MARK_TAG", "WORDS", "Head", "Verdict", "head_file", "head_for", "marked", "second_look"]
+
+WORDS = "words"
+"""The head that reads no vector: the fallback for a model without a head of its own."""
 
 
 @dataclass(frozen=True)
 class Head:
-    model_id: str  # the embedding model whose vectors it reads
-    weights: np.ndarray  # float32: the embedding's dimensions, then 2**bits word slots
+    model_id: str  # the embedding model whose vectors it reads, or WORDS (none)
+    weights: np.ndarray  # float32: the embedding's dimensions, then the words and cues
     bias: float
     bits: int
     quarantine: float  # p at or above it: held, like a pattern hit
     mark: float  # p at or above it (and below ``quarantine``): active but marked
+    dimension: int = 0  # of the vectors it reads (0: the words head, which reads none)
 
-    def scores(self, texts: Sequence[str], vectors: Vector) -> np.ndarray:
-        """p(instruction) of each text with its vector."""
-        dim = len(self.weights) - (1 << self.bits)
+    def scores(self, texts: Sequence[str], vectors: Vector | None = None) -> np.ndarray:
+        """p(instruction) of each text with its vector (the words head ignores ``vectors``)."""
+        dim = self.dimension
         words = np.stack([features(t, self.bits) for t in texts])
-        logits = np.asarray(vectors, np.float32) @ self.weights[:dim] + words @ self.weights[dim:]
+        logits = words @ self.weights[dim:]
+        if dim:
+            logits = logits + np.asarray(vectors, np.float32) @ self.weights[:dim]
         scores: np.ndarray = 1.0 / (1.0 + np.exp(-(logits.astype(np.float64) + self.bias)))
         return scores
 
     def verdict(self, p: float) -> Verdict | None:
         """Quarantine, mark or nothing, for a score.
 
-        >>> h = Head("m", np.zeros(2, np.float32), 0.0, 0, 0.9, 0.6)
+        >>> h = Head("m", np.zeros(2, np.float32), 0.0, 0, 0.9, 0.6, 2)
         >>> h.verdict(0.93)
         Verdict(action='quarantine', reason='classifier (m, p=0.93)')
         >>> h.verdict(0.7).action, h.verdict(0.5)
@@ -73,25 +80,37 @@ def head_file(model_id: str) -> str:
 
 @cache
 def head_for(model_id: str) -> Head | None:
-    """The shipped head for vectors of ``model_id``, or None (read once, then kept)."""
+    """The shipped head for vectors of ``model_id``, else the words head (read once, then kept);
+    None only when no model is named or no head ships at all."""
+    if not model_id:
+        return None
+    return _read(model_id) or _read(WORDS)
+
+
+def _read(model_id: str) -> Head | None:
     path = resources.files("engram.screening") / "heads" / head_file(model_id)
-    if not model_id or not path.is_file():
+    if not path.is_file():
         return None
     data = json.loads(path.read_text(encoding="utf-8"))
     if data.get("model_id") != model_id:
         return None
+    weights = np.frombuffer(base64.b64decode(data["weights"]), dtype="<f4").copy()
+    if len(weights) != int(data["dimension"]) + size(int(data["bits"])):
+        return None  # fitted on other features than this code reads
     return Head(
         model_id=model_id,
-        weights=np.frombuffer(base64.b64decode(data["weights"]), dtype="<f4").copy(),
+        weights=weights,
         bias=float(data["bias"]),
         bits=int(data["bits"]),
         quarantine=float(data["quarantine"]),
         mark=float(data["mark"]),
+        dimension=int(data["dimension"]),
     )
 
 
 def second_look(texts: Sequence[str], vectors: Vector | None, model_id: str) -> list[Verdict | None]:
-    """The head's verdict on each text with its vector (all None when ``model_id`` has no head).
+    """The head's verdict on each text with its vector (the words head's when ``model_id`` has
+    no head of its own; all None when there is no vector or no head).
 
     Retain calls it on the vectors it has just made, the background embedder on the ones it makes
     later: each text is embedded once, and screened once by each screen.
@@ -99,4 +118,6 @@ def second_look(texts: Sequence[str], vectors: Vector | None, model_id: str) -> 
     head = head_for(model_id)
     if head is None or vectors is None or not texts:
         return [None] * len(texts)
+    if head.dimension and np.shape(vectors)[-1] != head.dimension:
+        return [None] * len(texts)  # a vector the model's head cannot read
     return [head.verdict(float(p)) for p in head.scores(texts, vectors)]

@@ -5,7 +5,8 @@ The embedding model says what a text is about; the words say how it is put ("tel
 letters, leetspeak and spaced-out letters undone). Features: each word, each pair of adjacent
 words, each 4-character piece of a longer word (so "recomienda" and "recomendar" share some),
 and each pair of adjacent CJK characters, hashed (CRC-32) into ``2**bits`` slots, present or
-not, the vector scaled to unit length.
+not, the vector scaled to unit length. After them come the cues (``cues``: who is addressed,
+what is asked, for how long, and each pair of those), read from the same reading.
 """
 
 from __future__ import annotations
@@ -16,12 +17,25 @@ from itertools import pairwise
 
 import numpy as np
 
+from engram.screening import cues
 from engram.screening.views import _SPACED, _SPACES, _clean, _folded, _spaced
 
-__all__ = ["features", "tokens"]
+__all__ = ["features", "reading", "size", "tokens"]
 
 _TOKEN = re.compile(r"[^\W\d_]+|\d+")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
+
+
+def reading(text: str) -> str:
+    """The text case-folded, accents dropped, look-alike letters, leetspeak and spaced-out letters
+    undone, spaces collapsed.
+
+    >>> reading("Ａ s s i s t a n t, 1gn0re  TÉ")
+    'assistant, ignore te'
+    """
+    clean = _clean(text)
+    plain = _SPACES.sub(" ", clean).strip()
+    return _spaced(_folded(clean)) if _SPACED.search(plain) else _folded(plain)
 
 
 def tokens(text: str) -> list[str]:
@@ -30,9 +44,10 @@ def tokens(text: str) -> list[str]:
     >>> tokens("Ig\u200bn0re 忽略指令")
     ['ignore', '忽略', '略指', '指令']
     """
-    clean = _clean(text)
-    plain = _SPACES.sub(" ", clean).strip()
-    read = _spaced(_folded(clean)) if _SPACED.search(plain) else _folded(plain)
+    return _tokens(reading(text))
+
+
+def _tokens(read: str) -> list[str]:
     out: list[str] = []
     for word in _TOKEN.findall(read):
         if _CJK.search(word):
@@ -42,9 +57,16 @@ def tokens(text: str) -> list[str]:
     return out
 
 
+def size(bits: int) -> int:
+    """How long ``features(text, bits)`` is."""
+    return (1 << bits) + cues.DIM
+
+
 def features(text: str, bits: int, piece: int = 4) -> np.ndarray:
-    """The hashed, unit-length feature vector of ``text`` (float32, ``2**bits`` long)."""
-    words = tokens(text)
+    """The hashed, unit-length word vector of ``text`` (``2**bits`` long), then its cues
+    (``cues.DIM`` long, unit length too), float32."""
+    read = reading(text)
+    words = _tokens(read)
     grams = [*words, *(f"{a} {b}" for a, b in pairwise(words))]
     for word in words:
         if len(word) > piece and not _CJK.search(word):
@@ -55,4 +77,4 @@ def features(text: str, bits: int, piece: int = 4) -> np.ndarray:
     for gram in grams:
         out[zlib.crc32(gram.encode()) & mask] = 1.0
     norm = float(np.linalg.norm(out))
-    return out / norm if norm else out
+    return np.concatenate([out / norm if norm else out, cues.cues(read)])

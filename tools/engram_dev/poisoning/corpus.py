@@ -23,7 +23,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any
 
-from engram_dev.poisoning import compose, hand
+from engram_dev.poisoning import compose, fresh, hand, mix
 
 LANGS = ("en", "es", "de", "fr", "zh")
 SEED = 20261202
@@ -181,6 +181,7 @@ def build(seed: int = SEED) -> list[dict[str, Any]]:
         rows += _templates(lang, rng)
         rows += _composed(lang, rng)
     rows += _obfuscated(list(rows), rng)
+    rows += mix.build(random.Random(seed + 1))  # its own generator: the rows above stay as they were
     for label, table in (("attack", hand.ATTACKS), ("benign", hand.BENIGN)):
         rows += [
             _row(
@@ -202,7 +203,7 @@ def build(seed: int = SEED) -> list[dict[str, Any]]:
         held = row.pop("held")
         row_id = hashlib.sha256(row["text"].encode()).hexdigest()[:10]
         out.append({"id": f"{row['label'][0]}-{row_id}", "split": "held-out" if held else "train", **row})
-    return out
+    return out + [row for row in fresh.build() if row["text"] not in seen]
 
 
 def write(path: Path = OUT, seed: int = SEED) -> list[dict[str, Any]]:

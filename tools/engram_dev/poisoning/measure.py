@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from engram.screening import screen
-from engram.screening.head import Head, head_for
+from engram.screening.head import WORDS, Head, head_for
 from engram.screening.measure import conversation_turns
 
 CORPUS = Path("tests/fixtures/poisoning_corpus.json")
@@ -66,7 +66,7 @@ def _table(counts: Counts, label: str, title: str) -> list[str]:
     ]
     keys = sorted({k for _, k in counts if k.startswith(f"{label}:")}, key=lambda k: (k.endswith(":all"), k))
     for key in keys:
-        for split in ("train", "held-out"):
+        for split in ("train", "held-out", "fresh"):
             n, p, h, e, m = counts.get((split, key), [0] * 5)
             if n:
                 name = key.split(":", 1)[1]
@@ -112,6 +112,44 @@ def report(
     return "\n".join(lines)
 
 
+def summary(
+    rows: Sequence[dict[str, Any]],
+    vectors: np.ndarray,
+    ordinary: dict[str, tuple[list[str], np.ndarray]],
+    head: Head | None,
+    floor: float = 0.75,
+) -> list[str]:
+    """One table per head: per split, attacks caught by the patterns, the head and either, the
+    everyday rows falsely caught, and the attack styles and languages under ``floor``; then the
+    dev sets' turns flagged."""
+    verdicts = _judge([r["text"] for r in rows], vectors, head)
+    counts = _count(rows, verdicts)
+    name = head.model_id if head else "none"
+    lines = [
+        f"| head {name} | attacks | patterns | head | together | everyday false alarms | below {floor:.0%} |",
+        "|---|---:|---:|---:|---:|---:|---|",
+    ]
+    for split in ("held-out", "fresh"):
+        n, p, h, e, _ = counts["style"].get((split, "attack:all"), [0] * 5)
+        if not n:
+            continue
+        bn, _, _, be, _ = counts["style"].get((split, "benign:all"), [0] * 5)
+        low = [
+            f"{key.split(':', 1)[1]} {c[3] / c[0]:.1%}"
+            for by in ("style", "lang")
+            for (s, key), c in sorted(counts[by].items())
+            if s == split and key.startswith("attack:") and not key.endswith(":all") and c[3] < floor * c[0]
+        ]
+        lines.append(
+            f"| {split} | {n} | {_pct(p, n)} | {_pct(h, n)} | **{_pct(e, n)}** | {_pct(be, bn)} ({be}/{bn}) "
+            f"| {', '.join(low) or '—'} |"
+        )
+    turns = sum(len(t) for t, _ in ordinary.values())
+    flagged = sum(sum(p or h for p, h, _ in _judge(t, v, head)) for t, v in ordinary.values())
+    lines.append(f"| dev-set turns | {turns} | | | | {flagged} flagged ({_pct(flagged, turns)}) | |")
+    return lines
+
+
 def cost(texts: Sequence[str], vectors: np.ndarray, head: Head) -> str:
     """The head's time per text (one text at a time, as a retain of one text pays it), in µs."""
     micros = []
@@ -136,7 +174,7 @@ def run(args: argparse.Namespace, *, embedder: Any = None, model_id: str | None 
         rows = corpus.write(path)
         print(f"{path}: {len(rows)} rows")
     if args.train:
-        print(f"wrote {train.run(path, model, embed)}")
+        print("wrote", *map(str, train.run(path, model, embed)))
         head_for.cache_clear()
     rows = json.loads(path.read_text(encoding="utf-8"))
     paths = args.ordinary or sorted(Path("tests/eval").glob("*.json"))
@@ -146,8 +184,13 @@ def run(args: argparse.Namespace, *, embedder: Any = None, model_id: str | None 
         ordinary[p.name] = (texts, embed(texts))
     head = head_for(model)
     vectors = embed([r["text"] for r in rows])
+    words = head_for(WORDS)
+    for one in (head, words) if words is not None and words is not head else (head,):
+        print("\n".join(summary(rows, vectors, ordinary, one)), end="\n\n")
     print(report(rows, vectors, ordinary, head))
     if head is not None:
         texts, vecs = next(iter(ordinary.values()))
         print("\n| cost | | |\n|---|---:|---:|\n" + cost(texts, vecs, head))
+        if words is not None and words is not head:
+            print(cost(texts, vecs, words).replace("head per text", "words head per text"))
     return 0

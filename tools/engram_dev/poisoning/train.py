@@ -1,12 +1,14 @@
 """Fit the screening head (``engram.screening.head``) on the corpus's train split, reproducibly.
 
-Features: the embedding of each text (by the model the head is for) and its hashed words
-(``engram.screening.lexical``). Logistic regression with an L2 penalty, fitted by Newton's method (deterministic: the same
+Features: the embedding of each text (by the model the head is for) and its hashed words and
+cues (``engram.screening.lexical``); the words head (``heads/words.json``, the fallback for other
+models' vectors) is the same fit without the embedding. Logistic regression with an L2 penalty, fitted by Newton's method (deterministic: the same
 corpus and vectors give the same weights), the classes weighted to count alike. The thresholds
 come from out-of-fold scores over the train split only, folds holding out whole templates: the
 quarantine threshold is the lowest that keeps the everyday rows' out-of-fold false alarms at or
-under ``quarantine_fa``, the mark threshold the same at ``mark_fa``. The held-out split is never
-read. ``engram screen --train`` runs it and writes ``heads/<model id>.json``.
+under ``QUARANTINE_FA`` (``WORDS_QUARANTINE_FA`` for the words head), the mark threshold the same
+at ``MARK_FA``. The held-out split is never
+read. ``engram screen --train`` runs it and writes ``heads/<model id>.json`` and ``heads/words.json``.
 """
 
 from __future__ import annotations
@@ -20,13 +22,14 @@ from typing import Any
 
 import numpy as np
 
-from engram.screening.head import head_file
+from engram.screening.head import WORDS, head_file
 from engram.screening.lexical import features
 
 L2 = 0.03
 BITS = 12  # 4,096 word slots
 FOLDS = 5
 QUARANTINE_FA = 0.005
+WORDS_QUARANTINE_FA = 0.0  # the words head, less sure without the embedding: above every everyday row
 MARK_FA = 0.03
 HEADS = Path("shared/engram/screening/heads")
 
@@ -85,19 +88,25 @@ def threshold(benign_scores: np.ndarray, false_alarms: float) -> float:
 
 
 def train(
-    texts: Sequence[str], labels: Sequence[int], groups: Sequence[str], vectors: np.ndarray, model_id: str
+    texts: Sequence[str],
+    labels: Sequence[int],
+    groups: Sequence[str],
+    vectors: np.ndarray | None,
+    model_id: str,
+    quarantine_fa: float = QUARANTINE_FA,
 ) -> dict[str, Any]:
-    """The head file's content for vectors of ``model_id``."""
+    """The head file's content for vectors of ``model_id`` (``vectors`` None: the words head)."""
     y = np.asarray(labels, dtype=np.float64)
-    x = np.hstack([np.asarray(vectors, np.float32), np.stack([features(t, BITS) for t in texts])])
+    words = np.stack([features(t, BITS) for t in texts])
+    x = words if vectors is None else np.hstack([np.asarray(vectors, np.float32), words])
     oof = out_of_fold(x, y, groups, L2)
-    quarantine = max(0.5, threshold(oof[y == 0], QUARANTINE_FA))
+    quarantine = max(0.5, threshold(oof[y == 0], quarantine_fa))
     mark = min(quarantine, max(0.3, threshold(oof[y == 0], MARK_FA)))
     w, b = fit(x, y, _weights(y), L2)
     caught = float((oof[y == 1] >= quarantine).mean())
     return {
         "model_id": model_id,
-        "dimension": int(vectors.shape[1]),
+        "dimension": 0 if vectors is None else int(vectors.shape[1]),
         "bits": BITS,
         "bias": round(b, 6),
         "quarantine": round(quarantine, 4),
@@ -109,19 +118,25 @@ def train(
             "l2": L2,
             "out_of_fold_caught": round(caught, 4),
         },
-        # float32, little-endian, base64: the embedding's dimensions, then the word slots.
+        # float32, little-endian, base64: the embedding's dimensions, then the word slots and cues.
         "weights": base64.b64encode(w.astype("<f4").tobytes()).decode("ascii"),
     }
 
 
-def run(corpus: Path, model_id: str, embed: Any, out: Path = HEADS) -> Path:
-    """Fit on ``corpus``'s train split with ``embed`` (texts -> unit vectors) and write the file."""
+def run(corpus: Path, model_id: str, embed: Any, out: Path = HEADS) -> list[Path]:
+    """Fit on ``corpus``'s train split with ``embed`` (texts -> unit vectors) and write the
+    model's head file and the words head's."""
     rows = [r for r in json.loads(corpus.read_text(encoding="utf-8")) if r["split"] == "train"]
     texts = [r["text"] for r in rows]
-    vectors = np.asarray(embed(texts), dtype=np.float32)
-    head = train(
-        texts, [int(r["label"] == "attack") for r in rows], [r["template"] for r in rows], vectors, model_id
+    labels, groups = [int(r["label"] == "attack") for r in rows], [r["template"] for r in rows]
+    paths = []
+    heads = (
+        (model_id, np.asarray(embed(texts), dtype=np.float32), QUARANTINE_FA),
+        (WORDS, None, WORDS_QUARANTINE_FA),
     )
-    path = out / head_file(model_id)
-    path.write_text(json.dumps(head, indent=1) + "\n", encoding="utf-8")
-    return path
+    for name, vectors, fa in heads:
+        path = out / head_file(name)
+        head = train(texts, labels, groups, vectors, name, fa)
+        path.write_text(json.dumps(head, indent=1) + "\n", encoding="utf-8")
+        paths.append(path)
+    return paths
