@@ -84,9 +84,9 @@ class RecallSettings(_Section):
     thread_weight: float = Field(default=0.1, ge=0)
     """Bonus weight for turns of the threads that match the query best as a whole (each thread's
     turns as one BM25 document, divided by the best thread's). The embedded index only."""
-    when_weight: float = Field(default=0.0, ge=0)
+    when_weight: float = Field(default=0.4, ge=0)
     """For a question asking when ("When did ...", "What year ..."), bonus weight for memories
-    that say when something happened ("last weekend", "on Saturday", "in May")."""
+    that say when something happened ("last weekend", "on Saturday", "in May"); 0: off."""
     time_weight: float = Field(default=0.3, ge=0)
     """Bonus weight for memories inside a period the query names ("in May 2023", "last week"),
     which are also searched for as extra candidates."""

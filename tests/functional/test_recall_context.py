@@ -285,6 +285,18 @@ def test_when_bonus_favours_turns_that_say_when_for_a_question_asking_when(engin
     assert all("says_when" not in t for t in what.values())
 
 
+def test_the_when_bonus_is_on_by_default(engine: Engine) -> None:
+    # Given the pottery session, and the tenant's recall settings left at the defaults
+    ids = _seed(engine)
+
+    # When a "when" question is asked
+    when = _trace(engine, "When did Maya make the bowl?", {})
+
+    # Then the turn that says "on Saturday" gets the bonus (0.4 since it won on the calibrated set)
+    assert when[ids[0]]["says_when"] == 1.0 and when[ids[1]]["says_when"] == 0.0
+    assert Settings().recall.when_weight == 0.4
+
+
 def test_the_brevity_prior_takes_labelled_turns_of_a_batch_not_facts_sent_together(engine: Engine) -> None:
     # Given two short facts sent in one call, and two short labelled turns sent in another
     facts = engine.retain(
