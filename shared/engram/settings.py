@@ -87,6 +87,12 @@ class RecallSettings(_Section):
     when_weight: float = Field(default=0.4, ge=0)
     """For a question asking when ("When did ...", "What year ..."), bonus weight for memories
     that say when something happened ("last weekend", "on Saturday", "in May"); 0: off."""
+    amount_weight: float = Field(default=0.0, ge=0)
+    """For a question asking how much or how many, bonus weight for memories that state a number
+    or an amount ("$400", "5 nights", "two kids"); 0: off."""
+    speaker_weight: float = Field(default=0.0, ge=0)
+    """Bonus weight for transcript turns whose speaker label ("Priya: ...") the query names, when
+    it names the speaker of any candidate; 0: off."""
     time_weight: float = Field(default=0.3, ge=0)
     """Bonus weight for memories inside a period the query names ("in May 2023", "last week"),
     which are also searched for as extra candidates."""
@@ -164,6 +170,9 @@ class RetainSettings(_Section):
     embed_previous: bool = False
     """Embed a deferred transcript turn (raw, in a thread) with the turn before it in its thread
     (the stored content stays the turn alone)."""
+    embed_previous_part: Literal["whole", "asked"] = "whole"
+    """With ``embed_previous``: the whole turn before, or only what it asks (its questions, else
+    its last sentence), which is what a reply answers."""
     max_memories_per_call: int = Field(default=10, ge=1, le=50)
     """At most this many memories from one LLM extraction call."""
     input_char_budget: int = Field(default=12_000, ge=500)

@@ -233,6 +233,49 @@ def test_a_turn_is_embedded_with_the_turn_before_it_when_asked(data_dir: Path) -
     engine.close()
 
 
+def test_a_reply_is_embedded_with_what_the_turn_before_asked(data_dir: Path) -> None:
+    # Given a tenant that embeds a turn with what the turn before asks, and a two-turn session
+    # whose first turn chats before it asks
+    engine = Engine.local(Settings(data_dir=data_dir, background_embedding=False))
+    engine.create_tenant("acme")
+    engine.configure_tenant("acme", {"retain": {"embed_previous": True, "embed_previous_part": "asked"}})
+    session = ["Jonah: The weather has been wild. What did you make at the workshop?", "Maya: A blue bowl."]
+    items = [RetainItem(text=t) for t in session]
+    reply = engine.retain("acme", RetainRequest(scope="user:maya", items=items, mode="raw", session_id="s1"))
+
+    # When the backlog is embedded
+    engine.embed_pending("acme")
+
+    # Then the reply's vector is that of the question alone (not the chat before it) and the reply
+    answer = reply.results[1].id
+    vector = engine.store.get_vectors("acme", [answer])[answer]
+    asked, whole = engine.embedder.embed(
+        ["Jonah: What did you make at the workshop?\nMaya: A blue bowl.", key_text(session[1], session[0])]
+    )
+    assert float(vector @ asked) > 0.999 and float(vector @ whole) < 0.99
+    engine.close()
+
+
+def test_facts_sent_together_are_embedded_alone_even_with_the_turn_before_asked_for(data_dir: Path) -> None:
+    # Given a tenant that embeds turns in context, and two facts sent in one call (no session, no labels)
+    engine = Engine.local(Settings(data_dir=data_dir, background_embedding=False))
+    engine.create_tenant("acme")
+    engine.configure_tenant("acme", {"retain": {"embed_previous": True}})
+    facts = ["I prefer dark mode", "My dentist is Dr. Okafor"]
+    reply = engine.retain(
+        "acme", RetainRequest(scope="user:maya", items=[RetainItem(text=t) for t in facts], mode="raw")
+    )
+
+    # When the backlog is embedded
+    engine.embed_pending("acme")
+
+    # Then the second fact's vector is its own text's: it is not a reply to the first
+    second = reply.results[1].id
+    vector = engine.store.get_vectors("acme", [second])[second]
+    assert float(vector @ engine.embedder.embed([facts[1]])[0]) > 0.999
+    engine.close()
+
+
 def _trace(engine: Engine, query: str, settings: dict[str, object]) -> dict[str, dict[str, object]]:
     engine.configure_tenant("acme", {"recall": settings})
     request = parse(RecallRequest, {"query": query, "limit": 10, "min_score": 0, "debug": True})
@@ -320,3 +363,35 @@ def test_the_brevity_prior_takes_labelled_turns_of_a_batch_not_facts_sent_togeth
     # Then both calls are threads, but only the labelled turns are shortened by the prior
     assert traced[facts.results[0].id]["brevity"] == 1.0
     assert traced[turns.results[0].id]["brevity"] < 1.0
+
+
+def test_speaker_bonus_favours_the_turns_of_the_speaker_the_question_names(engine: Engine) -> None:
+    # Given the pottery session, whose turns are Jonah's and Maya's
+    ids = _seed(engine)
+
+    # When a question naming Maya is asked with the bonus on, and one naming nobody in the session
+    named = _trace(engine, "What did Maya say about the teacher?", {"speaker_weight": 0.3})
+    nobody = _trace(engine, "What did the teacher say?", {"speaker_weight": 0.3})
+    off = _trace(engine, "What did Maya say about the teacher?", {"speaker_weight": 0.0})
+
+    # Then Maya's turns get it and Jonah's do not; without a named speaker, or at weight 0, no one does
+    assert named[ids[1]]["speaker_named"] == 1.0 and named[ids[2]]["speaker_named"] == 1.0
+    assert named[ids[0]]["speaker_named"] == 0.0 and named[ids[3]]["speaker_named"] == 0.0
+    assert all("speaker_named" not in t for t in [*nobody.values(), *off.values()])
+
+
+def test_amount_bonus_favours_turns_with_a_number_for_a_question_asking_how_much(engine: Engine) -> None:
+    # Given a session where one turn states the price
+    items = [
+        RetainItem(text=t) for t in ["Jonah: Did you get the kayak?", "Maya: Yes! $400 from a neighbour."]
+    ]
+    reply = engine.retain("acme", RetainRequest(scope="user:maya", items=items, mode="raw", session_id="s9"))
+    ids = [r.id for r in reply.results]
+
+    # When a "how much" question and another question are asked with the bonus on
+    much = _trace(engine, "How much did Maya pay for the kayak?", {"amount_weight": 0.3})
+    what = _trace(engine, "What did Maya buy?", {"amount_weight": 0.3})
+
+    # Then only the turn stating an amount gets it, and only for the "how much" question
+    assert much[ids[1]]["says_amount"] == 1.0 and much[ids[0]]["says_amount"] == 0.0
+    assert all("says_amount" not in t for t in what.values())

@@ -216,3 +216,59 @@ def has_time_expression(text: str) -> float:
     (1.0, 0.0)
     """
     return 1.0 if _TIME_EXPRESSION.search(text) else 0.0
+
+
+_SPEAKER = re.compile(r"^\s*(?P<name>[A-Za-z][\w'.-]*)(?: [A-Z][\w'.-]*)?:\s+")
+
+
+def speaker_of(text: str) -> str | None:
+    """The first name of a transcript turn's speaker label, lower-cased, or None.
+
+    >>> speaker_of("Priya: We drove up to the lake house"), speaker_of("I prefer dark mode")
+    ('priya', None)
+    """
+    match = _SPEAKER.match(text)
+    return match.group("name").lower() if match else None
+
+
+def names_speaker(entities: Sequence[str], speaker: str | None) -> float:
+    """1 when the query's ``entities`` name the turn's ``speaker`` (in full, or by a short name of
+    3+ letters: "Mari" for Marisol), else 0.
+
+    >>> names_speaker(("priya", "lisbon"), "priya"), names_speaker(("mari",), "marisol")
+    (1.0, 1.0)
+    >>> names_speaker(("tom",), "priya"), names_speaker(("priya",), None)
+    (0.0, 0.0)
+    """
+    if speaker is None:
+        return 0.0
+    return 1.0 if any(e == speaker or (len(e) >= 3 and speaker.startswith(e)) for e in entities) else 0.0
+
+
+_ASKS_AMOUNT = re.compile(
+    r"\b(?:how (?:much|many)|what (?:price|amount|number)|what did \w+ (?:pay|spend|cost))\b",
+    re.IGNORECASE,
+)
+_AMOUNT = re.compile(
+    r"[$€£]\s?\d|\b\d[\d,.]*\b|\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+    r"fifteen|twenty|thirty|forty|fifty|hundred|thousand|dozen)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_amount(query: str) -> bool:
+    """Whether a question asks for a quantity ("How much ...", "How many ...").
+
+    >>> asks_amount("How much did Maya pay for the kayak?"), asks_amount("Where did Maya go?")
+    (True, False)
+    """
+    return _ASKS_AMOUNT.search(query) is not None
+
+
+def has_amount(text: str) -> float:
+    """1 when a text states a number or an amount ("$400", "5 nights", "two kids"), else 0.
+
+    >>> has_amount("Yes! From a neighbour. $400."), has_amount("Still loving the kayak")
+    (1.0, 0.0)
+    """
+    return 1.0 if _AMOUNT.search(text) else 0.0
