@@ -97,15 +97,19 @@ def test_the_answer_turn_after_a_matching_question_is_lifted_by_session_context(
         "Maya: My friend makes pottery for a living.",
         "Maya: I read a book about wheel-thrown ceramics.",
     ]
+    engine.configure_tenant("acme", {"retain": {"embed_previous": False}})  # each turn's own vector
     engine.retain(
         "acme", RetainRequest(scope="user:maya", items=[RetainItem(text=t) for t in others], mode="raw")
     )
     ids = _seed(engine)
+    engine.embed_pending("acme")
     query = "What did Maya make at the pottery workshop on Saturday?"
 
-    # When recalled without and with session context (no MMR, so the order is the score's)
-    plain = _ids(engine, query, {"neighbour_weight": 0.0, "mmr_lambda": 1.0, "brevity_anchor": 0})
-    with_context = _ids(engine, query, {"neighbour_weight": 0.9, "mmr_lambda": 1.0, "brevity_anchor": 0})
+    # When recalled without and with session context (no MMR, so the order is the score's; no
+    # speaker bonus, which would put Jonah's question below Maya's other turns)
+    alone = {"mmr_lambda": 1.0, "brevity_anchor": 0, "speaker_weight": 0.0}
+    plain = _ids(engine, query, {**alone, "neighbour_weight": 0.0})
+    with_context = _ids(engine, query, {**alone, "neighbour_weight": 0.9})
 
     # Then the answer ("a lopsided blue bowl") is in the top three only with session context
     assert ids[0] in plain and ids[0] in with_context
@@ -162,6 +166,7 @@ def test_short_transcript_turns_give_way_to_informative_ones_but_short_facts_do_
         "Daniel: Haha, of course.",
         "Daniel: Our band finally booked a real show, The Late Fees at Lost Lake on January 28.",
     ]
+    engine.configure_tenant("acme", {"retain": {"embed_previous": False}})  # each turn's own vector
     reply = engine.retain(
         "acme",
         RetainRequest(
@@ -170,6 +175,7 @@ def test_short_transcript_turns_give_way_to_informative_ones_but_short_facts_do_
     )
     band = reply.results[2].id
     fact = engine.retain("acme", RetainRequest(scope="user:maya", text="Daniel plays bass", mode="raw"))
+    engine.embed_pending("acme")
     query = "Where is Daniel's next gig?"
 
     # When recalled without and with the brevity prior
@@ -213,7 +219,7 @@ def test_a_turn_is_embedded_with_the_turn_before_it_when_asked(data_dir: Path) -
     # Given a tenant that embeds turns in context, and the session retained
     engine = Engine.local(Settings(data_dir=data_dir, background_embedding=False))
     engine.create_tenant("acme")
-    engine.configure_tenant("acme", {"retain": {"embed_previous": True}})
+    engine.configure_tenant("acme", {"retain": {"embed_previous": True, "embed_previous_part": "whole"}})
     when = datetime(2023, 5, 8, 14, 0, tzinfo=UTC)
     items = [RetainItem(text=t, occurred_at=when) for t in SESSION]
     reply = engine.retain("acme", RetainRequest(scope="user:maya", items=items, mode="raw", session_id="s1"))
@@ -233,12 +239,11 @@ def test_a_turn_is_embedded_with_the_turn_before_it_when_asked(data_dir: Path) -
     engine.close()
 
 
-def test_a_reply_is_embedded_with_what_the_turn_before_asked(data_dir: Path) -> None:
-    # Given a tenant that embeds a turn with what the turn before asks, and a two-turn session
-    # whose first turn chats before it asks
+def test_by_default_a_reply_is_embedded_with_what_the_turn_before_asked(data_dir: Path) -> None:
+    # Given a tenant at the default settings, and a two-turn session whose first turn chats
+    # before it asks
     engine = Engine.local(Settings(data_dir=data_dir, background_embedding=False))
     engine.create_tenant("acme")
-    engine.configure_tenant("acme", {"retain": {"embed_previous": True, "embed_previous_part": "asked"}})
     session = ["Jonah: The weather has been wild. What did you make at the workshop?", "Maya: A blue bowl."]
     items = [RetainItem(text=t) for t in session]
     reply = engine.retain("acme", RetainRequest(scope="user:maya", items=items, mode="raw", session_id="s1"))
@@ -366,8 +371,10 @@ def test_the_brevity_prior_takes_labelled_turns_of_a_batch_not_facts_sent_togeth
 
 
 def test_speaker_bonus_favours_the_turns_of_the_speaker_the_question_names(engine: Engine) -> None:
-    # Given the pottery session, whose turns are Jonah's and Maya's
+    # Given the pottery session, whose turns are Jonah's and Maya's, and two facts stored alone
     ids = _seed(engine)
+    about = engine.retain("acme", RetainRequest(scope="user:maya", text="Maya's teacher is Ana", mode="raw"))
+    other = engine.retain("acme", RetainRequest(scope="user:maya", text="The teacher is Ana", mode="raw"))
 
     # When a question naming Maya is asked with the bonus on, and one naming nobody in the session
     named = _trace(engine, "What did Maya say about the teacher?", {"speaker_weight": 0.3})
@@ -377,7 +384,13 @@ def test_speaker_bonus_favours_the_turns_of_the_speaker_the_question_names(engin
     # Then Maya's turns get it and Jonah's do not; without a named speaker, or at weight 0, no one does
     assert named[ids[1]]["speaker_named"] == 1.0 and named[ids[2]]["speaker_named"] == 1.0
     assert named[ids[0]]["speaker_named"] == 0.0 and named[ids[3]]["speaker_named"] == 0.0
+    # And a fact without a label counts when it names her, so it is not put below her turns
+    assert named[about.results[0].id]["speaker_named"] == 1.0
+    assert named[other.results[0].id]["speaker_named"] == 0.0
     assert all("speaker_named" not in t for t in [*nobody.values(), *off.values()])
+    # And it is on at the defaults (0.3, since it won on the calibrated set)
+    default = _trace(engine, "What did Maya say about the teacher?", {})
+    assert default[ids[1]]["speaker_named"] == 1.0 and Settings().recall.speaker_weight == 0.3
 
 
 def test_amount_bonus_favours_turns_with_a_number_for_a_question_asking_how_much(engine: Engine) -> None:
@@ -395,3 +408,6 @@ def test_amount_bonus_favours_turns_with_a_number_for_a_question_asking_how_much
     # Then only the turn stating an amount gets it, and only for the "how much" question
     assert much[ids[1]]["says_amount"] == 1.0 and much[ids[0]]["says_amount"] == 0.0
     assert all("says_amount" not in t for t in what.values())
+    # And it is on at the defaults (0.3, since it won on the calibrated set)
+    default = _trace(engine, "How much did Maya pay for the kayak?", {})
+    assert default[ids[1]]["says_amount"] == 1.0 and Settings().recall.amount_weight == 0.3

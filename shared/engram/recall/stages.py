@@ -89,12 +89,13 @@ def context(state: RecallState, store: MemoryStore, index: SearchIndex, settings
     entities = channels.query_entities(query) if r.entity_weight > 0 or r.speaker_weight > 0 else ()
     if entities and r.speaker_weight > 0:
         speakers = {i: channels.speaker_of(records[i].content) for i in state.ids}
-        if any(channels.names_speaker(entities, who) for who in set(speakers.values())):
+        named = channels.named_speakers(entities, set(speakers.values()))
+        if named:
             _bonus(
                 state,
                 "speaker_named",
                 r.speaker_weight,
-                lambda i: channels.names_speaker(entities, speakers[i]),
+                lambda i: channels.speaker_share(named, speakers[i], records[i].content),
             )
     if entities and r.entity_weight > 0:
         _bonus(

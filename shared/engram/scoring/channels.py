@@ -245,6 +245,30 @@ def names_speaker(entities: Sequence[str], speaker: str | None) -> float:
     return 1.0 if any(e == speaker or (len(e) >= 3 and speaker.startswith(e)) for e in entities) else 0.0
 
 
+def named_speakers(entities: Sequence[str], speakers: Iterable[str | None]) -> tuple[str, ...]:
+    """The speakers (of the candidates' labels) that the query's ``entities`` name.
+
+    >>> named_speakers(("mari", "lisbon"), {"marisol", "kenji", None})
+    ('marisol',)
+    """
+    return tuple(sorted(s for s in set(speakers) if s is not None and names_speaker(entities, s)))
+
+
+def speaker_share(named: Sequence[str], speaker: str | None, text: str) -> float:
+    """A labelled turn's share is 1 when its speaker is one of the ``named``; a memory without a
+    label (a fact stored on its own) gets 1 when it mentions one of them, so it is not put below
+    the speaker's turns for want of a label.
+
+    >>> speaker_share(("priya",), "priya", "Priya: hi"), speaker_share(("priya",), "tom", "Tom: Priya!")
+    (1.0, 0.0)
+    >>> speaker_share(("priya",), None, "Priya lives in Lisbon"), speaker_share(("priya",), None, "Tea")
+    (1.0, 0.0)
+    """
+    if speaker is not None:
+        return 1.0 if speaker in named else 0.0
+    return 1.0 if entity_share(named, text) > 0 else 0.0
+
+
 _ASKS_AMOUNT = re.compile(
     r"\b(?:how (?:much|many)|what (?:price|amount|number)|what did \w+ (?:pay|spend|cost))\b",
     re.IGNORECASE,
