@@ -87,12 +87,12 @@ class RecallSettings(_Section):
     when_weight: float = Field(default=0.4, ge=0)
     """For a question asking when ("When did ...", "What year ..."), bonus weight for memories
     that say when something happened ("last weekend", "on Saturday", "in May"); 0: off."""
-    amount_weight: float = Field(default=0.0, ge=0)
+    amount_weight: float = Field(default=0.3, ge=0)
     """For a question asking how much or how many, bonus weight for memories that state a number
-    or an amount ("$400", "5 nights", "two kids"); 0: off."""
-    speaker_weight: float = Field(default=0.0, ge=0)
+    or an amount ("$400", "5 nights", "two kids"); 0: off (on since it won on the calibrated dev set)."""
+    speaker_weight: float = Field(default=0.3, ge=0)
     """Bonus weight for transcript turns whose speaker label ("Priya: ...") the query names, when
-    it names the speaker of any candidate; 0: off."""
+    it names the speaker of any candidate; 0: off (on since it won on the calibrated dev set)."""
     time_weight: float = Field(default=0.3, ge=0)
     """Bonus weight for memories inside a period the query names ("in May 2023", "last week"),
     which are also searched for as extra candidates."""

@@ -388,6 +388,9 @@ def test_speaker_bonus_favours_the_turns_of_the_speaker_the_question_names(engin
     # And a fact without a label counts when it names her, so it is not put below her turns
     assert named[about.results[0].id]["speaker_named"] == 1.0
     assert named[other.results[0].id]["speaker_named"] == 0.0
+    # And it is on at the defaults (0.3, since it won on the calibrated set)
+    default = _trace(engine, "What did Maya say about the teacher?", {})
+    assert default[ids[1]]["speaker_named"] == 1.0 and Settings().recall.speaker_weight == 0.3
     assert all("speaker_named" not in t for t in [*nobody.values(), *off.values()])
 
 
@@ -406,3 +409,6 @@ def test_amount_bonus_favours_turns_with_a_number_for_a_question_asking_how_much
     # Then only the turn stating an amount gets it, and only for the "how much" question
     assert much[ids[1]]["says_amount"] == 1.0 and much[ids[0]]["says_amount"] == 0.0
     assert all("says_amount" not in t for t in what.values())
+    # And it is on at the defaults (0.3, since it won on the calibrated set)
+    default = _trace(engine, "How much did Maya pay for the kayak?", {})
+    assert default[ids[1]]["says_amount"] == 1.0 and Settings().recall.amount_weight == 0.3
