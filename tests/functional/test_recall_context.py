@@ -97,15 +97,19 @@ def test_the_answer_turn_after_a_matching_question_is_lifted_by_session_context(
         "Maya: My friend makes pottery for a living.",
         "Maya: I read a book about wheel-thrown ceramics.",
     ]
+    engine.configure_tenant("acme", {"retain": {"embed_previous": False}})  # each turn's own vector
     engine.retain(
         "acme", RetainRequest(scope="user:maya", items=[RetainItem(text=t) for t in others], mode="raw")
     )
     ids = _seed(engine)
+    engine.embed_pending("acme")
     query = "What did Maya make at the pottery workshop on Saturday?"
 
-    # When recalled without and with session context (no MMR, so the order is the score's)
-    plain = _ids(engine, query, {"neighbour_weight": 0.0, "mmr_lambda": 1.0, "brevity_anchor": 0})
-    with_context = _ids(engine, query, {"neighbour_weight": 0.9, "mmr_lambda": 1.0, "brevity_anchor": 0})
+    # When recalled without and with session context (no MMR, so the order is the score's; no
+    # speaker bonus, which would put Jonah's question below Maya's other turns)
+    alone = {"mmr_lambda": 1.0, "brevity_anchor": 0, "speaker_weight": 0.0}
+    plain = _ids(engine, query, {**alone, "neighbour_weight": 0.0})
+    with_context = _ids(engine, query, {**alone, "neighbour_weight": 0.9})
 
     # Then the answer ("a lopsided blue bowl") is in the top three only with session context
     assert ids[0] in plain and ids[0] in with_context
@@ -162,6 +166,7 @@ def test_short_transcript_turns_give_way_to_informative_ones_but_short_facts_do_
         "Daniel: Haha, of course.",
         "Daniel: Our band finally booked a real show, The Late Fees at Lost Lake on January 28.",
     ]
+    engine.configure_tenant("acme", {"retain": {"embed_previous": False}})  # each turn's own vector
     reply = engine.retain(
         "acme",
         RetainRequest(
@@ -170,6 +175,7 @@ def test_short_transcript_turns_give_way_to_informative_ones_but_short_facts_do_
     )
     band = reply.results[2].id
     fact = engine.retain("acme", RetainRequest(scope="user:maya", text="Daniel plays bass", mode="raw"))
+    engine.embed_pending("acme")
     query = "Where is Daniel's next gig?"
 
     # When recalled without and with the brevity prior
@@ -213,7 +219,7 @@ def test_a_turn_is_embedded_with_the_turn_before_it_when_asked(data_dir: Path) -
     # Given a tenant that embeds turns in context, and the session retained
     engine = Engine.local(Settings(data_dir=data_dir, background_embedding=False))
     engine.create_tenant("acme")
-    engine.configure_tenant("acme", {"retain": {"embed_previous": True}})
+    engine.configure_tenant("acme", {"retain": {"embed_previous": True, "embed_previous_part": "whole"}})
     when = datetime(2023, 5, 8, 14, 0, tzinfo=UTC)
     items = [RetainItem(text=t, occurred_at=when) for t in SESSION]
     reply = engine.retain("acme", RetainRequest(scope="user:maya", items=items, mode="raw", session_id="s1"))
@@ -230,6 +236,49 @@ def test_a_turn_is_embedded_with_the_turn_before_it_when_asked(data_dir: Path) -
     assert float(vectors[first] @ expected[1]) > 0.999
     record = engine.store.get("acme", reply.results[1].id)
     assert record is not None and record.content == SESSION[1]
+    engine.close()
+
+
+def test_a_reply_is_embedded_with_what_the_turn_before_asked(data_dir: Path) -> None:
+    # Given a tenant that embeds turns in context (the part "asked" is the default part), and a
+    # two-turn session whose first turn chats before it asks
+    engine = Engine.local(Settings(data_dir=data_dir, background_embedding=False))
+    engine.create_tenant("acme")
+    engine.configure_tenant("acme", {"retain": {"embed_previous": True}})
+    session = ["Jonah: The weather has been wild. What did you make at the workshop?", "Maya: A blue bowl."]
+    items = [RetainItem(text=t) for t in session]
+    reply = engine.retain("acme", RetainRequest(scope="user:maya", items=items, mode="raw", session_id="s1"))
+
+    # When the backlog is embedded
+    engine.embed_pending("acme")
+
+    # Then the reply's vector is that of the question alone (not the chat before it) and the reply
+    answer = reply.results[1].id
+    vector = engine.store.get_vectors("acme", [answer])[answer]
+    asked, whole = engine.embedder.embed(
+        ["Jonah: What did you make at the workshop?\nMaya: A blue bowl.", key_text(session[1], session[0])]
+    )
+    assert float(vector @ asked) > 0.999 and float(vector @ whole) < 0.99
+    engine.close()
+
+
+def test_facts_sent_together_are_embedded_alone_even_with_the_turn_before_asked_for(data_dir: Path) -> None:
+    # Given a tenant that embeds turns in context, and two facts sent in one call (no session, no labels)
+    engine = Engine.local(Settings(data_dir=data_dir, background_embedding=False))
+    engine.create_tenant("acme")
+    engine.configure_tenant("acme", {"retain": {"embed_previous": True}})
+    facts = ["I prefer dark mode", "My dentist is Dr. Okafor"]
+    reply = engine.retain(
+        "acme", RetainRequest(scope="user:maya", items=[RetainItem(text=t) for t in facts], mode="raw")
+    )
+
+    # When the backlog is embedded
+    engine.embed_pending("acme")
+
+    # Then the second fact's vector is its own text's: it is not a reply to the first
+    second = reply.results[1].id
+    vector = engine.store.get_vectors("acme", [second])[second]
+    assert float(vector @ engine.embedder.embed([facts[1]])[0]) > 0.999
     engine.close()
 
 
@@ -285,6 +334,18 @@ def test_when_bonus_favours_turns_that_say_when_for_a_question_asking_when(engin
     assert all("says_when" not in t for t in what.values())
 
 
+def test_the_when_bonus_is_on_by_default(engine: Engine) -> None:
+    # Given the pottery session, and the tenant's recall settings left at the defaults
+    ids = _seed(engine)
+
+    # When a "when" question is asked
+    when = _trace(engine, "When did Maya make the bowl?", {})
+
+    # Then the turn that says "on Saturday" gets the bonus (0.4 since it won on the calibrated set)
+    assert when[ids[0]]["says_when"] == 1.0 and when[ids[1]]["says_when"] == 0.0
+    assert Settings().recall.when_weight == 0.4
+
+
 def test_the_brevity_prior_takes_labelled_turns_of_a_batch_not_facts_sent_together(engine: Engine) -> None:
     # Given two short facts sent in one call, and two short labelled turns sent in another
     facts = engine.retain(
@@ -308,3 +369,46 @@ def test_the_brevity_prior_takes_labelled_turns_of_a_batch_not_facts_sent_togeth
     # Then both calls are threads, but only the labelled turns are shortened by the prior
     assert traced[facts.results[0].id]["brevity"] == 1.0
     assert traced[turns.results[0].id]["brevity"] < 1.0
+
+
+def test_speaker_bonus_favours_the_turns_of_the_speaker_the_question_names(engine: Engine) -> None:
+    # Given the pottery session, whose turns are Jonah's and Maya's, and two facts stored alone
+    ids = _seed(engine)
+    about = engine.retain("acme", RetainRequest(scope="user:maya", text="Maya's teacher is Ana", mode="raw"))
+    other = engine.retain("acme", RetainRequest(scope="user:maya", text="The teacher is Ana", mode="raw"))
+
+    # When a question naming Maya is asked with the bonus on, and one naming nobody in the session
+    named = _trace(engine, "What did Maya say about the teacher?", {"speaker_weight": 0.3})
+    nobody = _trace(engine, "What did the teacher say?", {"speaker_weight": 0.3})
+    off = _trace(engine, "What did Maya say about the teacher?", {"speaker_weight": 0.0})
+
+    # Then Maya's turns get it and Jonah's do not; without a named speaker, or at weight 0, no one does
+    assert named[ids[1]]["speaker_named"] == 1.0 and named[ids[2]]["speaker_named"] == 1.0
+    assert named[ids[0]]["speaker_named"] == 0.0 and named[ids[3]]["speaker_named"] == 0.0
+    # And a fact without a label counts when it names her, so it is not put below her turns
+    assert named[about.results[0].id]["speaker_named"] == 1.0
+    assert named[other.results[0].id]["speaker_named"] == 0.0
+    # And it is on at the defaults (0.3, since it won on the calibrated set)
+    default = _trace(engine, "What did Maya say about the teacher?", {})
+    assert default[ids[1]]["speaker_named"] == 1.0 and Settings().recall.speaker_weight == 0.3
+    assert all("speaker_named" not in t for t in [*nobody.values(), *off.values()])
+
+
+def test_amount_bonus_favours_turns_with_a_number_for_a_question_asking_how_much(engine: Engine) -> None:
+    # Given a session where one turn states the price
+    items = [
+        RetainItem(text=t) for t in ["Jonah: Did you get the kayak?", "Maya: Yes! $400 from a neighbour."]
+    ]
+    reply = engine.retain("acme", RetainRequest(scope="user:maya", items=items, mode="raw", session_id="s9"))
+    ids = [r.id for r in reply.results]
+
+    # When a "how much" question and another question are asked with the bonus on
+    much = _trace(engine, "How much did Maya pay for the kayak?", {"amount_weight": 0.3})
+    what = _trace(engine, "What did Maya buy?", {"amount_weight": 0.3})
+
+    # Then only the turn stating an amount gets it, and only for the "how much" question
+    assert much[ids[1]]["says_amount"] == 1.0 and much[ids[0]]["says_amount"] == 0.0
+    assert all("says_amount" not in t for t in what.values())
+    # And it is on at the defaults (0.3, since it won on the calibrated set)
+    default = _trace(engine, "How much did Maya pay for the kayak?", {})
+    assert default[ids[1]]["says_amount"] == 1.0 and Settings().recall.amount_weight == 0.3

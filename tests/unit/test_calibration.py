@@ -101,3 +101,33 @@ def test_the_table_sets_each_property_beside_the_real_figure(tmp_path: Path) -> 
     assert all(f"| {name} |" in text for name in REAL)
     assert "| bm25 (real) | 36.0 (35.0) |" in text and text.count("| yes |") >= 1
     assert "| vector (real) |" in text and text.rstrip().endswith("| **no** |")  # 52 is off 45 ± 4
+
+
+def test_the_baselines_embed_each_turn_as_its_own_text(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given the evaluator's server and run replaced by a recorder of what they are asked
+    from contextlib import contextmanager
+
+    import engram_dev.evaluation.runner as runner
+    from engram_dev.evaluation import calibration
+
+    asked: dict[str, object] = {}
+
+    @contextmanager
+    def server():  # type: ignore[no-untyped-def]
+        yield "http://127.0.0.1:1", "token"
+
+    def evaluate(url: str, **options: object) -> tuple[dict[str, object], dict[str, object]]:
+        asked.update(options)
+        return {}, {}
+
+    monkeypatch.setattr(runner, "local_server", server)
+    monkeypatch.setattr(runner, "evaluate", evaluate)
+
+    # When the baselines are measured
+    calibration.baselines(_file(tmp_path))
+
+    # Then the turns are retained with context keys off, whatever the default keys are
+    assert asked["ingest_settings"] == {"retain": {"embed_previous": False}}
+    assert [v.name for v in asked["variants"]] == ["bm25", "vector"]  # type: ignore[attr-defined]

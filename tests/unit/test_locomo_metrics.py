@@ -159,6 +159,19 @@ def test_variants_are_presets_or_named_recall_settings() -> None:
     assert variants[2].settings == {}
 
 
+def test_the_baselines_switch_off_every_bonus_of_the_default_pipeline() -> None:
+    # Given the recall settings' bonus weights (every *_weight but the fusion, lifecycle and rerank ones)
+    from engram.settings import RecallSettings
+
+    kept = {"weight_vector", "weight_bm25", "lifecycle_weight", "rerank_weight"}
+    bonuses = {name for name in RecallSettings.model_fields if name.endswith("_weight")} - kept
+
+    # Then each one-channel or naive-hybrid preset sets every one of them to 0
+    for name in ("bm25", "vector", "weighted", "rrf"):
+        recall = parse_variants(name)[0].settings["recall"]
+        assert {b: recall.get(b) for b in bonuses} == dict.fromkeys(bonuses, 0.0), name
+
+
 def test_served_variants_ask_with_the_servers_defaults() -> None:
     # Given the served preset and a JSON variant that asks as it does
     variants = parse_variants('served,bar={"recall": {"min_results": 0}, "served": true},default')

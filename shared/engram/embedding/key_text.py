@@ -7,42 +7,76 @@ before it, so that an answer ("A lopsided blue bowl, haha.") carries what it ans
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from engram.models import MemoryRecord
 from engram.ports import Conditions, MemoryStore
 from engram.scopes import ScopeSet
+from engram.scoring import words
 from engram.settings import RetainSettings
 
 PREVIOUS_CHARS = 300  # enough of the turn before to say what is answered; the model reads 256 tokens
+_SENTENCE = re.compile(r"[^.!?]+[.!?]*")
+_LABEL = re.compile(r"^\s*[A-Za-z][\w'.-]*(?: [A-Z][\w'.-]*)?:\s+")
 
 
-def key_text(content: str, previous: str | None = None) -> str:
-    """The text embedded for a turn.
+def asked(previous: str) -> str:
+    """What a turn asks: its questions (sentences ending in "?"), or its last sentence when it
+    asks none; a speaker label stays in front.
+
+    >>> asked("Lucia: Saoirse came over lately. Jealous! How long were you there?")
+    'Lucia: How long were you there?'
+    >>> asked("Jonah: I went to the lake. It was great.")
+    'Jonah: It was great.'
+    """
+    label = _LABEL.match(previous)
+    head = label.group(0) if label else ""
+    sentences = [s.strip() for s in _SENTENCE.findall(previous[len(head) :]) if s.strip()]
+    questions = [s for s in sentences if s.endswith("?")] or sentences[-1:]
+    return head + " ".join(questions)
+
+
+def key_text(content: str, previous: str | None = None, part: str = "whole") -> str:
+    """The text embedded for a turn: the turn before (whole, or only what it ``asked``) then the turn.
 
     >>> key_text("Maya: A lopsided blue bowl.", previous="Jonah: What did you make?")
     'Jonah: What did you make?\\nMaya: A lopsided blue bowl.'
+    >>> key_text("Maya: Blue.", previous="Jonah: Nice weather. What colour is it?", part="asked")
+    'Jonah: What colour is it?\\nMaya: Blue.'
     >>> key_text("I prefer dark mode")
     'I prefer dark mode'
     """
-    return f"{previous[:PREVIOUS_CHARS]}\n{content}" if previous else content
+    if not previous:
+        return content
+    before = asked(previous) if part == "asked" else previous
+    return f"{before[:PREVIOUS_CHARS]}\n{content}"
 
 
 def texts_to_embed(
     tenant_id: str, pending: Sequence[tuple[str, str, str]], *, store: MemoryStore, settings: RetainSettings
 ) -> list[str]:
     """The key of each pending (id, content, hash): the content itself unless the settings ask
-    for context, which only transcript turns (raw, in a thread) get."""
+    for context, which only transcript turns get (raw, in a thread, and in a session or read as
+    a turn: several facts sent in one call are not a conversation)."""
     contents = [content for _, content, _ in pending]
     if not settings.embed_previous:
         return contents
     records = store.get_many(tenant_id, [memory_id for memory_id, _, _ in pending])
-    turns = {i: r for i, r in records.items() if r.category == "raw" and r.thread is not None}
+    turns = {i: r for i, r in records.items() if transcript_turn(r)}
     previous = _previous_turns(tenant_id, turns, store)
     return [
-        key_text(content, previous.get(memory_id))
+        key_text(content, previous.get(memory_id), settings.embed_previous_part)
         for (memory_id, _, _), content in zip(pending, contents, strict=True)
     ]
+
+
+def transcript_turn(record: MemoryRecord) -> bool:
+    """A raw memory in a session, or in a retain call's batch when it reads as a turn (a role, or
+    a speaker label); what recall's brevity prior takes as a turn too."""
+    if record.category != "raw" or record.thread is None:
+        return False
+    return bool(record.source.session_id or record.source.role or words.has_speaker_label(record.content))
 
 
 def _previous_turns(tenant_id: str, turns: dict[str, MemoryRecord], store: MemoryStore) -> dict[str, str]:

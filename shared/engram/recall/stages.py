@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from engram.embedding_keys import transcript_turn
 from engram.models import MemoryRecord, RerankTrace
 from engram.ports import MemoryStore, Reranker, SearchIndex, ThreadSearch
 from engram.recall.gather import pool
@@ -83,8 +84,20 @@ def context(state: RecallState, store: MemoryStore, index: SearchIndex, settings
     if r.thread_weight > 0 and isinstance(index, ThreadSearch):
         shares = index.thread_scores(state.tenant_id, query, state.conditions, state.ids)
         _bonus(state, "thread_bm25", r.thread_weight, lambda i: shares.get(i, 0.0))
-    entities = channels.query_entities(query) if r.entity_weight > 0 else ()
-    if entities:
+    if r.amount_weight > 0 and channels.asks_amount(query):
+        _bonus(state, "says_amount", r.amount_weight, lambda i: channels.has_amount(records[i].content))
+    entities = channels.query_entities(query) if r.entity_weight > 0 or r.speaker_weight > 0 else ()
+    if entities and r.speaker_weight > 0:
+        speakers = {i: channels.speaker_of(records[i].content) for i in state.ids}
+        named = channels.named_speakers(entities, set(speakers.values()))
+        if named:
+            _bonus(
+                state,
+                "speaker_named",
+                r.speaker_weight,
+                lambda i: channels.speaker_share(named, speakers[i], records[i].content),
+            )
+    if entities and r.entity_weight > 0:
         _bonus(
             state,
             "entity_share",
@@ -263,14 +276,6 @@ def diversify(state: RecallState, store: MemoryStore, index: SearchIndex, settin
     matrix = np.stack([vectors.get(i, none) for i in present]).astype(np.float32)
     r = settings.recall
     state.chosen = shaping.mmr(present, final, matrix, k=limit, lam=r.mmr_lambda, threshold=r.mmr_threshold)
-
-
-def transcript_turn(record: MemoryRecord) -> bool:
-    """A raw memory in a session, or in a retain call's batch when it reads as a turn (a role, or
-    a speaker label): several facts sent in one call are not a conversation."""
-    if record.category != "raw" or record.thread is None:
-        return False
-    return bool(record.source.session_id or record.source.role or words.has_speaker_label(record.content))
 
 
 def _when(record: MemoryRecord) -> datetime:

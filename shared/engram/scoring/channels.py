@@ -216,3 +216,83 @@ def has_time_expression(text: str) -> float:
     (1.0, 0.0)
     """
     return 1.0 if _TIME_EXPRESSION.search(text) else 0.0
+
+
+_SPEAKER = re.compile(r"^\s*(?P<name>[A-Za-z][\w'.-]*)(?: [A-Z][\w'.-]*)?:\s+")
+
+
+def speaker_of(text: str) -> str | None:
+    """The first name of a transcript turn's speaker label, lower-cased, or None.
+
+    >>> speaker_of("Priya: We drove up to the lake house"), speaker_of("I prefer dark mode")
+    ('priya', None)
+    """
+    match = _SPEAKER.match(text)
+    return match.group("name").lower() if match else None
+
+
+def names_speaker(entities: Sequence[str], speaker: str | None) -> float:
+    """1 when the query's ``entities`` name the turn's ``speaker`` (in full, or by a short name of
+    3+ letters: "Mari" for Marisol), else 0.
+
+    >>> names_speaker(("priya", "lisbon"), "priya"), names_speaker(("mari",), "marisol")
+    (1.0, 1.0)
+    >>> names_speaker(("tom",), "priya"), names_speaker(("priya",), None)
+    (0.0, 0.0)
+    """
+    if speaker is None:
+        return 0.0
+    return 1.0 if any(e == speaker or (len(e) >= 3 and speaker.startswith(e)) for e in entities) else 0.0
+
+
+def named_speakers(entities: Sequence[str], speakers: Iterable[str | None]) -> tuple[str, ...]:
+    """The speakers (of the candidates' labels) that the query's ``entities`` name.
+
+    >>> named_speakers(("mari", "lisbon"), {"marisol", "kenji", None})
+    ('marisol',)
+    """
+    return tuple(sorted(s for s in set(speakers) if s is not None and names_speaker(entities, s)))
+
+
+def speaker_share(named: Sequence[str], speaker: str | None, text: str) -> float:
+    """A labelled turn's share is 1 when its speaker is one of the ``named``; a memory without a
+    label (a fact stored on its own) gets 1 when it mentions one of them, so it is not put below
+    the speaker's turns for want of a label.
+
+    >>> speaker_share(("priya",), "priya", "Priya: hi"), speaker_share(("priya",), "tom", "Tom: Priya!")
+    (1.0, 0.0)
+    >>> speaker_share(("priya",), None, "Priya lives in Lisbon"), speaker_share(("priya",), None, "Tea")
+    (1.0, 0.0)
+    """
+    if speaker is not None:
+        return 1.0 if speaker in named else 0.0
+    return 1.0 if entity_share(named, text) > 0 else 0.0
+
+
+_ASKS_AMOUNT = re.compile(
+    r"\b(?:how (?:much|many)|what (?:price|amount|number)|what did \w+ (?:pay|spend|cost))\b",
+    re.IGNORECASE,
+)
+_AMOUNT = re.compile(
+    r"[$€£]\s?\d|\b\d[\d,.]*\b|\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+    r"fifteen|twenty|thirty|forty|fifty|hundred|thousand|dozen)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_amount(query: str) -> bool:
+    """Whether a question asks for a quantity ("How much ...", "How many ...").
+
+    >>> asks_amount("How much did Maya pay for the kayak?"), asks_amount("Where did Maya go?")
+    (True, False)
+    """
+    return _ASKS_AMOUNT.search(query) is not None
+
+
+def has_amount(text: str) -> float:
+    """1 when a text states a number or an amount ("$400", "5 nights", "two kids"), else 0.
+
+    >>> has_amount("Yes! From a neighbour. $400."), has_amount("Still loving the kayak")
+    (1.0, 0.0)
+    """
+    return 1.0 if _AMOUNT.search(text) else 0.0

@@ -92,8 +92,13 @@ def _within(value: float, real: float, tolerance: float = 0.15) -> str:
     return "yes" if abs(value - real) <= tolerance * abs(real) else "**no**"
 
 
+PLAIN_KEYS = {"retain": {"embed_previous": False}}
+
+
 def baselines(path: Path) -> dict[str, dict[str, float]]:
-    """bm25 and vector frac@10 by category and overall, through a local server (takes minutes)."""
+    """bm25 and vector frac@10 by category and overall, through a local server (takes minutes).
+    Turns are embedded as their own text (``retain.embed_previous`` off): the vector baseline is
+    the plain one the set was calibrated against, whatever the default keys are."""
     from engram_dev.evaluation.runner import evaluate, local_server, parse_variants
 
     with local_server() as (url, token):
@@ -104,6 +109,7 @@ def baselines(path: Path) -> dict[str, dict[str, float]]:
             samples=load(path),
             variants=parse_variants("bm25,vector"),
             ks=[10],
+            ingest_settings=PLAIN_KEYS,
         )
     return {name: {g: row["recall@10"] for g, row in table.items()} for name, table in summaries.items()}
 

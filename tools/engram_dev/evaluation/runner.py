@@ -55,6 +55,8 @@ PLAIN: dict[str, Any] = {
     "neighbour_weight": 0.0,
     "thread_weight": 0.0,
     "when_weight": 0.0,
+    "amount_weight": 0.0,
+    "speaker_weight": 0.0,
     "context_weight": 0.0,
     "brevity_anchor": 0,
     "weight_vector": 0.7,
