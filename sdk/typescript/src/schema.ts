@@ -1551,6 +1551,8 @@ export interface components {
         RecallOverrides: {
             /** Access Top */
             access_top?: number | null;
+            /** Amount Weight */
+            amount_weight?: number | null;
             /** Brevity Anchor */
             brevity_anchor?: number | null;
             /** Brevity Floor */
@@ -1613,6 +1615,8 @@ export interface components {
             rerank_weight?: number | null;
             /** Rrf K */
             rrf_k?: number | null;
+            /** Speaker Weight */
+            speaker_weight?: number | null;
             /** Thread Weight */
             thread_weight?: number | null;
             /** Time Weight */
@@ -1753,6 +1757,8 @@ export interface components {
             defer_embedding?: boolean | null;
             /** Embed Previous */
             embed_previous?: boolean | null;
+            /** Embed Previous Part */
+            embed_previous_part?: ("whole" | "asked") | null;
             /** Input Char Budget */
             input_char_budget?: number | null;
             /** Max Memories Per Call */

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from engram.embedding_keys import transcript_turn
+from engram.embedding.key_text import transcript_turn
 from engram.models import MemoryRecord, RerankTrace
 from engram.ports import MemoryStore, Reranker, SearchIndex, ThreadSearch
 from engram.recall.gather import pool
