@@ -37,30 +37,25 @@ def use_index(value: Any) -> None:
 @functools.cache
 def _reader() -> Any:
     """The table's vector items (``ENGRAM_TABLE``), built on the first batch that needs them."""
-    from engram.adapters.dynamodb.memories import DynamoMemoryReads
-    from engram.adapters.dynamodb.table import dynamodb_client
+    from engram.app import build_vector_reader
     from engram.settings import Settings
 
-    aws = Settings.from_env(os.environ).aws
-    client = dynamodb_client(
-        region=aws.region, endpoint_url=aws.dynamodb_endpoint, max_attempts=aws.max_attempts
-    )
-    return DynamoMemoryReads(client, aws.table)
+    return build_vector_reader(Settings.from_env(os.environ))
 
 
 def _vectors(tenant_id: str, memory_ids: Any) -> Any:
     """The stored vectors of memories whose vector items are not in the batch."""
-    return _reader().get_vectors(tenant_id, memory_ids)
+    return _reader()(tenant_id, memory_ids)
 
 
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     from engram import deadline
-    from engram.adapters.dynamodb_stream import memory_changes
+    from engram.app import stream_changes
     from engram.indexing.indexer import apply_stream
 
     remaining = getattr(context, "get_remaining_time_in_millis", None)
     with deadline.within(remaining() / 1000 - MARGIN_S if callable(remaining) else None):
-        changes = memory_changes(event.get("Records", []), vectors=_vectors)
+        changes = stream_changes(event.get("Records", []), vectors=_vectors)
         result = apply_stream(changes, index())
     return result.response()
 

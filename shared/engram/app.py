@@ -16,7 +16,17 @@ from typing import TYPE_CHECKING, Any
 
 from engram.deps import Deps
 from engram.errors import ConfigurationError
-from engram.ports import LLM, Clock, Embedder, JobQueue, MemoryChange, Reranker, SearchIndex, StepQueue
+from engram.ports import (
+    LLM,
+    Clock,
+    Embedder,
+    JobQueue,
+    MemoryChange,
+    Reranker,
+    SearchIndex,
+    StepQueue,
+    Vector,
+)
 from engram.settings import LlmSettings, RerankSettings, Settings
 
 if TYPE_CHECKING:
@@ -221,12 +231,30 @@ def build_search_index(settings: Settings, *, client: Any = None) -> SearchIndex
     )
 
 
-def stream_changes(records: Sequence[Mapping[str, Any]]) -> list[MemoryChange | None]:
+def stream_changes(
+    records: Sequence[Mapping[str, Any]],
+    *,
+    vectors: Callable[[str, Sequence[str]], Mapping[str, Vector]] | None = None,
+) -> list[MemoryChange | None]:
     """The memory changes in a batch of DynamoDB stream records (the stream indexer's input): the
-    items are the DynamoDB store's, so reading them is its adapter's work."""
+    items are the DynamoDB store's, so reading them is its adapter's work. ``vectors`` reads the
+    vector items a batch does not hold (``build_vector_reader``)."""
     from engram.adapters.dynamodb_stream import memory_changes
 
-    return memory_changes(records)
+    return memory_changes(records, vectors=vectors)
+
+
+def build_vector_reader(settings: Settings) -> Callable[[str, Sequence[str]], Mapping[str, Vector]]:
+    """The stored vectors of a tenant's memories, from the table ``settings.aws`` names (a memory's
+    vector is an item of its own; the stream indexer reads those its batch does not hold)."""
+    from engram.adapters.dynamodb.memories import DynamoMemoryReads
+    from engram.adapters.dynamodb.table import dynamodb_client
+
+    aws = settings.aws
+    client = dynamodb_client(
+        region=aws.region, endpoint_url=aws.dynamodb_endpoint, max_attempts=aws.max_attempts
+    )
+    return DynamoMemoryReads(client, aws.table).get_vectors
 
 
 def stream_events(records: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[Event]]]:

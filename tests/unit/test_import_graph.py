@@ -31,6 +31,7 @@ BUILDERS = {
     "build_search_index",
     "build_event_publisher",
     "stream_changes",
+    "build_vector_reader",
     "stream_events",
     "check_configuration",
 }
