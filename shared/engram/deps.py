@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from engram.embedding.backlog import Backlog
+from engram.embedding.backlog import Backfill, Backlog
 from engram.metering.counters import Meter
 from engram.ports import (
     LLM,
@@ -124,6 +124,20 @@ class Deps:
         """The tenants' usage counters and budgets (``engram.metering``)."""
         return Meter(self.ledger, self.clock)
 
+    @property
+    def backfill(self) -> Backfill:
+        """The embedding of what is stored without a vector (``engram.embedding.backlog``)."""
+        return Backfill(
+            self.store,
+            self.store,
+            self.index,
+            self.embedder,
+            self.meter,
+            self.clock,
+            self.backlog,
+            self.settings,
+        )
+
     def call(self, service: Callable[..., R], /, *args: Any, **given: Any) -> R:
         """``service(*args, **given)`` with the ports it names as keyword-only parameters and
         ``given`` does not: ``deps.call(engram.recall.run, context, request)``."""
@@ -150,6 +164,7 @@ _PORTS = frozenset(
         "pending",
         "key_store",
         "meter",
+        "backfill",
     }
 )
 

@@ -22,7 +22,6 @@ import engram.memories.service
 from engram import app, models, recall, retain
 from engram.background import Background
 from engram.deps import Deps
-from engram.embedding import backlog
 from engram.imports import transfer
 from engram.lifecycle.sweep import RuleSet
 from engram.ports import Clock, Embedder, MemoryStore, SearchIndex
@@ -259,7 +258,7 @@ class Engine:
         return self.deps.call(engram.lifecycle.service.reindex, tenant_ids, clean=clean, progress=progress)
 
     def embed_pending(self, tenant_id: str, *, batch: int = 64, at_most: int | None = None) -> int:
-        return self.deps.call(backlog.embed_pending, tenant_id, batch=batch, at_most=at_most)
+        return self.deps.backfill.run(tenant_id, batch=batch, at_most=at_most)
 
     # This process's background work.
     def operator_credential(self) -> str | None:

@@ -77,7 +77,7 @@ class InMemoryIndex(CachedIndex[_Tenant]):
     """Thread-safe; every method is scoped to one tenant's own matrix and postings."""
 
     follows_upserts_only = True
-    """Writes reach this index only through ``upsert``/``remove`` (see ``Engine.embed_pending``)."""
+    """Writes reach this index only through ``upsert``/``remove`` (see ``engram.embedding.backlog.Backfill``)."""
 
     def __init__(self, store: MemoryStore, *, dimension: int) -> None:
         super().__init__()

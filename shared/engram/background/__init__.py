@@ -10,7 +10,6 @@ from engram.background.embedder import EmbeddingWorker
 from engram.background.jobs import LocalJobRunner
 from engram.background.schedule import LifecycleSchedule
 from engram.deps import Deps
-from engram.embedding.backlog import embed_all_pending
 
 
 class Background:
@@ -52,4 +51,4 @@ class Background:
         if self.runner is not None:
             self.runner.stop()
         self.embedder.stop()
-        self.deps.call(embed_all_pending)
+        self.deps.backfill.run_all()

@@ -6,7 +6,6 @@ import logging
 import threading
 
 from engram.deps import Deps
-from engram.embedding.backlog import embed_pending
 
 logger = logging.getLogger(__name__)
 POLL_S = 5.0
@@ -46,6 +45,6 @@ class EmbeddingWorker:
                 if self._stopping.is_set():
                     return
                 try:
-                    self.deps.call(embed_pending, tenant_id)
+                    self.deps.backfill.run(tenant_id)
                 except Exception:  # keep the worker alive; reads embed what it could not
                     logger.exception("background embedding failed")

@@ -1,14 +1,15 @@
 """The embedding backlog: memories stored without a vector (a deferred retain), embedded later.
 
 The background embedder (``engram.background.embedder``, local server only) calls
-``embed_pending`` to keep the backlog short; reads that need every vector (forget by query,
+``Backfill.run`` to keep the backlog short; reads that need every vector (forget by query,
 export) call it first, and so does recall when nothing else would embed the backlog or the
-index cannot search memories without one (``recall_waits``).
+index cannot search memories without one (``Backfill.waits``).
 """
 
 from __future__ import annotations
 
 import threading
+from dataclasses import dataclass
 from typing import Any
 
 from engram.embedding import key_text
@@ -37,61 +38,74 @@ class Backlog:
             return self._locks.setdefault(tenant_id, threading.Lock())
 
 
-def embed_pending(
-    tenant_id: str,
-    *,
-    store: MemoryStore,
-    tenants: TenantRegistry,
-    index: SearchIndex,
-    embedder: Embedder,
-    meter: Meter,
-    clock: Clock,
-    backlog: Backlog,
-    settings: Settings,
-    batch: int = 64,
-    at_most: int | None = None,
-) -> int:
-    """Embed every memory of the tenant still stored without a vector; how many were embedded.
-    With ``at_most``, a backlog larger than that is left alone (to the background embedder)."""
-    done = 0
-    lock = backlog.lock(tenant_id)
-    waiting = store.pending_embedding(tenant_id, 1 if at_most is None else at_most + 1)
-    if not waiting:  # the common case: nothing to wait for
-        if lock.locked() and index.follows_upserts_only:
-            # An index that learns of writes only through upsert (not from the store) must
-            # not be read between a batch's set_embeddings and its upsert: wait for the batch.
-            with lock:
-                pass
-        return done
-    if at_most is not None and len(waiting) > at_most:
-        return done
-    retain = tenancy.settings_for(tenant_id, tenants=tenants, settings=settings).retain
-    with lock:
-        while True:
-            pending = store.pending_embedding(tenant_id, batch)
-            if not pending:
-                return done
-            texts = key_text.texts_to_embed(tenant_id, pending, store=store, settings=retain)
-            with meter.metered(tenant_id) as usage:
-                vectors = MeteredEmbedder(embedder, usage).embed(texts)
-                # The estimate their retain reserved is settled: their real cost is counted now.
-                usage["embedding_tokens_settled"] += counters.estimated_tokens([c for _, c, _ in pending])
-            items = [
-                (memory_id, digest, v) for (memory_id, _, digest), v in zip(pending, vectors, strict=True)
-            ]
-            stored = set(store.set_embeddings(tenant_id, items, embedder.model_id))
-            records = store.get_many(tenant_id, [i for i, _, _ in items if i in stored])
-            _second_screen(
-                tenant_id,
-                records,
-                {i: v for i, _, v in items},
-                store=store,
-                clock=clock,
-                model=embedder.model_id,
-            )
-            pairs = [(records[i], v) for i, _, v in items if i in records]
-            index.upsert(tenant_id, [r for r, _ in pairs], [v for _, v in pairs])
-            done += len(pending)
+@dataclass(frozen=True)
+class Backfill:
+    """The embedding of what a tenant stored without a vector, over the ports it takes
+    (``Deps.backfill``): a service that must see every vector first (forget by query, export,
+    recall, the lifecycle) names this one port."""
+
+    store: MemoryStore
+    tenants: TenantRegistry
+    index: SearchIndex
+    embedder: Embedder
+    meter: Meter
+    clock: Clock
+    backlog: Backlog
+    settings: Settings
+
+    def run(self, tenant_id: str, *, batch: int = 64, at_most: int | None = None) -> int:
+        """Embed every memory of the tenant still stored without a vector; how many were embedded.
+        With ``at_most``, a backlog larger than that is left alone (to the background embedder)."""
+        done = 0
+        lock = self.backlog.lock(tenant_id)
+        waiting = self.store.pending_embedding(tenant_id, 1 if at_most is None else at_most + 1)
+        if not waiting:  # the common case: nothing to wait for
+            if lock.locked() and self.index.follows_upserts_only:
+                # An index that learns of writes only through upsert (not from the store) must
+                # not be read between a batch's set_embeddings and its upsert: wait for the batch.
+                with lock:
+                    pass
+            return done
+        if at_most is not None and len(waiting) > at_most:
+            return done
+        retain = tenancy.settings_for(tenant_id, tenants=self.tenants, settings=self.settings).retain
+        with lock:
+            while True:
+                pending = self.store.pending_embedding(tenant_id, batch)
+                if not pending:
+                    return done
+                texts = key_text.texts_to_embed(tenant_id, pending, store=self.store, settings=retain)
+                with self.meter.metered(tenant_id) as usage:
+                    vectors = MeteredEmbedder(self.embedder, usage).embed(texts)
+                    # The estimate their retain reserved is settled: their real cost is counted now.
+                    usage["embedding_tokens_settled"] += counters.estimated_tokens([c for _, c, _ in pending])
+                items = [
+                    (memory_id, digest, v) for (memory_id, _, digest), v in zip(pending, vectors, strict=True)
+                ]
+                stored = set(self.store.set_embeddings(tenant_id, items, self.embedder.model_id))
+                records = self.store.get_many(tenant_id, [i for i, _, _ in items if i in stored])
+                _second_screen(
+                    tenant_id,
+                    records,
+                    {i: v for i, _, v in items},
+                    store=self.store,
+                    clock=self.clock,
+                    model=self.embedder.model_id,
+                )
+                pairs = [(records[i], v) for i, _, v in items if i in records]
+                self.index.upsert(tenant_id, [r for r, _ in pairs], [v for _, v in pairs])
+                done += len(pending)
+
+    def waits(self) -> bool:
+        """Whether recall embeds the backlog before it ranks. Not when a background embedder embeds
+        it and the index finds unembedded memories by BM25: the first recall after a bulk retain
+        then answers at once, and vectors join as they are made."""
+        return not (self.settings.background_embedding and self.index.indexes_unembedded)
+
+    def run_all(self) -> None:
+        """Embed every tenant's backlog (a local process does this before it ends)."""
+        for tenant_id in self.store.tenants_with_pending():
+            self.run(tenant_id)
 
 
 def _second_screen(
@@ -137,36 +151,3 @@ def _second_screen(
             history=entry(updated, "updated", now, detail),
         ):
             records[record.id] = updated
-
-
-def recall_waits(*, settings: Settings, index: SearchIndex) -> bool:
-    """Whether recall embeds the backlog before it ranks. Not when a background embedder embeds
-    it and the index finds unembedded memories by BM25: the first recall after a bulk retain
-    then answers at once, and vectors join as they are made."""
-    return not (settings.background_embedding and index.indexes_unembedded)
-
-
-def embed_all_pending(
-    *,
-    store: MemoryStore,
-    tenants: TenantRegistry,
-    index: SearchIndex,
-    embedder: Embedder,
-    meter: Meter,
-    clock: Clock,
-    backlog: Backlog,
-    settings: Settings,
-) -> None:
-    """Embed every tenant's backlog (a local process does this before it ends)."""
-    for tenant_id in store.tenants_with_pending():
-        embed_pending(
-            tenant_id,
-            store=store,
-            tenants=tenants,
-            index=index,
-            embedder=embedder,
-            meter=meter,
-            clock=clock,
-            backlog=backlog,
-            settings=settings,
-        )

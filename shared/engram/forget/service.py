@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from engram.embedding.backlog import Backlog, embed_pending
+from engram.embedding.backlog import Backfill
 from engram.forget import deletion as pipeline
 from engram.metering.counters import Meter, MeteredEmbedder
 from engram.models import ForgetRequest, ForgetResponse
-from engram.ports import Clock, Embedder, MemoryStore, Ports, SearchIndex, TenantRegistry
-from engram.settings import Settings
+from engram.ports import Clock, Embedder, MemoryStore, Ports, SearchIndex
 from engram.tenants.tenancy import TenantContext
 
 
@@ -16,29 +15,17 @@ def forget(
     request: ForgetRequest,
     *,
     store: MemoryStore,
-    tenants: TenantRegistry,
     index: SearchIndex,
     embedder: Embedder,
     meter: Meter,
     clock: Clock,
-    backlog: Backlog,
-    settings: Settings,
+    backfill: Backfill,
 ) -> ForgetResponse:
     """Delete by ids, by query or by filter, among the scopes named (the filter's, or the
     request's) within the caller's. A forget by query first embeds the backlog: what it cannot
     rank it could not delete."""
     if request.query is not None:
-        embed_pending(
-            context.tenant_id,
-            store=store,
-            tenants=tenants,
-            index=index,
-            embedder=embedder,
-            meter=meter,
-            clock=clock,
-            backlog=backlog,
-            settings=settings,
-        )
+        backfill.run(context.tenant_id)
     return _forget(context, request, store=store, index=index, embedder=embedder, meter=meter, clock=clock)
 
 

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable, Iterator
 from datetime import timedelta
 from typing import Any
 
-from engram.embedding.backlog import Backlog, embed_pending
+from engram.embedding.backlog import Backfill
 from engram.identity import job_id
 from engram.memories import operations as pipeline
 from engram.metering.counters import Meter
@@ -23,36 +23,14 @@ from engram.ports import (
     Ports,
     SearchIndex,
     StepQueue,
-    TenantRegistry,
 )
 from engram.settings import Settings
 from engram.tenants.tenancy import TenantContext
 
 
-def export_lines(
-    context: TenantContext,
-    *,
-    store: MemoryStore,
-    tenants: TenantRegistry,
-    index: SearchIndex,
-    embedder: Embedder,
-    meter: Meter,
-    clock: Clock,
-    backlog: Backlog,
-    settings: Settings,
-) -> Iterator[str]:
+def export_lines(context: TenantContext, *, store: MemoryStore, backfill: Backfill) -> Iterator[str]:
     """The export as lines: a header, then one memory of the caller's scopes per line."""
-    embed_pending(  # an export carries every vector
-        context.tenant_id,
-        store=store,
-        tenants=tenants,
-        index=index,
-        embedder=embedder,
-        meter=meter,
-        clock=clock,
-        backlog=backlog,
-        settings=settings,
-    )
+    backfill.run(context.tenant_id)  # an export carries every vector
     return pipeline.export_lines(context.tenant_id, store=store, scopes=context.scopes)
 
 
@@ -61,12 +39,8 @@ def export_link(
     *,
     blobs: BlobStore | None,
     store: MemoryStore,
-    tenants: TenantRegistry,
-    index: SearchIndex,
-    embedder: Embedder,
-    meter: Meter,
+    backfill: Backfill,
     clock: Clock,
-    backlog: Backlog,
     settings: Settings,
 ) -> ExportLink | None:
     """With object storage (the cloud), the export is written there and this is where to
@@ -74,17 +48,7 @@ def export_link(
     None without it: the caller streams ``export_lines`` itself."""
     if blobs is None:
         return None
-    lines = export_lines(
-        context,
-        store=store,
-        tenants=tenants,
-        index=index,
-        embedder=embedder,
-        meter=meter,
-        clock=clock,
-        backlog=backlog,
-        settings=settings,
-    )
+    lines = export_lines(context, store=store, backfill=backfill)
     count = size = 0
     with tempfile.NamedTemporaryFile("w", suffix=".jsonl", encoding="utf-8") as out:
         for line in lines:

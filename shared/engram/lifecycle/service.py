@@ -6,11 +6,10 @@ import logging
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
-from engram.embedding.backlog import Backlog, embed_pending
+from engram.embedding.backlog import Backfill
 from engram.lifecycle import sweep
-from engram.metering.counters import Meter
 from engram.models import LifecycleReport
-from engram.ports import Clock, Embedder, LifecycleReports, MemoryStore, SearchIndex, TenantRegistry
+from engram.ports import Clock, LifecycleReports, MemoryStore, SearchIndex, TenantRegistry
 from engram.settings import Settings
 from engram.tenants import tenancy
 
@@ -86,10 +85,7 @@ def reindex(
     store: MemoryStore,
     tenants: TenantRegistry,
     index: SearchIndex,
-    embedder: Embedder,
-    meter: Meter,
-    clock: Clock,
-    backlog: Backlog,
+    backfill: Backfill,
     settings: Settings,
     clean: bool = False,
     progress: Callable[[int], None] | None = None,
@@ -99,17 +95,7 @@ def reindex(
 
     for tenant_id in tenant_ids:
         tenancy.settings_for(tenant_id, tenants=tenants, settings=settings)
-        embed_pending(
-            tenant_id,
-            store=store,
-            tenants=tenants,
-            index=index,
-            embedder=embedder,
-            meter=meter,
-            clock=clock,
-            backlog=backlog,
-            settings=settings,
-        )
+        backfill.run(tenant_id)
     target = index.rebuild_target()  # set up, and failures show rather than deferred
     return rebuild(tenant_ids, records=store.iter_records, index=target, clean=clean, progress=progress)
 

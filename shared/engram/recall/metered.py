@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from engram.embedding.backlog import Backlog, embed_pending, recall_waits
+from engram.embedding.backlog import Backfill
 from engram.metering.counters import Meter, MeteredEmbedder
 from engram.models import RecallRequest, RecallResponse
-from engram.ports import Clock, Embedder, MemoryStore, Ports, Reranker, SearchIndex, TenantRegistry
+from engram.ports import Clock, Embedder, MemoryStore, Ports, Reranker, SearchIndex
 from engram.recall import service
-from engram.settings import Settings
 from engram.tenants.tenancy import TenantContext
 
 
@@ -17,35 +16,21 @@ def run(
     *,
     with_timings: bool = False,
     store: MemoryStore,
-    tenants: TenantRegistry,
     index: SearchIndex,
     embedder: Embedder,
     reranker: Reranker | None,
     meter: Meter,
     clock: Clock,
-    backlog: Backlog,
-    settings: Settings,
+    backfill: Backfill,
 ) -> RecallResponse:
-    """Recall among the scopes the request names (all the caller's when it names none).
-    ``settings`` are the service's (the context's are the tenant's, which the recall uses)."""
+    """Recall among the scopes the request names (all the caller's when it names none)."""
     tenant_id, tenant_settings = context.tenant_id, context.settings
     scopes = context.scopes.narrow(request.scopes)
     meter.check_embedding_budget(tenant_id, tenant_settings.limits)
     # A backlog of a few memories (one short retain) is embedded here, so a paraphrase finds
     # them at once; a larger one is the background's, and BM25 finds it meanwhile.
-    waits = recall_waits(settings=settings, index=index)
-    embed_pending(
-        tenant_id,
-        store=store,
-        tenants=tenants,
-        index=index,
-        embedder=embedder,
-        meter=meter,
-        clock=clock,
-        backlog=backlog,
-        settings=settings,
-        at_most=None if waits else tenant_settings.recall.embed_inline_max,
-    )
+    waits = backfill.waits()
+    backfill.run(tenant_id, at_most=None if waits else tenant_settings.recall.embed_inline_max)
     with meter.metered(tenant_id, "recall_calls") as usage:
         return service.recall(
             tenant_id,
