@@ -4,7 +4,6 @@ hash (index g4), thread neighbours (index g6) and stored vectors."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from datetime import datetime
 from typing import Any
 
 from engram.adapters.dynamodb.items import (
@@ -26,30 +25,10 @@ from engram.models import MemoryRecord
 from engram.ports import Conditions, Vector
 
 
-def _access_merged(old: tuple[int, datetime], new: tuple[int, datetime]) -> tuple[int, datetime]:
-    return old[0] + new[0], max(old[1], new[1])
-
-
 class DynamoMemoryReads(DynamoTable):
-    ACCESS_FLUSH_S = 30.0
-    """How long recall's access counts wait inside invocations before one write per memory."""
-    ACCESS_MAX_WAITING = 100
-    """How many memories' counts may wait at most."""
     _accesses: WriteBehind | None = None
-
-    def accesses(self) -> WriteBehind:
-        """The access counts waiting in this process (``write_behind``), by (tenant, memory)."""
-        if self._accesses is None:
-            self._accesses = WriteBehind(
-                lambda k, v: self._write_access(k[0], k[1], *v),
-                _access_merged,
-                max_age_s=self.ACCESS_FLUSH_S,
-                max_keys=self.ACCESS_MAX_WAITING,
-            )
-        return self._accesses
-
-    def _write_access(self, tenant_id: str, memory_id: str, count: int, at: datetime) -> None:
-        raise NotImplementedError  # the writing half's (``DynamoMemoryStore``)
+    """Recall's access counts waiting in this process (the writing half, ``DynamoMemoryStore``,
+    keeps them); what this half reads counts them."""
 
     def _seen(self, tenant_id: str, record: MemoryRecord) -> MemoryRecord:
         """The record with the accesses still waiting in this process counted."""

@@ -14,6 +14,7 @@ from engram.adapters.dynamodb.items import memory_key, memory_pk, n, s
 from engram.adapters.dynamodb.lifecycle import put_report
 from engram.adapters.dynamodb.listing import DynamoMemories
 from engram.adapters.dynamodb.requests import TRANSACTION_LIMIT, cancellation_codes
+from engram.adapters.dynamodb.write_behind import WriteBehind
 from engram.adapters.matching import iso
 from engram.errors import ValidationFailedError
 from engram.models import DeletionLogEntry, LifecycleReport, MemoryRecord
@@ -26,6 +27,10 @@ _EXISTS = "attribute_exists(pk)"
 def _own(tenant_id: str, records: Sequence[MemoryRecord]) -> None:
     if any(r.tenant_id != tenant_id for r in records):
         raise ValidationFailedError("every record must belong to the tenant written to")
+
+
+def _access_merged(old: tuple[int, datetime], new: tuple[int, datetime]) -> tuple[int, datetime]:
+    return old[0] + new[0], max(old[1], new[1])
 
 
 class DynamoMemoryStore(DynamoMemories):
@@ -163,6 +168,22 @@ class DynamoMemoryStore(DynamoMemories):
             except self.client.exceptions.ConditionalCheckFailedException:
                 pass
         return deleted
+
+    ACCESS_FLUSH_S = 30.0
+    """How long recall's access counts wait inside invocations before one write per memory."""
+    ACCESS_MAX_WAITING = 100
+    """How many memories' counts may wait at most."""
+
+    def accesses(self) -> WriteBehind:
+        """The access counts waiting in this process (``write_behind``), by (tenant, memory)."""
+        if self._accesses is None:
+            self._accesses = WriteBehind(
+                lambda k, v: self._write_access(k[0], k[1], *v),
+                _access_merged,
+                max_age_s=self.ACCESS_FLUSH_S,
+                max_keys=self.ACCESS_MAX_WAITING,
+            )
+        return self._accesses
 
     def record_access(self, tenant_id: str, memory_ids: Sequence[str], at: datetime) -> None:
         """access_count + 1 and last_accessed_at = at for each id (atomic per item); inside an
