@@ -12,12 +12,15 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 import engram.forget.service
 import engram.memories.service
 from engram import imports
+from engram.errors import ValidationFailedError
 from engram.imports import transfer
+from engram.imports.peers import PeerFormat
 from engram.models import (
     JOB_ID,
     Category,
     ExportLink,
     ForgetResponse,
+    ImportReport,
     ImportResponse,
     ImportUpload,
     Job,
@@ -160,8 +163,8 @@ def export() -> Response[str]:
     "/v1/import",
     responses={
         **documented(
-            ImportResponse,
-            "counts of imported and skipped memories",
+            ImportResponse | ImportReport,  # type: ignore[arg-type]
+            "counts of imported and skipped memories; with ?from=, the report of every record",
             errors=(400, 401, 403, 404, 413, 422, 429),
         ),
         202: {
@@ -171,12 +174,53 @@ def export() -> Response[str]:
         },
     },
 )
-def import_(upload: Annotated[str | None, Query(pattern=JOB_ID)] = None) -> Response[str]:
+def import_(
+    upload: Annotated[str | None, Query(pattern=JOB_ID)] = None,
+    source: Annotated[
+        PeerFormat | None,
+        Query(alias="from", description="another service's export: mem0, jsonl, memory-lancedb-pro"),
+    ] = None,
+    scope: Annotated[
+        Scope | None, Query(description="with from=jsonl: the scope of lines that name none")
+    ] = None,
+    dry_run: Annotated[
+        bool, Query(description="with from=: say what would be imported, write nothing")
+    ] = False,
+    skip_invalid: Annotated[bool, Query(description="with from=: import the valid records")] = False,
+) -> Response[str]:
     context = tenant(app, write=True)
+    peer = _peer_file(source, scope, dry_run, skip_invalid, upload)
     if upload is not None:  # the file was PUT to the upload URL: it becomes a job
-        return json_response(deps().call(imports.start_upload, context, upload), status=202)
-    answer = deps().call(transfer.import_body, context, app.current_event.body or "")
+        return json_response(deps().call(imports.start_upload, context, upload, peer=peer), status=202)
+    body = app.current_event.body or ""
+    if peer is None:
+        answer: ImportResponse | ImportReport | JobAccepted = deps().call(imports.import_text, context, body)
+    else:
+        answer = deps().call(imports.import_peer_text, context, peer, body, dry_run=dry_run)
     return json_response(answer, status=202 if isinstance(answer, JobAccepted) else 200)
+
+
+def _peer_file(
+    source: PeerFormat | None, scope: str | None, dry_run: bool, skip_invalid: bool, upload: str | None
+) -> imports.PeerFile | None:
+    """How to read the posted file: None for an Engram export; a 400 for options that go with ``from``."""
+    if source is None:
+        given = [
+            name
+            for name, on in (("scope", scope), ("dry_run", dry_run), ("skip_invalid", skip_invalid))
+            if on
+        ]
+        if given:
+            raise _query_error(given[0], "goes with from= (an export of mem0, jsonl or memory-lancedb-pro)")
+        return None
+    if dry_run and upload is not None:
+        raise _query_error("dry_run", "is for a posted file; an upload is imported as a job")
+    return imports.PeerFile(source, scope or "global", skip_invalid)
+
+
+def _query_error(name: str, problem: str) -> ValidationFailedError:
+    detail = {"field": name, "problem": problem, "type": "value_error"}
+    return ValidationFailedError(f"invalid request: {name}: {problem}", details=[detail])
 
 
 @app.post(
@@ -194,7 +238,9 @@ def import_upload() -> Response[str]:
 OPENAPI_EXTRA = {
     ("POST", "/v1/import"): {
         "requestBody": {
-            "description": "JSONL as export writes it: a header line, then one memory per line",
+            "description": "JSONL as export writes it: a header line, then one memory per line;"
+            " with ?from=, that service's export (mem0's get_all as JSON or JSONL, one text a line,"
+            " what `openclaw memory-pro export` writes)",
             "content": {NDJSON: {"schema": {"type": "string"}}},
         }
     }

@@ -23,6 +23,7 @@ from engram import app, models, recall, retain
 from engram.background import Background
 from engram.deps import Deps
 from engram.imports import transfer
+from engram.imports.peers import PeerFormat
 from engram.lifecycle.sweep import RuleSet
 from engram.ports import Clock, Embedder, MemoryStore, SearchIndex
 from engram.retain import jobs
@@ -217,12 +218,12 @@ class Engine:
     def import_peer(
         self,
         tenant_id: str,
-        fmt: str,
+        fmt: PeerFormat,
         text: str,
         *,
         allowed_scopes: Scopes = None,
         **options: Unpack[PeerImport],
-    ) -> dict[str, Any]:
+    ) -> models.ImportReport:
         return self._in_context(transfer.import_peer, tenant_id, allowed_scopes, fmt, text, **options)
 
     # The operator's and the workers' operations.

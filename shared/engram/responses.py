@@ -140,6 +140,25 @@ class ImportResponse(BaseModel):
     and lines repeating an earlier line's id."""
 
 
+class ImportReport(BaseModel):
+    """An import of another service's export (``?from=mem0|jsonl|memory-lancedb-pro``): every
+    record of the file is imported (counted by scope) or skipped with why; a dry run writes
+    nothing and says the same of what an import would do."""
+
+    format: Literal["mem0", "jsonl", "memory-lancedb-pro"]
+    dry_run: bool
+    read: int
+    """Records in the file (lines, or items of a JSON document)."""
+    imported: int
+    skipped: int
+    skipped_reasons: list[dict[str, Any]]
+    """The first 100 skipped records, each ``{"line" | "item": n, "reason": ...}``."""
+    by_scope: dict[str, int]
+    mapping: dict[str, dict[str, int]] | None = None
+    """How the source's scopes, categories, tiers, states and unmapped fields mapped, where the
+    format says (memory-lancedb-pro)."""
+
+
 class HealthResponse(BaseModel):
     status: Literal["ok"]
     version: str

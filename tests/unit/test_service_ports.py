@@ -27,6 +27,8 @@ SERVICES: list[Callable[..., Any]] = [
     jobs.execute,
     imports.import_text,
     imports.import_lines,
+    imports.import_peer_text,
+    imports.import_peer_file,
     imports.submit,
     imports.run_job,
     imports.execute,
@@ -35,7 +37,6 @@ SERVICES: list[Callable[..., Any]] = [
     transfer.export_lines,
     transfer.export_link,
     transfer.import_lines,
-    transfer.import_body,
     transfer.import_peer,
 ]
 PORTS = {f.name for f in fields(Deps)} | {n for n, v in vars(Deps).items() if isinstance(v, property)}

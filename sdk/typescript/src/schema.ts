@@ -923,6 +923,41 @@ export interface components {
             total?: number;
         };
         /**
+         * ImportReport
+         * @description An import of another service's export (``?from=mem0|jsonl|memory-lancedb-pro``): every
+         *     record of the file is imported (counted by scope) or skipped with why; a dry run writes
+         *     nothing and says the same of what an import would do.
+         */
+        ImportReport: {
+            /** By Scope */
+            by_scope: {
+                [key: string]: number;
+            };
+            /** Dry Run */
+            dry_run: boolean;
+            /**
+             * Format
+             * @enum {string}
+             */
+            format: "mem0" | "jsonl" | "memory-lancedb-pro";
+            /** Imported */
+            imported: number;
+            /** Mapping */
+            mapping?: {
+                [key: string]: {
+                    [key: string]: number;
+                };
+            } | null;
+            /** Read */
+            read: number;
+            /** Skipped */
+            skipped: number;
+            /** Skipped Reasons */
+            skipped_reasons: {
+                [key: string]: unknown;
+            }[];
+        };
+        /**
          * ImportResponse
          * @description An import written within its call (a larger one answers ``JobAccepted``, 202).
          */
@@ -3124,26 +3159,34 @@ export interface operations {
     import__v1_import_post: {
         parameters: {
             query?: {
+                /** @description with from=: say what would be imported, write nothing */
+                dry_run?: boolean;
+                /** @description another service's export: mem0, jsonl, memory-lancedb-pro */
+                from?: ("mem0" | "jsonl" | "memory-lancedb-pro") | null;
+                /** @description with from=jsonl: the scope of lines that name none */
+                scope?: string | null;
+                /** @description with from=: import the valid records */
+                skip_invalid?: boolean;
                 upload?: string | null;
             };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** @description JSONL as export writes it: a header line, then one memory per line */
+        /** @description JSONL as export writes it: a header line, then one memory per line; with ?from=, that service's export (mem0's get_all as JSON or JSONL, one text a line, what `openclaw memory-pro export` writes) */
         requestBody?: {
             content: {
                 "application/x-ndjson": string;
             };
         };
         responses: {
-            /** @description counts of imported and skipped memories */
+            /** @description counts of imported and skipped memories; with ?from=, the report of every record */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ImportResponse"];
+                    "application/json": components["schemas"]["ImportResponse"] | components["schemas"]["ImportReport"];
                 };
             };
             /** @description too large for one call: a job carries on (poll GET /v1/jobs/{id}); also the answer to ?upload= */

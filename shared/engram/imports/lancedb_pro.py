@@ -40,7 +40,7 @@ import json
 import re
 from collections import Counter
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -48,7 +48,7 @@ from engram import strict_json
 from engram.imports.peers import Plan, _message, _record
 from engram.models import Category, HistoryEntry, Source, Tier
 
-FORMAT = "memory-lancedb-pro"
+FORMAT: Final = "memory-lancedb-pro"
 
 SMART_CATEGORY: dict[str, Category] = {
     "profile": "profile",

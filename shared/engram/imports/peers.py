@@ -15,13 +15,12 @@ and ``updated_at`` are kept (a time without a zone is read as UTC); ``expiration
 Every record is validated before the first write; an invalid one is reported with its line (or
 item) number and, unless told to skip it, nothing is written. A memory whose id exists already
 (the same text in the same scope: a second import of one file) or repeats an earlier record is
-skipped with its reason.
+skipped with its reason (``engram.imports.formats`` checks a plan and reports it).
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time
 from typing import Any, Literal
@@ -29,9 +28,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from engram import strict_json
-from engram.errors import ValidationFailedError, from_validation
+from engram.errors import from_validation
 from engram.identity import content_hash, memory_id
-from engram.memories.operations import Imported, write_imported
 from engram.models import (
     Category,
     HistoryEntry,
@@ -44,7 +42,7 @@ from engram.models import (
     Tag,
     Text,
 )
-from engram.ports import MemoryStore, Ports
+from engram.responses import ImportReport
 
 PeerFormat = Literal["mem0", "jsonl", "memory-lancedb-pro"]
 PEER_FORMATS: tuple[str, ...] = ("mem0", "jsonl", "memory-lancedb-pro")
@@ -97,7 +95,7 @@ class Mem0Memory(BaseModel):
 class Plan:
     """What a file holds: the memories to write, each with its line, and what cannot be imported."""
 
-    format: str
+    format: PeerFormat
     unit: str  # "line" (one record a line) or "item" (a JSON array)
     read: int = 0
     memories: list[tuple[int, MemoryRecord, HistoryEntry]] = field(default_factory=list)
@@ -107,7 +105,9 @@ class Plan:
     """How the source's scopes, categories, tiers... mapped, when the format says (the report's)."""
 
 
-def parse(fmt: str, text: str, *, tenant_id: str, now: datetime, default_scope: str = "global") -> Plan:
+def parse(
+    fmt: PeerFormat, text: str, *, tenant_id: str, now: datetime, default_scope: str = "global"
+) -> Plan:
     """Read a whole file of ``fmt`` into a plan; nothing is written."""
     units = _records(text) if fmt == "mem0" else None
     plan = Plan(fmt, "item" if units is not None else "line")
@@ -132,53 +132,6 @@ def parse(fmt: str, text: str, *, tenant_id: str, now: datetime, default_scope: 
         )
         plan.memories.append((number, record, entry))
     return plan
-
-
-def run(
-    tenant_id: str,
-    plan: Plan,
-    ports: Ports,
-    *,
-    now: datetime,
-    dry_run: bool = False,
-    skip_invalid: bool = False,
-    progress: Callable[[int, int], None] | None = None,
-) -> dict[str, Any]:
-    """Write the plan (or, with ``dry_run``, only say what would be written); the report."""
-    if plan.invalid and not skip_invalid:
-        raise ValidationFailedError(
-            f"{len(plan.invalid)} of {plan.read} {plan.unit}s of the {plan.format} file are not valid;"
-            " nothing was imported",
-            details=plan.invalid[:MAX_REPORTED],
-        )
-    if dry_run:
-        existing = _existing(tenant_id, [r.id for _, r, _ in plan.memories], ports.store)
-        new = [r for _, r, _ in plan.memories if r.id not in existing]
-    else:
-        items: list[Imported] = [(r, [h], None) for _, r, h in plan.memories]
-        new = write_imported(tenant_id, items, ports, now=now, progress=progress)
-    written = {r.id for r in new}
-    present = [
-        {plan.unit: n, "reason": f"already in the tenant as {r.id}"}
-        for n, r, _ in plan.memories
-        if r.id not in written
-    ]
-    skipped = sorted(
-        [*({**i, "reason": i["message"]} for i in plan.invalid), *plan.repeated, *present],
-        key=lambda s: int(s[plan.unit]),
-    )
-    for entry in skipped:
-        entry.pop("message", None)
-    return {
-        "format": plan.format,
-        "dry_run": dry_run,
-        "read": plan.read,
-        "imported": len(new),
-        "skipped": len(skipped),
-        "skipped_reasons": skipped[:MAX_REPORTED],
-        "by_scope": dict(sorted(Counter(r.scope for r in new).items())),
-        **({"mapping": plan.mapping} if plan.mapping else {}),
-    }
 
 
 # -- reading -------------------------------------------------------------------------------------
@@ -341,13 +294,6 @@ def _has_id(raw: Any) -> bool:
     return isinstance(raw, dict) and isinstance(raw.get("id"), str) and bool(raw["id"])
 
 
-def _existing(tenant_id: str, ids: Sequence[str], store: MemoryStore, chunk: int = 200) -> set[str]:
-    found: set[str] = set()
-    for start in range(0, len(ids), chunk):
-        found.update(store.get_many(tenant_id, ids[start : start + chunk]))
-    return found
-
-
 def _message(exc: Exception) -> str:
     """An invalid record's problem in one sentence naming the fields (``user_id: Input should be
     a valid string``), the fields named as the API names them (``errors.from_validation``)."""
@@ -359,16 +305,16 @@ def _message(exc: Exception) -> str:
     )
 
 
-def summary(report: dict[str, Any]) -> str:
+def summary(report: ImportReport) -> str:
     """The report in a few lines, for a person."""
-    verb = "would import" if report["dry_run"] else "imported"
-    scopes = ", ".join(f"{scope} {n}" for scope, n in report["by_scope"].items())
-    lines = [f"{verb} {report['imported']} of {report['read']}" + (f" ({scopes})" if scopes else "")]
-    if report["skipped"]:
-        lines.append(f"skipped {report['skipped']}:")
-        for skip in report["skipped_reasons"]:
+    verb = "would import" if report.dry_run else "imported"
+    scopes = ", ".join(f"{scope} {n}" for scope, n in report.by_scope.items())
+    lines = [f"{verb} {report.imported} of {report.read}" + (f" ({scopes})" if scopes else "")]
+    if report.skipped:
+        lines.append(f"skipped {report.skipped}:")
+        for skip in report.skipped_reasons:
             unit = next(k for k in skip if k != "reason")
             lines.append(f"  {unit} {skip[unit]}: {skip['reason']}")
-    for kind, counts in report.get("mapping", {}).items():
+    for kind, counts in (report.mapping or {}).items():
         lines.append(f"{kind.replace('_', ' ')}: " + ", ".join(f"{k} ({n})" for k, n in counts.items()))
     return "\n".join(lines)

@@ -1,28 +1,25 @@
 """A tenant's memories out and in: JSONL export (inline, or to object storage with a link),
-JSONL import, and imports of another service's export (``engram.imports.peers``)."""
+JSONL import, and imports of another service's export (``engram.imports.formats``), here: the
+CLI's (the API's imports are ``engram.imports.service``'s, inline or as a job)."""
 
 from __future__ import annotations
 
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from datetime import timedelta
-from typing import Any
 
 from engram.embedding.backlog import Backfill
 from engram.identity import job_id
+from engram.imports.peers import PeerFormat
 from engram.memories import operations as pipeline
 from engram.metering.counters import Meter
-from engram.models import ExportLink, ImportResponse, JobAccepted
+from engram.models import ExportLink, ImportReport
 from engram.ports import (
     BlobStore,
     Clock,
     Embedder,
-    JobQueue,
-    JobRunner,
     MemoryStore,
-    Ports,
     SearchIndex,
-    StepQueue,
 )
 from engram.settings import Settings
 from engram.tenants.tenancy import TenantContext
@@ -95,41 +92,9 @@ def import_lines(
     return {"imported": answer.imported, "skipped": answer.skipped}
 
 
-def import_body(
-    context: TenantContext,
-    text: str,
-    *,
-    store: MemoryStore,
-    index: SearchIndex,
-    embedder: Embedder,
-    meter: Meter,
-    clock: Clock,
-    blobs: BlobStore | None,
-    steps: StepQueue | None,
-    queue: JobQueue | None,
-    runner: JobRunner | None,
-) -> ImportResponse | JobAccepted:
-    """``POST /v1/import``: the counts, or the job an import too large for the call becomes."""
-    from engram import imports
-
-    return imports.import_text(
-        context,
-        text,
-        store=store,
-        index=index,
-        embedder=embedder,
-        meter=meter,
-        clock=clock,
-        blobs=blobs,
-        steps=steps,
-        queue=queue,
-        runner=runner,
-    )
-
-
 def import_peer(
     context: TenantContext,
-    fmt: str,
+    fmt: PeerFormat,
     text: str,
     *,
     default_scope: str = "global",
@@ -139,23 +104,22 @@ def import_peer(
     store: MemoryStore,
     index: SearchIndex,
     embedder: Embedder,
+    meter: Meter,
     clock: Clock,
-) -> dict[str, Any]:
-    """Import another service's export (``engram.imports.peers``): the report of what was (or,
-    with ``dry_run``, would be) imported and skipped."""
-    from engram.imports import lancedb_pro, peers
+) -> ImportReport:
+    """Import another service's export here (the CLI, ``engram.imports.formats``): the report of
+    what was (or, with ``dry_run``, would be) imported and skipped."""
+    from engram import imports
 
-    now = clock.now()
-    if fmt == lancedb_pro.FORMAT:
-        plan = lancedb_pro.parse(text, tenant_id=context.tenant_id, now=now)
-    else:
-        plan = peers.parse(fmt, text, tenant_id=context.tenant_id, now=now, default_scope=default_scope)
-    return peers.run(
-        context.tenant_id,
-        plan,
-        Ports(store, index, embedder, clock),
-        now=now,
+    return imports.import_peer_file(
+        context,
+        imports.PeerFile(fmt, default_scope, skip_invalid),
+        text,
+        progress,
         dry_run=dry_run,
-        skip_invalid=skip_invalid,
-        progress=progress,
+        store=store,
+        index=index,
+        embedder=embedder,
+        meter=meter,
+        clock=clock,
     )

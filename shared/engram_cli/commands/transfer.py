@@ -61,7 +61,7 @@ def _import_peer(args: argparse.Namespace) -> int:
             skip_invalid=args.skip_invalid,
             progress=advance(bar),
         )
-    out(args, report, summary(report))
+    out(args, report.model_dump(mode="json"), summary(report))
     return 0
 
 
