@@ -55,7 +55,7 @@ def _causes(records: Sequence[Mapping[str, Any]]) -> dict[tuple[str, str, int], 
         data = raw["dynamodb"]
         if raw["eventName"] != "INSERT" or not data["Keys"]["sk"]["S"].startswith("HIST#"):
             continue
-        # Keys: TENANT#<tenant>#MEM#<id> / HIST#<version, 12 digits>#<at>#<nonce>
+        # Keys: TENANT#<tenant>#MEM#<id> / HIST#<version, 12 digits>#<event>#<digest>
         tenant_id, memory_id = data["Keys"]["pk"]["S"].removeprefix("TENANT#").split("#MEM#", 1)
         version = int(data["Keys"]["sk"]["S"].split("#")[1])
         event = json.loads(data["NewImage"]["doc"]["S"]).get("event")

@@ -4,8 +4,8 @@ memory item's ``Update`` with every listing key it belongs to, its vector's ``Pu
 
 from __future__ import annotations
 
+import hashlib
 import json
-import uuid
 from typing import Any
 
 from engram.adapters.dynamodb.items import (
@@ -126,8 +126,11 @@ def vector_put(table: str, tenant_id: str, memory_id: str, vector: Vector) -> di
 
 
 def history_put(table: str, tenant_id: str, entry: HistoryEntry) -> dict[str, Any]:
-    """A ``Put`` of one history entry, in its memory's partition (deleted with it)."""
-    sk = f"HIST#{entry.version:012d}#{iso(entry.at)}#{uuid.uuid4().hex[:8]}"
+    """A ``Put`` of one history entry, in its memory's partition (deleted with it). Its key is
+    the version, the event and a digest of the entry without its time: writing the same change
+    again (a replay after the history write failed) overwrites it instead of adding a second."""
+    digest = hashlib.sha256(entry.model_dump_json(exclude={"at"}).encode()).hexdigest()[:16]
+    sk = f"HIST#{entry.version:012d}#{entry.event}#{digest}"
     return {
         "Put": {
             "TableName": table,

@@ -48,8 +48,10 @@ class DynamoMemoryReads(DynamoTable):
         return self._seen(tenant_id, record_of(item)) if item is not None and owned(tenant_id, item) else None
 
     def get_many(self, tenant_id: str, memory_ids: Sequence[str]) -> dict[str, MemoryRecord]:
+        """The records by id; eventually consistent when ``memory_reads`` is ``eventual``."""
         keys = [memory_key(tenant_id, i) for i in dict.fromkeys(memory_ids)]
-        records = [self._seen(tenant_id, record_of(i)) for i in self.batch_get(keys) if owned(tenant_id, i)]
+        items = self.batch_get(keys, consistent=self.memory_reads == "consistent")
+        records = [self._seen(tenant_id, record_of(i)) for i in items if owned(tenant_id, i)]
         return {r.id: r for r in records}
 
     def find_by_hash(self, tenant_id: str, scope: str, content_hash: str) -> MemoryRecord | None:
