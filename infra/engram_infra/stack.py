@@ -169,6 +169,7 @@ class EngramStack(Stack):
             },
             domain=self.search.domain,
             alarm_email=config.alarm_email,
+            alarms=config.alarms,
         )
         self._outputs()
         acknowledge(self)
