@@ -23,8 +23,8 @@ from engram.adapters.dynamodb.usage import DynamoUsage
 from engram.adapters.memory_index import InMemoryIndex
 from engram.errors import EngramError, PayloadTooLargeError
 from engram.memories.usefulness import feedback
-from engram.models import FeedbackRequest, Tenant
-from engram.ports import WriteBatch
+from engram.models import FeedbackRequest, MemoryRecord, Tenant
+from engram.ports import Conditions, WriteBatch
 from engram.scopes import EVERY_SCOPE
 from engram.scoring.lifecycle import feedback_ema
 from engram.settings import Settings
@@ -271,9 +271,9 @@ def test_the_capacity_a_memory_write_and_access_tracking_consume(store: DynamoSt
     # When one is written with its history, nothing is written at the transactional rate: the
     # vector is an item of its own (4.2 KB: 5 WRU), the memory item (1.7 KB, no vector: 2) is one
     # UpdateItem, its history entry a plain put after it (1), and each listing index gets its
-    # filter fields alone (no record): 1 WRU
+    # filter fields alone (no record): 1 WRU; a peripheral memory has no entry in g3 (sparse)
     metered.write("acme", WriteBatch(records=[first], vectors=[big], history=[created(first)]))
-    assert meter.units == {"table": 8.0, "g1-index": 1.0, "g2-index": 1.0, "g3-index": 1.0, "g4-index": 1.0}
+    assert meter.units == {"table": 8.0, "g1-index": 1.0, "g2-index": 1.0, "g4-index": 1.0}
     item = client.get_item(TableName=store.table, Key=memory_key("acme", first.id))["Item"]
     assert "embedding" not in item and item["dim"] == {"N": "1024"}
     assert np.array_equal(store.get_vectors("acme", [first.id])[first.id], big)
@@ -291,6 +291,32 @@ def test_the_capacity_a_memory_write_and_access_tracking_consume(store: DynamoSt
     meter.units = {}
     DynamoStore(meter, store.table, memory_reads="eventual").get_many("acme", [r.id for r in others])
     assert meter.units == {"table": 2.5}
+
+
+def test_a_peripheral_memory_is_listed_by_its_tier_without_an_entry_in_the_tier_index(
+    store: DynamoStore, client: Any
+) -> None:
+    # Given a peripheral memory (the default tier) and a working one
+    quiet = record("acme", "I water the plants on Mondays")
+    busy = record("acme", "I prefer dark mode", minute=1, tier="working")
+    put(store, quiet, busy)
+
+    def tier_of(memory: MemoryRecord) -> set[str]:
+        return set(store.select_ids("acme", Conditions(scopes=EVERY_SCOPE, tiers=(memory.tier,))))
+
+    def in_tier_index(memory_id: str) -> bool:
+        return "g3pk" in client.get_item(TableName=store.table, Key=memory_key("acme", memory_id))["Item"]
+
+    # Then each is listed by its own tier, and only the working one has a g3 entry
+    assert tier_of(quiet) == {quiet.id} and tier_of(busy) == {busy.id}
+    assert not in_tier_index(quiet.id) and in_tier_index(busy.id)
+    # When the working one moves down to peripheral
+    moved = busy.model_copy(update={"tier": "peripheral", "version": busy.version + 1})
+    assert store.update("acme", moved, expected_version=busy.version)
+    # Then it leaves the tier index and is listed with the other peripheral one
+    assert not in_tier_index(busy.id)
+    assert tier_of(moved) == {quiet.id, busy.id}
+    assert store.select_ids("acme", Conditions(scopes=EVERY_SCOPE, tiers=("working",))) == []
 
 
 class _FailingHistory:
