@@ -94,6 +94,7 @@ def memory_update(
     condition: str = "",
     condition_values: dict[str, Any] | None = None,
     keep_access: bool = False,
+    cause: str | None = None,
 ) -> dict[str, Any]:
     """An ``Update`` action that writes the whole record (and the vector, if given);
     ``keep_access``: all but the access bookkeeping, which recalls add to atomically, unless
@@ -103,6 +104,9 @@ def memory_update(
         "last_accessed_at": iso(record.last_accessed_at),
         "occurred_at": iso(record.occurred_at),
         "session_id": record.source.session_id,
+        # the history event of this change, on the item itself: the events function reads it from
+        # the stream's new image, whether or not the history entry is in the same stream batch
+        "cause": cause,
     }
     if record.embedding_model:  # an empty one never hides the model of a stored vector
         fields["embedding_model"] = s(record.embedding_model)

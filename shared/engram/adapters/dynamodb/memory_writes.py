@@ -63,9 +63,15 @@ class DynamoMemoryStore(DynamoMemories):
                 if v is not None
             ]
         )
+        causes = {(e.memory_id, e.version): e.event for e in batch.history}
         updates = [
             memory_update(
-                self.table, tenant_id, record, vector, pending=vector is None and record.id not in embedded
+                self.table,
+                tenant_id,
+                record,
+                vector,
+                pending=vector is None and record.id not in embedded,
+                cause=causes.get((record.id, record.version)),
             )
             for record, vector in zip(batch.records, vectors, strict=True)
         ]
@@ -111,6 +117,7 @@ class DynamoMemoryStore(DynamoMemories):
                 condition=condition,
                 condition_values=values,
                 keep_access=True,
+                cause=update.history.event if update.history is not None else None,
             )
         ]
         if vector is not None:  # in the transaction: a conflict's loser must not leave its vector
