@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 from store_support import T0, created, key_record, put, record, vector
 
-from engram.adapters.clock import SystemClock
+from engram.adapters.clock import FixedClock, SystemClock
+from engram.adapters.dynamodb.deletion_log import log_deletion
 from engram.adapters.dynamodb.items import memory_key
 from engram.adapters.dynamodb.keys import DynamoKeyStore
 from engram.adapters.dynamodb.store import DynamoStore
@@ -23,7 +24,7 @@ from engram.adapters.dynamodb.usage import DynamoUsage
 from engram.adapters.memory_index import InMemoryIndex
 from engram.errors import EngramError, PayloadTooLargeError
 from engram.memories.usefulness import feedback
-from engram.models import FeedbackRequest, MemoryRecord, Tenant
+from engram.models import DeletionLogEntry, FeedbackRequest, MemoryRecord, Tenant
 from engram.ports import Conditions, WriteBatch
 from engram.scopes import EVERY_SCOPE
 from engram.scoring.lifecycle import feedback_ema
@@ -317,6 +318,41 @@ def test_a_peripheral_memory_is_listed_by_its_tier_without_an_entry_in_the_tier_
     assert not in_tier_index(busy.id)
     assert tier_of(moved) == {quiet.id, busy.id}
     assert store.select_ids("acme", Conditions(scopes=EVERY_SCOPE, tiers=("working",))) == []
+
+
+def test_an_eventually_consistent_read_leaves_out_what_was_forgotten_in_the_last_minute(
+    store: DynamoStore, client: Any
+) -> None:
+    # Given two memories, and a forget of one whose delete a replica has not applied yet: its
+    # item is still there when read, its receipt is in the deletion log
+    kept, forgotten = record("acme", "I prefer dark mode"), record("acme", "My locker code is 4711", minute=1)
+    put(store, kept, forgotten)
+    deleted_at = T0 + timedelta(minutes=5)
+    log_deletion(
+        store,
+        "acme",
+        DeletionLogEntry(
+            receipt_id="rcpt_1", tenant_id="acme", at=deleted_at, ids=[forgotten.id], reason="forget"
+        ),
+    )
+    ids = [kept.id, forgotten.id]
+
+    def read(at: timedelta, memory_reads: Any = "eventual") -> set[str]:
+        clock = FixedClock(deleted_at + at)
+        return set(
+            DynamoStore(client, store.table, clock=clock, memory_reads=memory_reads).get_many("acme", ids)
+        )
+
+    # Then a recall's read leaves it out within the minute after the forget, and a consistent
+    # read (which never meets a replica behind the delete) does not look
+    assert read(timedelta(seconds=30)) == {kept.id}
+    assert read(timedelta(seconds=30), "consistent") == {kept.id, forgotten.id}
+    # And a minute on, replicas have long converged: the log is not asked
+    assert read(timedelta(seconds=61)) == {kept.id, forgotten.id}
+    # And the same text retained again after the forget (the same id, written later) is a new memory
+    again = forgotten.model_copy(update={"updated_at": deleted_at + timedelta(seconds=10)})
+    put(store, again)
+    assert read(timedelta(seconds=30)) == {kept.id, forgotten.id}
 
 
 class _FailingHistory:

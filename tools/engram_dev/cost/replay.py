@@ -64,7 +64,10 @@ class Meter:
                 for c in (consumed if isinstance(consumed, list) else [consumed])
             )
             if name in READS:
-                self.rru += units
+                # DynamoDB charges a read at least one unit (half, eventually consistent) even when
+                # it finds nothing, where DynamoDB Local reports 0 (a query of an empty partition)
+                least = 0.5 if kwargs.get("ConsistentRead") is False or "IndexName" in kwargs else 1.0
+                self.rru += max(units, least)
             else:
                 self.wru += units
             self.calls[name] = self.calls.get(name, 0) + 1
