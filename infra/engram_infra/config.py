@@ -84,6 +84,9 @@ class Config:
     reserved_concurrency: dict[str, int]
     log_retention_days: int
     alarm_email: str | None
+    alarms: str
+    """``all`` or ``essential`` (API 5xx, dead-letter queues, a red search cluster); unset (null in
+    cdk.json): ``essential`` on the ``dev`` stage, ``all`` on any other (``observability``)."""
     retain_data: bool
     require_handlers: bool
     layer_dir: str
@@ -116,6 +119,8 @@ class Config:
             raise ValueError(f"context key(s) without a default in cdk.json: {', '.join(missing)}")
         if merged.get("opensearch_instance_type") is None:
             merged["opensearch_instance_type"] = SEARCH_INSTANCE[merged["stage"] == "dev"]
+        if merged.get("alarms") is None:
+            merged["alarms"] = "essential" if merged["stage"] == "dev" else "all"
         merged["usage_plans"] = {
             tier: UsagePlanLimits.from_context(tier, limits)
             for tier, limits in dict(merged["usage_plans"]).items()
@@ -144,6 +149,8 @@ class Config:
         for name in ("decay_schedule", "tiering_schedule"):
             if not re.fullmatch(r"(rate|cron)\(.+\)", getattr(self, name)):
                 raise ValueError(f"{name}: expected rate(...) or cron(...)")
+        if self.alarms not in ("all", "essential"):
+            raise ValueError(f"alarms: '{self.alarms}' is not all or essential")
         if self.rerank_provider not in ("none", "bedrock", "tei"):
             raise ValueError(f"rerank_provider: '{self.rerank_provider}' is not none, bedrock or tei")
         if self.rerank_provider == "tei" and not self.rerank_url:

@@ -1,11 +1,16 @@
 """Observability: alarms on what needs a human, and one dashboard.
 
-Alarms: API 5xx, throttles of every function, errors of the workers, messages in any dead-letter
-queue, the stream indexer falling behind (iterator age), and the search domain's health. Each
-alarm notifies one encrypted SNS topic (an e-mail subscription when ``alarm_email`` is set).
+Alarms (``alarms: all``): API 5xx, throttles of every function, errors of the workers, messages in
+any dead-letter queue, the stream indexer falling behind (iterator age), the share of extractions
+that fell back to the rules, and the search domain's health. ``alarms: essential`` (a dev stage's
+default) keeps API 5xx, the dead-letter queues and a red search cluster: what is failing or lost
+(a worker's failures end in its dead-letter queue once its retries are spent), not what is slow.
+Each alarm notifies one encrypted SNS topic (an e-mail subscription when ``alarm_email`` is set).
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from aws_cdk import Duration
 from aws_cdk import aws_apigateway as apigw
@@ -22,6 +27,33 @@ from constructs import Construct
 FIVE_MINUTES = Duration.minutes(5)
 INDEXER_LAG_MS = 60_000
 FALLBACK_RATE_PERCENT = 10.0
+ESSENTIAL = frozenset({"api-5xx", "dlq-depth", "search-red"})
+"""The kinds of alarm ``alarms: essential`` keeps."""
+DEAD_LETTER_QUEUES = ("extract", "steps", "indexer", "events", "schedules")
+"""The stack's dead-letter queues, each with a depth alarm."""
+
+
+def alarm_metrics(
+    level: str,
+    *,
+    functions: Sequence[str],
+    workers: Sequence[str],
+    domain: bool,
+    queues: int = len(DEAD_LETTER_QUEUES),
+) -> int:
+    """How many metrics the alarms of ``level`` watch: CloudWatch bills a standard alarm $0.10 a
+    month per metric it watches (the extraction-fallback rate watches two)."""
+    kinds = {
+        "api-5xx": 1,
+        "throttles": len(functions),
+        "errors": len(set(functions) & set(workers)),
+        "dlq-depth": queues,
+        "indexer-lag": 1,
+        "extraction-fallbacks": 2,
+        "search-red": int(domain),
+        "search-blocked-writes": int(domain),
+    }
+    return sum(n for kind, n in kinds.items() if level == "all" or kind in ESSENTIAL)
 
 
 class Observability(Construct):
@@ -39,6 +71,7 @@ class Observability(Construct):
         dead_letter_queues: dict[str, sqs.IQueue],
         domain: opensearch.Domain | None,
         alarm_email: str | None,
+        alarms: str = "all",
     ) -> None:
         super().__init__(scope, construct_id)
         self.topic = sns.Topic(
@@ -48,6 +81,9 @@ class Observability(Construct):
             self.topic.add_subscription(subscriptions.EmailSubscription(alarm_email))
         action = cw_actions.SnsAction(self.topic)
         self.alarms: list[cw.Alarm] = []
+
+        def wanted(kind: str) -> bool:
+            return alarms == "all" or kind in ESSENTIAL
 
         def alarm(name: str, metric: cw.Metric, threshold: float, description: str) -> cw.Alarm:
             made = metric.create_alarm(
@@ -67,13 +103,14 @@ class Observability(Construct):
         alarm("api-5xx", api.metric_server_error(period=FIVE_MINUTES, statistic="Sum"), 5, "API answered 5xx")
         for name, fn in functions.items():
             slug = name.replace("_", "-")
-            alarm(
-                f"{slug}-throttles",
-                fn.metric_throttles(period=FIVE_MINUTES, statistic="Sum"),
-                1,
-                f"{name} throttled",
-            )
-            if name in workers:
+            if wanted("throttles"):
+                alarm(
+                    f"{slug}-throttles",
+                    fn.metric_throttles(period=FIVE_MINUTES, statistic="Sum"),
+                    1,
+                    f"{name} throttled",
+                )
+            if name in workers and wanted("errors"):
                 alarm(
                     f"{slug}-errors",
                     fn.metric_errors(period=FIVE_MINUTES, statistic="Sum"),
@@ -94,7 +131,10 @@ class Observability(Construct):
             period=FIVE_MINUTES,
             statistic="Maximum",
         )
-        alarm("indexer-lag", lag, INDEXER_LAG_MS, "the search index is more than a minute behind DynamoDB")
+        if wanted("indexer-lag"):
+            alarm(
+                "indexer-lag", lag, INDEXER_LAG_MS, "the search index is more than a minute behind DynamoDB"
+            )
         extractions = cw.Metric(
             namespace="Engram",
             metric_name="Extractions",
@@ -115,21 +155,22 @@ class Observability(Construct):
             period=FIVE_MINUTES,
             label="extractions that fell back to the rules (%)",
         )
-        made = fallback_rate.create_alarm(
-            self,
-            "extraction-fallbacks",
-            alarm_name=f"{prefix}-extraction-fallbacks",
-            alarm_description=(
-                "at least 10% of smart or auto retains extracted by the rules because the LLM failed "
-                "(a retired or not enabled model, throttling, timeouts)"
-            ),
-            threshold=FALLBACK_RATE_PERCENT,
-            evaluation_periods=1,
-            comparison_operator=cw.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-            treat_missing_data=cw.TreatMissingData.NOT_BREACHING,
-        )
-        made.add_alarm_action(action)
-        self.alarms.append(made)
+        if wanted("extraction-fallbacks"):
+            made = fallback_rate.create_alarm(
+                self,
+                "extraction-fallbacks",
+                alarm_name=f"{prefix}-extraction-fallbacks",
+                alarm_description=(
+                    "at least 10% of smart or auto retains extracted by the rules because the LLM failed "
+                    "(a retired or not enabled model, throttling, timeouts)"
+                ),
+                threshold=FALLBACK_RATE_PERCENT,
+                evaluation_periods=1,
+                comparison_operator=cw.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+                treat_missing_data=cw.TreatMissingData.NOT_BREACHING,
+            )
+            made.add_alarm_action(action)
+            self.alarms.append(made)
         widgets: list[cw.IWidget] = [
             cw.GraphWidget(
                 title="API requests and errors",
@@ -174,12 +215,13 @@ class Observability(Construct):
                 1,
                 "search cluster red",
             )
-            alarm(
-                "search-blocked-writes",
-                domain.metric_cluster_index_writes_blocked(period=FIVE_MINUTES),
-                1,
-                "search cluster blocks writes",
-            )
+            if wanted("search-blocked-writes"):
+                alarm(
+                    "search-blocked-writes",
+                    domain.metric_cluster_index_writes_blocked(period=FIVE_MINUTES),
+                    1,
+                    "search cluster blocks writes",
+                )
             widgets.append(
                 cw.GraphWidget(
                     title="Search",

@@ -169,6 +169,7 @@ class EngramStack(Stack):
             },
             domain=self.search.domain,
             alarm_email=config.alarm_email,
+            alarms=config.alarms,
         )
         self._outputs()
         acknowledge(self)
@@ -321,6 +322,9 @@ class EngramStack(Stack):
         # A second reader of the stream: every change as events on the bus.
         fns["events"].add_event_source(self._stream(self.events.dead_letters))
         fns["events"].add_environment("ENGRAM_EVENT_BUS", self.events.bus_name)
+        # Recall's reads by id only rank candidates the index found (it writes nothing from them):
+        # eventually consistent reads, half the units (the cost section of docs/deploy.md).
+        fns["recall"].add_environment("ENGRAM_MEMORY_READS", "eventual")
         fns["tenant_work"].add_event_source(
             sources.SqsEventSource(self.steps.queue, batch_size=1, report_batch_item_failures=True)
         )

@@ -129,7 +129,7 @@ def build_aws(
 
         blobs = S3Blobs(aws.bucket, region=aws.region)
     clock = clock or SystemClock()
-    store = DynamoStore(client, aws.table, blobs=blobs, clock=clock)
+    store = DynamoStore(client, aws.table, blobs=blobs, clock=clock, memory_reads=aws.memory_reads)
     embedder = embedder or build_embedder(settings)
     if index is None:
         index = _aws_index(settings, store, embedder, opensearch)

@@ -297,6 +297,10 @@ class AwsSettings(_Section):
     """Only for DynamoDB Local; None uses the region's endpoint."""
     max_attempts: int = Field(default=4, ge=1, le=10)
     """botocore "standard" retry mode: total attempts per call, jittered exponential backoff."""
+    memory_reads: Literal["consistent", "eventual"] = "consistent"
+    """How the store reads memories by id (``get_many``): ``eventual`` costs half the read units
+    and may be up to about a second stale; the stack sets it on the recall function only, whose
+    reads by id rank candidates and never feed a write."""
     index: Literal["opensearch", "memory"] = "opensearch"
     """``memory``: the in-process index loaded from DynamoDB (tests, one-process deployments)."""
     opensearch_endpoint: str | None = None

@@ -46,6 +46,7 @@ SHORT_NAMES: dict[str, str] = {
         for name in [
             "table",
             "dynamodb_endpoint",
+            "memory_reads",
             "index",
             "opensearch_endpoint",
             "opensearch_service",

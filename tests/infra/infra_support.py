@@ -59,3 +59,14 @@ def refs(value: Any) -> set[str]:
         for item in value:
             found |= refs(item)
     return found
+
+
+def alarm_metrics(synth: Synth) -> tuple[list[dict[str, Any]], list[tuple[str, str]]]:
+    """The alarms, and the (namespace, metric) of each single-metric one."""
+    alarms = [a["Properties"] for a in synth.resources("AWS::CloudWatch::Alarm").values()]
+    return alarms, [(a["Namespace"], a["MetricName"]) for a in alarms if "Namespace" in a]
+
+
+def billed_alarm_metrics(alarms: list[dict[str, Any]]) -> int:
+    """What CloudWatch bills alarms for: each metric one watches (a math alarm's inputs)."""
+    return sum(len([m for m in a["Metrics"] if "MetricStat" in m]) if "Metrics" in a else 1 for a in alarms)

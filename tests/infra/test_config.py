@@ -31,6 +31,7 @@ def test_an_unknown_context_key_is_refused_by_name() -> None:
         ("python_version", "3.9"),
         ("decay_schedule", "every day"),
         ("authorizer_cache_ttl_seconds", 7200),
+        ("alarms", "some"),
     ],
 )
 def test_a_bad_value_is_refused_naming_its_key(key: str, value: object) -> None:
@@ -91,3 +92,10 @@ def test_a_dev_stage_gets_a_small_search_node_and_other_stages_a_medium_one() ->
     assert Config.from_values({"stage": "prod"}).opensearch_instance_type == "t3.medium.search"
     chosen = Config.from_values({"stage": "dev", "opensearch_instance_type": "r6g.large.search"})
     assert chosen.opensearch_instance_type == "r6g.large.search"
+
+
+def test_a_dev_stage_gets_the_essential_alarms_and_other_stages_all() -> None:
+    # (#28: a dev stage's idle month; CloudWatch bills $0.10 per alarm metric)
+    assert Config.from_values({}).alarms == "essential"
+    assert Config.from_values({"stage": "prod"}).alarms == "all"
+    assert Config.from_values({"stage": "dev", "alarms": "all"}).alarms == "all"

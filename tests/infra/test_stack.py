@@ -19,9 +19,11 @@ from engram_infra.functions import (
     RETAIN_CHAIN_LIMIT_S,
     worker_functions,
 )
-from infra_support import Synth
+from engram_infra.observability import DEAD_LETTER_QUEUES
+from infra_support import Synth, alarm_metrics, billed_alarm_metrics
 from infra_support import refs as _refs
 
+from engram_dev import cost
 from engram_http.loader import load_handler
 from engram_http.routes import CLOUD_ROUTES as ROUTES
 
@@ -264,6 +266,12 @@ def _environment_of(synth: Synth, function: str) -> dict[str, str]:
     raise AssertionError(function)
 
 
+def test_only_the_recall_function_reads_memories_eventually_consistent(synth: Synth) -> None:
+    # (#28: half the read units of recall's candidates; every other function reads consistently)
+    for name in SPECS:
+        assert (_environment_of(synth, name).get("ENGRAM_MEMORY_READS") == "eventual") is (name == "recall")
+
+
 def test_lifecycle_functions_share_one_handler_file_with_two_entry_points() -> None:
     assert (SPECS["decay"].folder, SPECS["decay"].handler) == ("lifecycle", "handler.decay_handler")
     assert (SPECS["tiering"].folder, SPECS["tiering"].handler) == ("lifecycle", "handler.tiering_handler")
@@ -360,6 +368,7 @@ def test_the_functions_find_the_table_index_and_secrets_under_the_names_settings
     # Then the backend, the table, the search endpoint, the embedder and the LLM are the stack's
     assert settings.backend == "aws"
     assert settings.aws.table == "ref-ENGRAM_TABLE"
+    assert settings.aws.memory_reads == "eventual"  # recall's reads by id
     assert settings.aws.opensearch_endpoint == "https://ref-ENGRAM_OPENSEARCH_ENDPOINT"
     assert settings.embedder == "bedrock" and settings.aws.bedrock_model == CONFIG.embedding_model_id
     assert settings.llm.provider == "bedrock" and settings.llm.model == CONFIG.llm_model_id
@@ -589,21 +598,18 @@ def test_bedrock_is_granted_on_the_configured_models_only(synth: Synth) -> None:
 # --- observability --------------------------------------------------------------------------------
 
 
-def test_alarms_watch_5xx_throttles_dead_letters_and_indexer_lag(synth: Synth) -> None:
-    alarms = [a["Properties"] for a in synth.resources("AWS::CloudWatch::Alarm").values()]
-    metrics = [(a["Namespace"], a["MetricName"]) for a in alarms if "Namespace" in a]
-    # the one metric-math alarm: the share of extractions that fell back to the rules
-    [rate] = [a for a in alarms if "Metrics" in a]
-    assert rate["AlarmName"].endswith("-extraction-fallbacks") and rate["Threshold"] == 10
-    names = {m["MetricStat"]["Metric"]["MetricName"] for m in rate["Metrics"] if "MetricStat" in m}
-    assert names == {"Extractions", "ExtractionFallbacks"}
-    assert ("AWS/ApiGateway", "5XXError") in metrics
-    assert metrics.count(("AWS/Lambda", "Throttles")) == len(SPECS)
-    assert metrics.count(("AWS/SQS", "ApproximateNumberOfMessagesVisible")) == 5  # every DLQ
-    assert ("AWS/Lambda", "IteratorAge") in metrics
+def test_a_dev_stage_alarms_on_5xx_dead_letters_and_a_red_search_cluster(synth: Synth) -> None:
+    # Given the default (dev) stage, whose alarms are the essential ones
+    alarms, metrics = alarm_metrics(synth)
+    # Then what fails or is lost is watched: the API's 5xx, every DLQ, the search cluster
+    assert sorted(metrics) == sorted(
+        [("AWS/ApiGateway", "5XXError"), ("AWS/ES", "ClusterStatus.red")]
+        + [("AWS/SQS", "ApproximateNumberOfMessagesVisible")] * len(DEAD_LETTER_QUEUES)
+    )
+    # And the cost command counts the same billed metrics (7 x $0.10 a month)
+    assert billed_alarm_metrics(alarms) == cost.alarms("essential") == 7
     [topic] = synth.resources("AWS::SNS::Topic")
-    for alarm in alarms:
-        assert _refs(alarm["AlarmActions"]) == {topic}
+    assert all(_refs(a["AlarmActions"]) == {topic} for a in alarms)
     assert len(synth.resources("AWS::CloudWatch::Dashboard")) == 1
 
 

@@ -1,4 +1,5 @@
-"""Other deployments of the same app: OpenSearch Serverless, and a domain in a VPC behind WAF with CORS.
+"""Other deployments of the same app: OpenSearch Serverless, a domain in a VPC behind WAF with CORS,
+and a stage with every alarm.
 
 Each is one more synth (asset staging off: the main synth covers the assets), with cdk-nag on.
 """
@@ -7,9 +8,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from engram_infra.config import Config
+from engram_infra.functions import API_FUNCTIONS, worker_functions
 from engram_infra.layer import LayerBuild
-from infra_support import Synth, synthesise
+from infra_support import Synth, alarm_metrics, billed_alarm_metrics, synthesise
 from infra_support import refs as _refs
+
+from engram_dev import cost
 
 # Every function that calls the search domain: retain and the extract worker read it for dedup.
 VPC_FUNCTIONS = {
@@ -161,3 +166,26 @@ def test_bedrock_rerank_is_granted_to_recall_alone(layer: LayerBuild, tmp_path: 
         if f["Properties"]["FunctionName"] == "engram-dev-recall"
     )
     assert (env["ENGRAM_RERANK_PROVIDER"], env["ENGRAM_RERANK_MODEL"]) == ("bedrock", "cohere.rerank-v3-5:0")
+
+
+def test_alarms_all_watch_5xx_throttles_dead_letters_and_indexer_lag(
+    layer: LayerBuild, tmp_path: Path
+) -> None:
+    # Given a stage with every alarm (any stage but dev, by default)
+    synth = _variant(layer, tmp_path, alarms="all")
+    alarms, metrics = alarm_metrics(synth)
+    config = Config.from_values({})
+    specs = (*API_FUNCTIONS, *worker_functions(extract_timeout_s=config.extract_worker_timeout_seconds))
+    # the one metric-math alarm: the share of extractions that fell back to the rules
+    [rate] = [a for a in alarms if "Metrics" in a]
+    assert rate["AlarmName"].endswith("-extraction-fallbacks") and rate["Threshold"] == 10
+    names = {m["MetricStat"]["Metric"]["MetricName"] for m in rate["Metrics"] if "MetricStat" in m}
+    assert names == {"Extractions", "ExtractionFallbacks"}
+    assert ("AWS/ApiGateway", "5XXError") in metrics
+    assert metrics.count(("AWS/Lambda", "Throttles")) == len(specs)  # every function
+    assert metrics.count(("AWS/SQS", "ApproximateNumberOfMessagesVisible")) == 5  # every DLQ
+    assert ("AWS/Lambda", "IteratorAge") in metrics
+    assert billed_alarm_metrics(alarms) == cost.alarms("all")
+    [topic] = synth.resources("AWS::SNS::Topic")
+    for alarm in alarms:
+        assert _refs(alarm["AlarmActions"]) == {topic}

@@ -7,22 +7,25 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterator
+from dataclasses import replace
+from datetime import timedelta
 from typing import Any
 
 import numpy as np
 import pytest
 from store_support import T0, created, key_record, put, record, vector
 
-from engram.adapters.clock import SystemClock
+from engram.adapters.clock import FixedClock, SystemClock
+from engram.adapters.dynamodb.deletion_log import log_deletion
 from engram.adapters.dynamodb.items import memory_key
 from engram.adapters.dynamodb.keys import DynamoKeyStore
 from engram.adapters.dynamodb.store import DynamoStore
 from engram.adapters.dynamodb.usage import DynamoUsage
 from engram.adapters.memory_index import InMemoryIndex
-from engram.errors import PayloadTooLargeError
+from engram.errors import EngramError, PayloadTooLargeError
 from engram.memories.usefulness import feedback
-from engram.models import FeedbackRequest, Tenant
-from engram.ports import WriteBatch
+from engram.models import DeletionLogEntry, FeedbackRequest, MemoryRecord, Tenant
+from engram.ports import Conditions, WriteBatch
 from engram.scopes import EVERY_SCOPE
 from engram.scoring.lifecycle import feedback_ema
 from engram.settings import Settings
@@ -266,12 +269,12 @@ def test_the_capacity_a_memory_write_and_access_tracking_consume(store: DynamoSt
     text = "I moved to Lisbon last spring and now work remotely for a design studio in Berlin, mostly on UI work."
     big = np.full(1024, 1 / 32, dtype=np.float32)
     first = record("acme", text)
-    # When one is written with its history, the vector is an item of its own outside the
-    # transaction (4.2 KB: 5 WRU), the memory item (1.7 KB, no vector) and its history cost 4 + 2
-    # WRU in the transaction, and each listing index gets its filter fields alone (no record):
-    # 1 WRU, 2 at the transactional rate
+    # When one is written with its history, nothing is written at the transactional rate: the
+    # vector is an item of its own (4.2 KB: 5 WRU), the memory item (1.7 KB, no vector: 2) is one
+    # UpdateItem, its history entry a plain put after it (1), and each listing index gets its
+    # filter fields alone (no record): 1 WRU; a peripheral memory has no entry in g3 (sparse)
     metered.write("acme", WriteBatch(records=[first], vectors=[big], history=[created(first)]))
-    assert meter.units == {"table": 11.0, "g1-index": 2.0, "g2-index": 2.0, "g3-index": 2.0, "g4-index": 2.0}
+    assert meter.units == {"table": 8.0, "g1-index": 1.0, "g2-index": 1.0, "g4-index": 1.0}
     item = client.get_item(TableName=store.table, Key=memory_key("acme", first.id))["Item"]
     assert "embedding" not in item and item["dim"] == {"N": "1024"}
     assert np.array_equal(store.get_vectors("acme", [first.id])[first.id], big)
@@ -285,3 +288,135 @@ def test_the_capacity_a_memory_write_and_access_tracking_consume(store: DynamoSt
     meter.units = {}
     metered.get_many("acme", [r.id for r in others])
     assert meter.units == {"table": 5.0}
+    # And half that where the store reads eventually consistent (the recall function's)
+    meter.units = {}
+    DynamoStore(meter, store.table, memory_reads="eventual").get_many("acme", [r.id for r in others])
+    assert meter.units == {"table": 2.5}
+
+
+def test_a_peripheral_memory_is_listed_by_its_tier_without_an_entry_in_the_tier_index(
+    store: DynamoStore, client: Any
+) -> None:
+    # Given a peripheral memory (the default tier) and a working one
+    quiet = record("acme", "I water the plants on Mondays")
+    busy = record("acme", "I prefer dark mode", minute=1, tier="working")
+    put(store, quiet, busy)
+
+    def tier_of(memory: MemoryRecord) -> set[str]:
+        return set(store.select_ids("acme", Conditions(scopes=EVERY_SCOPE, tiers=(memory.tier,))))
+
+    def in_tier_index(memory_id: str) -> bool:
+        return "g3pk" in client.get_item(TableName=store.table, Key=memory_key("acme", memory_id))["Item"]
+
+    # Then each is listed by its own tier, and only the working one has a g3 entry
+    assert tier_of(quiet) == {quiet.id} and tier_of(busy) == {busy.id}
+    assert not in_tier_index(quiet.id) and in_tier_index(busy.id)
+    # When the working one moves down to peripheral
+    moved = busy.model_copy(update={"tier": "peripheral", "version": busy.version + 1})
+    assert store.update("acme", moved, expected_version=busy.version)
+    # Then it leaves the tier index and is listed with the other peripheral one
+    assert not in_tier_index(busy.id)
+    assert tier_of(moved) == {quiet.id, busy.id}
+    assert store.select_ids("acme", Conditions(scopes=EVERY_SCOPE, tiers=("working",))) == []
+
+
+def test_an_eventually_consistent_read_leaves_out_what_was_forgotten_in_the_last_minute(
+    store: DynamoStore, client: Any
+) -> None:
+    # Given two memories, and a forget of one whose delete a replica has not applied yet: its
+    # item is still there when read, its receipt is in the deletion log
+    kept, forgotten = record("acme", "I prefer dark mode"), record("acme", "My locker code is 4711", minute=1)
+    put(store, kept, forgotten)
+    deleted_at = T0 + timedelta(minutes=5)
+    log_deletion(
+        store,
+        "acme",
+        DeletionLogEntry(
+            receipt_id="rcpt_1", tenant_id="acme", at=deleted_at, ids=[forgotten.id], reason="forget"
+        ),
+    )
+    ids = [kept.id, forgotten.id]
+
+    def read(at: timedelta, memory_reads: Any = "eventual") -> set[str]:
+        clock = FixedClock(deleted_at + at)
+        return set(
+            DynamoStore(client, store.table, clock=clock, memory_reads=memory_reads).get_many("acme", ids)
+        )
+
+    # Then a recall's read leaves it out within the minute after the forget, and a consistent
+    # read (which never meets a replica behind the delete) does not look
+    assert read(timedelta(seconds=30)) == {kept.id}
+    assert read(timedelta(seconds=30), "consistent") == {kept.id, forgotten.id}
+    # And a minute on, replicas have long converged: the log is not asked
+    assert read(timedelta(seconds=61)) == {kept.id, forgotten.id}
+    # And the same text retained again after the forget (the same id, written later) is a new memory
+    again = forgotten.model_copy(update={"updated_at": deleted_at + timedelta(seconds=10)})
+    put(store, again)
+    assert read(timedelta(seconds=30)) == {kept.id, forgotten.id}
+
+
+class _FailingHistory:
+    """The real client, whose first ``BatchWriteItem`` of history entries fails (a throttle that
+    outlasted the retries, or a crash between the two writes)."""
+
+    def __init__(self, client: Any) -> None:
+        self._client = client
+        self.exceptions = client.exceptions
+        self.failed = False
+
+    def __getattr__(self, name: str) -> Any:
+        call = getattr(self._client, name)
+        if name != "batch_write_item":
+            return call
+
+        def failing(**kwargs: Any) -> Any:
+            items = [
+                r["PutRequest"]["Item"]
+                for rs in kwargs["RequestItems"].values()
+                for r in rs
+                if "PutRequest" in r
+            ]
+            if not self.failed and any(i["sk"]["S"].startswith("HIST#") for i in items):
+                self.failed = True
+                error = {"Error": {"Code": "ProvisionedThroughputExceededException", "Message": "slow down"}}
+                raise self._client.exceptions.ProvisionedThroughputExceededException(error, "BatchWriteItem")
+            return call(**kwargs)
+
+        return failing
+
+
+def test_a_failed_history_write_leaves_whole_records_and_its_replay_adds_no_duplicate(
+    store: DynamoStore, client: Any
+) -> None:
+    # Given a store whose history write fails once, after the records were written
+    flaky = DynamoStore(_FailingHistory(client), store.table)
+    records = [record("acme", "I prefer dark mode"), record("acme", "Mia is allergic to peanuts", minute=1)]
+    batch = WriteBatch(
+        records=records,
+        vectors=[vector(0), vector(1)],
+        history=[created(r) for r in records],
+        idempotency=("key-1", "fingerprint", [{"id": r.id} for r in records]),
+    )
+    # When the write is made, it fails, and no result is stored for the request
+    with pytest.raises(EngramError):
+        flaky.write("acme", batch)
+    assert store.idempotent_result("acme", "key-1") is None
+    # Then the records are whole, only without their history entry yet
+    assert {i: r.content for i, r in store.get_many("acme", [r.id for r in records]).items()} == {
+        r.id: r.content for r in records
+    }
+    assert all(store.history("acme", r.id) == [] for r in records)
+    # When the same batch is written again (the caller's retry, a job's redelivery), twice
+    flaky.write("acme", batch)
+    flaky.write(
+        "acme",
+        replace(
+            batch,
+            history=[
+                created(r).model_copy(update={"at": r.created_at + timedelta(seconds=5)}) for r in records
+            ],
+        ),
+    )
+    # Then each record has one history entry, and the request its result
+    assert [[e.event for e in store.history("acme", r.id)] for r in records] == [["created"], ["created"]]
+    assert store.idempotent_result("acme", "key-1") == ("fingerprint", [{"id": r.id} for r in records])

@@ -21,6 +21,7 @@ import pytest
 from botocore.stub import ANY, Stubber
 from test_aws_faults import stream_records
 
+from engram.adapters.dynamodb_events import stream_events
 from engram.adapters.eventbridge import EventBridgePublisher
 from engram.engine import Engine
 from engram.identity import memory_id
@@ -192,6 +193,32 @@ def test_every_write_path_reaches_the_bus_as_its_events(engine: Engine, dynamodb
     assert deleted["data"]["receipt_id"] == ids["receipt"]
     assert "4711" not in json.dumps(deleted)
     assert all(d["tenant_id"] == "acme" and d["version"] == 1 for d in details)
+
+
+def test_a_merge_is_told_from_an_edit_when_its_history_entry_is_in_another_batch(
+    engine: Engine, dynamodb_local: Any
+) -> None:
+    # Given a memory merged with a new text: its record, then its history entry after it
+    kept = engine.retain("acme", RetainRequest(scope=SCOPE, text="I prefer dark mode", mode="raw")).results[0]
+    old = engine.store.get("acme", kept.id)
+    assert old is not None
+    merged = old.model_copy(
+        update={"content": "I prefer dark mode in every editor", "version": old.version + 1}
+    )
+    entry = HistoryEntry(
+        memory_id=old.id,
+        version=merged.version,
+        event="merged",
+        at=engine.deps.clock.now(),
+        content=merged.content,
+    )
+    engine.store.write("acme", WriteBatch(records=[merged], vectors=[None], history=[entry]))
+
+    # When the events are read from a batch holding the memory's records alone
+    records = [lambda_shaped(r) for r in stream_records(engine, dynamodb_local)]
+    alone = [r for r in records if r["dynamodb"]["Keys"]["sk"]["S"] == "MEM"]
+    # Then the change is still a merge: the item carries its cause
+    assert [e.type for _, found in stream_events(alone) for e in found] == ["memory.created", "memory.merged"]
 
 
 def run_with_exact_answers(records: list[dict[str, Any]], bus: Bus) -> dict[str, Any]:

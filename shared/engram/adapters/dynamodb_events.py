@@ -1,8 +1,9 @@
 """The table's change stream read as events (the cloud's events out).
 
 Memory items go through the stream adapter the indexer uses (``engram.adapters.dynamodb_stream``);
-besides them, three kinds of item matter: a history entry (written in the same transaction as
-the memory change it explains, so a merge is told from a content edit), a deletion-log entry
+besides them, three kinds of item matter: a history entry (its event tells a merge from a content edit;
+the memory item carries the same event as ``cause``, which is read first, and an item written
+before that is explained by its entry in the same batch), a deletion-log entry
 (the content-free receipt of a forget or an expiry) and a job. Everything else (keys, usage,
 idempotency records, lifecycle reports) implies no event.
 """
@@ -34,9 +35,9 @@ def _events(raw: Mapping[str, Any], causes: Mapping[tuple[str, str, int], str]) 
         change = memory_change(raw)
         if change is None or change.new is None:
             return []
-        return memory_events(
-            change, cause=causes.get((change.tenant_id, change.memory_id, change.new.version))
-        )
+        written = data.get("NewImage", {}).get("cause", {}).get("S")  # on the item since #28
+        cause = written or causes.get((change.tenant_id, change.memory_id, change.new.version))
+        return memory_events(change, cause=cause)
     if sk == "JOB" and "#JOB#" in pk:
         tenant_id = pk.removeprefix("TENANT#").split("#JOB#", 1)[0]
         old, new = _job(data.get("OldImage")), _job(data.get("NewImage"))
@@ -55,7 +56,7 @@ def _causes(records: Sequence[Mapping[str, Any]]) -> dict[tuple[str, str, int], 
         data = raw["dynamodb"]
         if raw["eventName"] != "INSERT" or not data["Keys"]["sk"]["S"].startswith("HIST#"):
             continue
-        # Keys: TENANT#<tenant>#MEM#<id> / HIST#<version, 12 digits>#<at>#<nonce>
+        # Keys: TENANT#<tenant>#MEM#<id> / HIST#<version, 12 digits>#<event>#<digest>
         tenant_id, memory_id = data["Keys"]["pk"]["S"].removeprefix("TENANT#").split("#MEM#", 1)
         version = int(data["Keys"]["sk"]["S"].split("#")[1])
         event = json.loads(data["NewImage"]["doc"]["S"]).get("event")

@@ -43,7 +43,9 @@ class Conditions:
 
 @dataclass
 class WriteBatch:
-    """Everything one operation writes, committed atomically or not at all."""
+    """Everything one operation writes: the records whole or not at all, then their history,
+    then the idempotency result, each only after the one before; a failure between them leaves
+    whole records, which writing the same batch again completes without writing anything twice."""
 
     records: list[MemoryRecord] = field(default_factory=list)
     vectors: list[Vector | None] = field(default_factory=list)

@@ -49,6 +49,20 @@ def cpu_by_function(measured: dict[str, Units]) -> dict[str, float]:
     return out
 
 
+def alarms(level: str) -> int:
+    """The metrics the stack's alarms of ``level`` watch (``engram_infra.observability``), with a
+    search domain (the default backend)."""
+    sys.path.insert(0, str(REPO_ROOT / "infra"))
+    from engram_infra.config import Config
+    from engram_infra.functions import API_FUNCTIONS, worker_functions
+    from engram_infra.observability import alarm_metrics
+    from engram_infra.stack import WORKERS
+
+    config = Config.from_values({})
+    specs = (*API_FUNCTIONS, *worker_functions(extract_timeout_s=config.extract_worker_timeout_seconds))
+    return alarm_metrics(level, functions=[s.name for s in specs], workers=WORKERS, domain=True)
+
+
 def memory_mb() -> dict[str, int]:
     """Each function's memory as the stack configures it (``engram_infra.functions``)."""
     import os
@@ -98,10 +112,9 @@ def per_million(
     return {k: round(v, 2) for k, v in lines.items()}
 
 
-def idle_per_month(
-    instance: str = "t3.small.search", volume_gb: int = 10, alarms: int = 33
-) -> dict[str, float]:
-    """A dev stage doing nothing: the one-node search domain, its volume, the key, the secrets, alarms."""
+def idle_per_month(instance: str, volume_gb: int, alarm_metrics: int) -> dict[str, float]:
+    """A stage doing nothing: the one-node search domain, its volume, the key, the secrets, and its
+    alarms ($0.10 a month per metric an alarm watches)."""
     hourly = p.PRICES[
         "opensearch_t3_small_per_hour" if instance.startswith("t3.small") else "opensearch_t3_medium_per_hour"
     ]
@@ -110,7 +123,7 @@ def idle_per_month(
         "opensearch_volume": volume_gb * p.PRICES["opensearch_gp3_per_gb_month"],
         "kms": p.PRICES["kms_key_per_month"],
         "secrets": 2 * p.PRICES["secret_per_month"],
-        "alarms": alarms * p.PRICES["cloudwatch_alarm_per_month"],
+        "alarms": alarm_metrics * p.PRICES["cloudwatch_alarm_per_month"],
     }
     return {k: round(v, 2) for k, v in lines.items()}
 
@@ -157,14 +170,20 @@ def report(n: int, endpoint: str | None) -> dict[str, Any]:
     from engram_infra.config import Config
 
     config = Config.from_values({})
-    idle = idle_per_month(config.opensearch_instance_type, config.opensearch_volume_gb)
+    idle = idle_per_month(config.opensearch_instance_type, config.opensearch_volume_gb, alarms(config.alarms))
     return {
         "usd_per_million": {name: round(sum(v.values()), 2) for name, v in lines.items()},
         "idle_usd_per_month": round(sum(idle.values()), 2),
         "lines": lines,
         "idle": idle,
         "idle_t3_small_usd_per_month": round(
-            sum(idle_per_month("t3.small.search", config.opensearch_volume_gb).values()), 2
+            sum(
+                idle_per_month("t3.small.search", config.opensearch_volume_gb, alarms(config.alarms)).values()
+            ),
+            2,
+        ),
+        "idle_other_stage_usd_per_month": round(
+            sum(idle_per_month("t3.medium.search", config.opensearch_volume_gb, alarms("all")).values()), 2
         ),
         "levers": levers(measured, memory, cpu),
         "units": {

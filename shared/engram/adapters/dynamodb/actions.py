@@ -4,8 +4,8 @@ memory item's ``Update`` with every listing key it belongs to, its vector's ``Pu
 
 from __future__ import annotations
 
+import hashlib
 import json
-import uuid
 from typing import Any
 
 from engram.adapters.dynamodb.items import (
@@ -23,10 +23,14 @@ from engram.adapters.matching import iso
 from engram.models import HistoryEntry, MemoryRecord
 from engram.ports import Vector
 
+SPARSE_TIERS = frozenset({"working", "core", "archived"})
+"""The tiers listed in index g3; a peripheral memory (the default tier, most of them) has no entry
+there, which saves a write unit per write, and is listed from g1 by its entry's ``tier``."""
+
 
 def _fields(tenant_id: str, record: MemoryRecord) -> dict[str, dict[str, Any]]:
     """The item's attributes: the record JSON (without what is kept natively), its filter
-    fields and its places in the listings g1 (all), g2 (scope), g3 (tier) and g4 (hash)."""
+    fields and its places in the listings g1 (all), g2 (scope) and g4 (hash)."""
     created = created_key(record.created_at, record.id)
     prefix = tenant_pk(tenant_id)
     doc = record.model_dump(mode="json", exclude={"version", "access_count", "last_accessed_at"})
@@ -48,8 +52,6 @@ def _fields(tenant_id: str, record: MemoryRecord) -> dict[str, dict[str, Any]]:
         "g1sk": s(created),
         "g2pk": s(f"{prefix}#SCOPE#{record.scope}"),
         "g2sk": s(created),
-        "g3pk": s(f"{prefix}#TIER#{record.tier}"),
-        "g3sk": s(created),
         "g4pk": s(f"{prefix}#HASH#{record.scope}#{record.content_hash}"),
         "g4sk": s(record.id),
     }
@@ -58,10 +60,16 @@ def _fields(tenant_id: str, record: MemoryRecord) -> dict[str, dict[str, Any]]:
 def _sparse(
     tenant_id: str, record: MemoryRecord, vector: Vector | None, pending: bool, fields: dict[str, Any]
 ) -> list[str]:
-    """Add the sparse listings (g6 thread, g5 pending embedding) and the vector's mark (``dim``;
-    the vector is its own item, ``vector_put``) to ``fields``; returns the attributes to remove."""
+    """Add the sparse listings (g3 tier, g6 thread, g5 pending embedding) and the vector's mark
+    (``dim``; the vector is its own item, ``vector_put``) to ``fields``; returns the attributes to
+    remove."""
     created = created_key(record.created_at, record.id)
     removes: list[str] = []
+    if record.tier in SPARSE_TIERS:  # sparse: most memories are peripheral, listed from g1 (#28)
+        fields["g3pk"] = s(f"{tenant_pk(tenant_id)}#TIER#{record.tier}")
+        fields["g3sk"] = s(created)
+    else:
+        removes += ["g3pk", "g3sk"]
     if record.thread is not None:  # sparse: only turns of a session (or a retain batch) are listed
         fields["g6pk"] = s(session_key(tenant_id, record.scope, record.thread))
         fields["g6sk"] = s(created)
@@ -86,6 +94,7 @@ def memory_update(
     condition: str = "",
     condition_values: dict[str, Any] | None = None,
     keep_access: bool = False,
+    cause: str | None = None,
 ) -> dict[str, Any]:
     """An ``Update`` action that writes the whole record (and the vector, if given);
     ``keep_access``: all but the access bookkeeping, which recalls add to atomically, unless
@@ -95,6 +104,9 @@ def memory_update(
         "last_accessed_at": iso(record.last_accessed_at),
         "occurred_at": iso(record.occurred_at),
         "session_id": record.source.session_id,
+        # the history event of this change, on the item itself: the events function reads it from
+        # the stream's new image, whether or not the history entry is in the same stream batch
+        "cause": cause,
     }
     if record.embedding_model:  # an empty one never hides the model of a stored vector
         fields["embedding_model"] = s(record.embedding_model)
@@ -126,8 +138,11 @@ def vector_put(table: str, tenant_id: str, memory_id: str, vector: Vector) -> di
 
 
 def history_put(table: str, tenant_id: str, entry: HistoryEntry) -> dict[str, Any]:
-    """A ``Put`` of one history entry, in its memory's partition (deleted with it)."""
-    sk = f"HIST#{entry.version:012d}#{iso(entry.at)}#{uuid.uuid4().hex[:8]}"
+    """A ``Put`` of one history entry, in its memory's partition (deleted with it). Its key is
+    the version, the event and a digest of the entry without its time: writing the same change
+    again (a replay after the history write failed) overwrites it instead of adding a second."""
+    digest = hashlib.sha256(entry.model_dump_json(exclude={"at"}).encode()).hexdigest()[:16]
+    sk = f"HIST#{entry.version:012d}#{entry.event}#{digest}"
     return {
         "Put": {
             "TableName": table,

@@ -9,7 +9,7 @@ from engram.adapters.matching import iso
 from engram.models import DeletionLogEntry
 
 
-def _pk(tenant_id: str) -> str:
+def deletion_log_pk(tenant_id: str) -> str:
     return f"TENANT#{tenant_id}#DELLOG"
 
 
@@ -18,7 +18,7 @@ def log_deletion(table: DynamoTable, tenant_id: str, entry: DeletionLogEntry) ->
     table.client.put_item(
         TableName=table.table,
         Item={
-            **key(_pk(tenant_id), f"{iso(entry.at)}#{entry.receipt_id}"),
+            **key(deletion_log_pk(tenant_id), f"{iso(entry.at)}#{entry.receipt_id}"),
             "tenant_id": s(tenant_id),
             "doc": s(entry.model_dump_json()),
         },
@@ -29,5 +29,5 @@ class DynamoDeletionLog(DynamoTable):
     def deletion_log(self, tenant_id: str) -> list[DeletionLogEntry]:
         return [
             DeletionLogEntry.model_validate_json(i["doc"]["S"])
-            for i in self.query(key="pk", value=_pk(tenant_id))
+            for i in self.query(key="pk", value=deletion_log_pk(tenant_id))
         ]

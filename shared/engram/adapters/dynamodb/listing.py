@@ -10,6 +10,7 @@ import dataclasses
 from collections.abc import Iterator, Sequence
 from typing import Any, Unpack
 
+from engram.adapters.dynamodb.actions import SPARSE_TIERS
 from engram.adapters.dynamodb.items import Item, memory_key, owned, record_of, s, tenant_pk, vector_of
 from engram.adapters.dynamodb.memories import DynamoMemoryReads
 from engram.adapters.dynamodb.projected import entry_matches, needs_record
@@ -28,7 +29,7 @@ def _listing_index(tenant_id: str, conditions: Conditions) -> tuple[str, str]:
     scopes = conditions.scopes
     if not scopes.is_every and len(scopes) == 1:
         return "g2", f"{prefix}#SCOPE#{scopes.names[0]}"
-    if len(conditions.tiers) == 1:
+    if len(conditions.tiers) == 1 and conditions.tiers[0] in SPARSE_TIERS:
         return "g3", f"{prefix}#TIER#{conditions.tiers[0]}"
     return "g1", f"{prefix}#MEMS"
 

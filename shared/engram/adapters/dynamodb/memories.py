@@ -4,8 +4,10 @@ hash (index g4), thread neighbours (index g6) and stored vectors."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from datetime import datetime, timedelta
 from typing import Any
 
+from engram.adapters.dynamodb.deletion_log import deletion_log_pk
 from engram.adapters.dynamodb.items import (
     created_key,
     memory_id_of,
@@ -20,8 +22,8 @@ from engram.adapters.dynamodb.items import (
 from engram.adapters.dynamodb.projected import entry_matches, needs_record
 from engram.adapters.dynamodb.requests import DynamoTable
 from engram.adapters.dynamodb.write_behind import WriteBehind
-from engram.adapters.matching import matches
-from engram.models import MemoryRecord
+from engram.adapters.matching import iso, matches
+from engram.models import DeletionLogEntry, MemoryRecord
 from engram.ports import Conditions, Vector
 
 
@@ -48,9 +50,36 @@ class DynamoMemoryReads(DynamoTable):
         return self._seen(tenant_id, record_of(item)) if item is not None and owned(tenant_id, item) else None
 
     def get_many(self, tenant_id: str, memory_ids: Sequence[str]) -> dict[str, MemoryRecord]:
+        """The records by id; eventually consistent when ``memory_reads`` is ``eventual``, less
+        those a forget or an expiry deleted in the last minute (a replica may still hold them)."""
         keys = [memory_key(tenant_id, i) for i in dict.fromkeys(memory_ids)]
-        records = [self._seen(tenant_id, record_of(i)) for i in self.batch_get(keys) if owned(tenant_id, i)]
-        return {r.id: r for r in records}
+        consistent = self.memory_reads == "consistent"
+        items = self.batch_get(keys, consistent=consistent)
+        records = [self._seen(tenant_id, record_of(i)) for i in items if owned(tenant_id, i)]
+        gone = self._recently_deleted(tenant_id) if records and not consistent else {}
+        # a record written after its id's deletion (the same text retained again) is a new one
+        return {r.id: r for r in records if r.id not in gone or r.updated_at > gone[r.id]}
+
+    RECENT_DELETES_S = 60.0
+    """How far back an eventually consistent ``get_many`` looks in the deletion log: far longer
+    than DynamoDB's replicas take to converge (normally well under a second)."""
+
+    def _recently_deleted(self, tenant_id: str) -> dict[str, datetime]:
+        """When each id in the deletion-log receipts of the last ``RECENT_DELETES_S`` was deleted
+        (a consistent read: each receipt is written after its delete, so a forget that answered
+        is in it)."""
+        since = iso(self.clock.now() - timedelta(seconds=self.RECENT_DELETES_S)) or ""
+        receipts = self.query(
+            key="pk",
+            value=deletion_log_pk(tenant_id),
+            sk_condition="sk > :since",
+            values={":since": s(since)},
+        )
+        out: dict[str, datetime] = {}
+        for receipt in receipts:
+            entry = DeletionLogEntry.model_validate_json(receipt["doc"]["S"])
+            out.update(dict.fromkeys(entry.ids, entry.at))
+        return out
 
     def find_by_hash(self, tenant_id: str, scope: str, content_hash: str) -> MemoryRecord | None:
         hits = self.query(

@@ -1,11 +1,11 @@
-"""``MemoryRecords`` on DynamoDB, the writing half: batches in transactions (each record with its
-history), conditional updates, access counts and hard deletes."""
+"""``MemoryRecords`` on DynamoDB, the writing half: batches (records, then their history),
+conditional updates (each with its history in one transaction), access counts and hard deletes."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, Unpack
+from typing import Unpack
 
 from engram.adapters.dynamodb.actions import history_put, memory_update, vector_put
 from engram.adapters.dynamodb.deletion_log import log_deletion
@@ -40,12 +40,18 @@ class DynamoMemoryStore(DynamoMemories):
         return {i["id"]["S"] for i in self.batch_get(keys, projection="id, dim") if "dim" in i}
 
     def write(self, tenant_id: str, batch: WriteBatch) -> None:
-        """Records with their history in transactions (each record with its own history in the
-        same one), the idempotency result last: a crash in between leaves whole records that a
-        replay of the same request rewrites under the same ids, and never a stored result for a
-        write that did not happen. The vectors go first, outside the transactions (which would
-        write each twice): a vector item whose memory's transaction then fails is rewritten by the
-        replay, and a memory id names one text (a vector never meets another text's record)."""
+        """The vectors, then the records, then their history, then the idempotency result: each
+        step only once the one before is stored, so a failure anywhere answers an error and
+        leaves whole records (never a history entry or a stored result for a record that is not
+        there), which a replay of the same request rewrites under the same ids.
+
+        The vectors are plain puts (a vector item whose record then fails is rewritten by the
+        replay; a memory id names one text). One record is one ``UpdateItem`` (atomic alone); a
+        batch of several is written in transactions (all or none per transaction). The history
+        entries are plain puts after the records (a transaction writes each item at twice the
+        units): a failure between the two leaves records without their latest history entry
+        until the replay writes it, under the same key (``history_put``), so nothing is written
+        twice."""
         _own(tenant_id, batch.records)
         vectors = list(batch.vectors) or [None] * len(batch.records)
         unembedded = [r.id for r, v in zip(batch.records, vectors, strict=True) if v is None]
@@ -57,18 +63,28 @@ class DynamoMemoryStore(DynamoMemories):
                 if v is not None
             ]
         )
-        groups: dict[str, list[dict[str, Any]]] = {}
-        for record, vector in zip(batch.records, vectors, strict=True):
-            pending = vector is None and record.id not in embedded
-            groups[record.id] = [memory_update(self.table, tenant_id, record, vector, pending=pending)]
-        loose: list[list[dict[str, Any]]] = []
-        for entry in batch.history:
-            put = history_put(self.table, tenant_id, entry)
-            if entry.memory_id in groups:
-                groups[entry.memory_id].append(put)
-            else:
-                loose.append([put])
-        self.transact_chunks([*groups.values(), *loose])
+        causes = {(e.memory_id, e.version): e.event for e in batch.history}
+        updates = [
+            memory_update(
+                self.table,
+                tenant_id,
+                record,
+                vector,
+                pending=vector is None and record.id not in embedded,
+                cause=causes.get((record.id, record.version)),
+            )
+            for record, vector in zip(batch.records, vectors, strict=True)
+        ]
+        if len(updates) == 1:
+            self.client.update_item(**updates[0]["Update"])
+        elif updates:
+            self.transact_chunks([[u] for u in updates])
+        self.batch_write(
+            [
+                {"PutRequest": {"Item": history_put(self.table, tenant_id, e)["Put"]["Item"]}}
+                for e in batch.history
+            ]
+        )
         if batch.idempotency is not None:
             put_idempotency(self, tenant_id, batch.idempotency)
 
@@ -101,6 +117,7 @@ class DynamoMemoryStore(DynamoMemories):
                 condition=condition,
                 condition_values=values,
                 keep_access=True,
+                cause=update.history.event if update.history is not None else None,
             )
         ]
         if vector is not None:  # in the transaction: a conflict's loser must not leave its vector

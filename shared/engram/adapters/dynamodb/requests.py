@@ -11,7 +11,7 @@ import json
 import random
 import time
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from engram.adapters.clock import SystemClock
 from engram.adapters.dynamodb.errors import translating
@@ -53,10 +53,14 @@ class DynamoTable:
         max_unprocessed_rounds: int = 8,
         blobs: BlobStore | None = None,
         clock: Clock | None = None,
+        memory_reads: Literal["consistent", "eventual"] = "consistent",
     ) -> None:
         # Every failure of the client is an Engram error (engram.adapters.dynamodb.errors).
         self.client, self.table, self.blobs = translating(client), table_name, blobs
         self.max_unprocessed_rounds = max_unprocessed_rounds
+        self.memory_reads = memory_reads
+        """``eventual``: ``get_many`` reads eventually consistent (half the read units), for a
+        process whose reads by id only rank (the recall function: ``AwsSettings.memory_reads``)."""
         self.clock: Clock = clock or SystemClock()
 
     def now_s(self) -> int:
@@ -142,13 +146,16 @@ class DynamoTable:
     def batch_delete(self, keys: Sequence[Item]) -> None:
         self.batch_write([{"DeleteRequest": {"Key": k}} for k in keys])
 
-    def batch_get(self, keys: Sequence[Item], projection: str | None = None) -> list[Item]:
-        """``BatchGetItem`` (consistent) in chunks of 100; unprocessed keys are retried."""
+    def batch_get(
+        self, keys: Sequence[Item], projection: str | None = None, *, consistent: bool = True
+    ) -> list[Item]:
+        """``BatchGetItem`` (consistent unless not ``consistent``) in chunks of 100; unprocessed
+        keys are retried."""
         out: list[Item] = []
         for start in range(0, len(keys), BATCH_GET_LIMIT):
             request: dict[str, Any] = {
                 "Keys": list(keys[start : start + BATCH_GET_LIMIT]),
-                "ConsistentRead": True,
+                "ConsistentRead": consistent,
             }
             if projection is not None:
                 request["ProjectionExpression"] = projection
