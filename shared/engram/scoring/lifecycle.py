@@ -86,6 +86,26 @@ def multiplier(c: float, tier: str, settings: LifecycleSettings) -> float:
     return base + (1.0 - base) * max(floor_for(tier, settings), min(1.0, c))
 
 
+def rank_multiplier(c: float, fresh_c: float, tier: str, settings: LifecycleSettings) -> float:
+    """The multiplier recall ranks by: a tier's floor holds a memory up as it decays, but never
+    above ``fresh_c``, its composite when new (R = 1, F = 0).
+
+    Promotions are earned by being returned (access ≥ 3), so a floor that lifted a fresh memory
+    above its own composite would let being returned outrank what answers the next query.
+
+    >>> s = LifecycleSettings()
+    >>> round(rank_multiplier(0.55, 0.55, "working", s), 4)  # fresh: as a peripheral one
+    0.685
+    >>> round(rank_multiplier(0.15, 0.55, "working", s), 4)  # faded: held at its fresh composite
+    0.685
+    >>> round(rank_multiplier(0.15, 0.55, "peripheral", s), 4)
+    0.65
+    """
+    base = settings.multiplier_base
+    floor = min(floor_for(tier, settings), fresh_c)
+    return base + (1.0 - base) * max(floor, min(1.0, c))
+
+
 def rank_prior(multiplier_value: float, weight: float) -> float:
     """The query-independent factor of a recall score: ``1 − weight·(1 − multiplier)``.
 
