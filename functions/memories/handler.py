@@ -40,6 +40,7 @@ from engram.models import (
 )
 from engram.retain import jobs
 from engram.tenants.tenancy import resolve
+from engram.validation_words import SCOPE
 from engram_http.runtime import (
     JSON,
     JobIdPath,
@@ -180,8 +181,8 @@ def import_(
         PeerFormat | None,
         Query(alias="from", description="another service's export: mem0, jsonl, memory-lancedb-pro"),
     ] = None,
-    scope: Annotated[
-        Scope | None, Query(description="with from=jsonl: the scope of lines that name none")
+    scope: Annotated[  # no example: it goes with from= alone
+        str | None, Query(pattern=SCOPE, description="with from=jsonl: the scope of lines that name none")
     ] = None,
     dry_run: Annotated[
         bool, Query(description="with from=: say what would be imported, write nothing")
