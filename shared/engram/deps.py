@@ -34,6 +34,7 @@ from engram.ports import (
     UsageLedger,
     UsagePlanRegistry,
 )
+from engram.retain.jobs import JobPorts
 from engram.settings import Settings
 
 if TYPE_CHECKING:
@@ -96,6 +97,11 @@ class Deps:
             self.backlog,
             self.settings,
         )
+
+    @property
+    def job_ports(self) -> JobPorts:
+        """The ports running an accepted job takes (``engram.retain.jobs``)."""
+        return self.call(JobPorts)
 
     def call(self, service: Callable[..., R], /, *args: Any, **given: Any) -> R:
         """``service(*args, **given)`` with the ports it names as keyword-only parameters and
