@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from engram.embedding.backlog import Backfill, Backlog
-from engram.metering.counters import Meter
+from engram.metering.counters import Meter, MeteredPorts
 from engram.ports import (
     LLM,
     BlobStore,
@@ -97,6 +97,11 @@ class Deps:
             self.backlog,
             self.settings,
         )
+
+    @property
+    def metered_ports(self) -> MeteredPorts:
+        """The ports of an operation that writes and embeds, metered (``engram.metering``)."""
+        return self.call(MeteredPorts)
 
     @property
     def job_ports(self) -> JobPorts:
