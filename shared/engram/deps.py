@@ -17,31 +17,24 @@ from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from engram.embedding.backlog import Backfill, Backlog
-from engram.metering.counters import Meter
+from engram.metering.counters import Meter, MeteredPorts
 from engram.ports import (
     LLM,
     BlobStore,
     Clock,
-    DeletionLog,
     Embedder,
-    EmbeddingBacklog,
     Extractor,
-    IdempotencyRecords,
     JobQueue,
     JobRunner,
-    JobStore,
     KeyStore,
-    LifecycleReports,
-    MemoryHistory,
-    MemoryRecords,
     MemoryStore,
     Reranker,
     SearchIndex,
     StepQueue,
-    TenantRegistry,
     UsageLedger,
     UsagePlanRegistry,
 )
+from engram.retain.jobs import JobPorts
 from engram.settings import Settings
 
 if TYPE_CHECKING:
@@ -82,39 +75,6 @@ class Deps:
     events on EventBridge instead)."""
     backlog: Backlog = field(default_factory=Backlog, repr=False, compare=False)
 
-    # The store's parts, each under the name of its port (one store serves them all).
-    @property
-    def tenants(self) -> TenantRegistry:
-        return self.store
-
-    @property
-    def records(self) -> MemoryRecords:
-        return self.store
-
-    @property
-    def history(self) -> MemoryHistory:
-        return self.store
-
-    @property
-    def deletion_log(self) -> DeletionLog:
-        return self.store
-
-    @property
-    def idempotency(self) -> IdempotencyRecords:
-        return self.store
-
-    @property
-    def jobs(self) -> JobStore:
-        return self.store
-
-    @property
-    def reports(self) -> LifecycleReports:
-        return self.store
-
-    @property
-    def pending(self) -> EmbeddingBacklog:
-        return self.store
-
     @property
     def key_store(self) -> KeyStore | None:
         return self.keys.store if self.keys is not None else None
@@ -138,12 +98,22 @@ class Deps:
             self.settings,
         )
 
+    @property
+    def metered_ports(self) -> MeteredPorts:
+        """The ports of an operation that writes and embeds, metered (``engram.metering``)."""
+        return self.call(MeteredPorts)
+
+    @property
+    def job_ports(self) -> JobPorts:
+        """The ports running an accepted job takes (``engram.retain.jobs``)."""
+        return self.call(JobPorts)
+
     def call(self, service: Callable[..., R], /, *args: Any, **given: Any) -> R:
         """``service(*args, **given)`` with the ports it names as keyword-only parameters and
         ``given`` does not: ``deps.call(engram.recall.run, context, request)``."""
         for name in _injected(service):
             if name not in given:
-                given[name] = getattr(self, name)
+                given[name] = self.store if name in STORE_PARTS else getattr(self, name)
         return service(*args, **given)
 
     def operator_credential(self) -> str | None:
@@ -151,26 +121,22 @@ class Deps:
         return self.operator_token() if callable(self.operator_token) else self.operator_token
 
 
-_PORTS = frozenset(
-    {f.name for f in fields(Deps)}
-    | {
-        "tenants",
-        "records",
-        "history",
-        "deletion_log",
-        "idempotency",
-        "jobs",
-        "reports",
-        "pending",
-        "key_store",
-        "meter",
-        "backfill",
-    }
+STORE_PARTS = frozenset(
+    {"tenants", "records", "history", "deletion_log", "idempotency", "jobs", "reports", "pending"}
 )
+"""The store's parts, each the name of its port (``records: MemoryRecords``, ``jobs: JobStore`` …):
+a service naming one is given the store, which is every one of them (``MemoryStore``)."""
+
+PORTS = frozenset(
+    {f.name for f in fields(Deps)}
+    | {n for n, v in vars(Deps).items() if isinstance(v, property)}
+    | STORE_PARTS
+)
+"""Every name ``Deps.call`` can pass a service."""
 
 
 @functools.cache
 def _injected(service: Callable[..., Any]) -> tuple[str, ...]:
     """The ports ``service`` takes by name (its keyword-only parameters ``Deps`` has)."""
     parameters = inspect.signature(service).parameters.values()
-    return tuple(p.name for p in parameters if p.kind is p.KEYWORD_ONLY and p.name in _PORTS)
+    return tuple(p.name for p in parameters if p.kind is p.KEYWORD_ONLY and p.name in PORTS)

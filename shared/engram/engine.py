@@ -55,6 +55,11 @@ class Engine:
 
     def __init__(self, deps: Deps, *, background: Background | None = None) -> None:
         self.deps = deps
+        # The ports most read (every port is in ``deps``).
+        self.settings: Settings = deps.settings
+        self.store: MemoryStore = deps.store
+        self.index: SearchIndex = deps.index
+        self.embedder: Embedder = deps.embedder
         self.background = background or Background(deps)
         if self.background.runner is not None:
             self.background.runner.start_on_submit()  # a script's jobs run as the server's would
@@ -85,23 +90,6 @@ class Engine:
             self.background.runner.bind(deps)
         self.background.deps = self.background.embedder.deps = deps
         return Engine(deps, background=self.background)
-
-    # The ports most read (read only; every port is in ``deps``).
-    @property
-    def settings(self) -> Settings:
-        return self.deps.settings
-
-    @property
-    def store(self) -> MemoryStore:
-        return self.deps.store
-
-    @property
-    def index(self) -> SearchIndex:
-        return self.deps.index
-
-    @property
-    def embedder(self) -> Embedder:
-        return self.deps.embedder
 
     # A tenant's operations: ``name(tenant_id, …, allowed_scopes=None)``.
     def _in_context(

@@ -101,3 +101,8 @@ def dev_tool(module: str, name: str = "run") -> Callable[[argparse.Namespace], i
         ) from exc
     entry: Callable[[argparse.Namespace], int] = getattr(tool, name)
     return entry
+
+
+def dev_command(module: str) -> Handler:
+    """The handler of a command that runs ``engram_dev.<module>.run`` (imported when it runs)."""
+    return lambda args: dev_tool(module)(args)

@@ -1,12 +1,11 @@
 """The services of recall, retain and imports name their ports (#29): none takes ``Deps``, and
-every port one requires is one ``Deps.call`` can pass it (a name ``Deps`` has)."""
+every port one requires is one ``Deps.call`` can pass it (``engram.deps.PORTS``)."""
 
 from __future__ import annotations
 
 import ast
 import inspect
 from collections.abc import Callable
-from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +13,7 @@ import pytest
 
 import engram
 from engram import imports, recall, retain
-from engram.deps import Deps
+from engram.deps import PORTS
 from engram.imports import transfer
 from engram.retain import jobs
 
@@ -39,7 +38,6 @@ SERVICES: list[Callable[..., Any]] = [
     transfer.import_lines,
     transfer.import_peer,
 ]
-PORTS = {f.name for f in fields(Deps)} | {n for n, v in vars(Deps).items() if isinstance(v, property)}
 ROOMS = ("recall", "retain", "imports")
 
 

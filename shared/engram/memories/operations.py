@@ -35,7 +35,6 @@ from engram.models import (
 from engram.ports import (
     Clock,
     Conditions,
-    Embedder,
     MemoryHistory,
     MemoryRecords,
     MemoryStore,
@@ -147,11 +146,8 @@ def patch(
     tenant_id: str,
     memory_id: str,
     request: PatchRequest,
+    ports: Ports,
     *,
-    records: MemoryRecords,
-    index: SearchIndex,
-    embedder: Embedder,
-    clock: Clock,
     scopes: ScopeSet,
     reason: str = "set by PATCH",
 ) -> MemoryView:
@@ -159,6 +155,7 @@ def patch(
     entry per patch. Moving a memory out of ``archived`` restores it to the search index and
     restarts its decay clock (``last_accessed_at`` = now), so the next job run does not archive
     it again at once; moving it into ``archived`` takes it out of the index."""
+    records, index, embedder, clock = ports.store, ports.index, ports.embedder, ports.clock
     record = visible(records, tenant_id, memory_id, scopes)
     now = clock.now()
     changes: dict[str, Any] = {"version": record.version + 1, "updated_at": now}
@@ -212,26 +209,20 @@ def restore(
     tenant_id: str,
     memory_id: str,
     request: RestoreRequest,
+    ports: Ports,
     *,
-    records: MemoryRecords,
-    index: SearchIndex,
-    embedder: Embedder,
-    clock: Clock,
     scopes: ScopeSet,
 ) -> MemoryView:
     """Bring an archived memory back into ``request.tier`` (a memory that is not archived is
     returned unchanged, so a retried restore is harmless)."""
-    record = visible(records, tenant_id, memory_id, scopes)
+    record = visible(ports.store, tenant_id, memory_id, scopes)
     if record.tier != "archived":
         return MemoryView.of(record)
     return patch(
         tenant_id,
         memory_id,
         PatchRequest(tier=request.tier),
-        records=records,
-        index=index,
-        embedder=embedder,
-        clock=clock,
+        ports,
         scopes=scopes,
         reason="restored",
     )

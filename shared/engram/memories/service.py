@@ -9,7 +9,7 @@ from __future__ import annotations
 from engram.memories import operations as pipeline
 from engram.memories import usefulness
 from engram.metering import counters
-from engram.metering.counters import Meter, MeteredEmbedder
+from engram.metering.counters import Meter, MeteredPorts
 from engram.models import (
     USAGE_COUNTERS,
     FeedbackRequest,
@@ -23,7 +23,6 @@ from engram.models import (
 )
 from engram.ports import (
     Clock,
-    Embedder,
     LifecycleReports,
     MemoryHistory,
     MemoryRecords,
@@ -64,27 +63,10 @@ def list_memories(context: TenantContext, request: ListRequest, *, records: Memo
 
 
 def patch(
-    context: TenantContext,
-    memory_id: str,
-    request: PatchRequest,
-    *,
-    records: MemoryRecords,
-    index: SearchIndex,
-    embedder: Embedder,
-    meter: Meter,
-    clock: Clock,
+    context: TenantContext, memory_id: str, request: PatchRequest, *, metered_ports: MeteredPorts
 ) -> MemoryView:
-    with meter.metered(context.tenant_id) as usage:
-        return pipeline.patch(
-            context.tenant_id,
-            memory_id,
-            request,
-            records=records,
-            index=index,
-            embedder=MeteredEmbedder(embedder, usage),
-            clock=clock,
-            scopes=context.scopes,
-        )
+    with metered_ports.ports(context.tenant_id) as ports:
+        return pipeline.patch(context.tenant_id, memory_id, request, ports, scopes=context.scopes)
 
 
 def restore(
@@ -92,22 +74,11 @@ def restore(
     memory_id: str,
     request: RestoreRequest | None = None,
     *,
-    records: MemoryRecords,
-    index: SearchIndex,
-    embedder: Embedder,
-    meter: Meter,
-    clock: Clock,
+    metered_ports: MeteredPorts,
 ) -> MemoryView:
-    with meter.metered(context.tenant_id) as usage:
+    with metered_ports.ports(context.tenant_id) as ports:
         return pipeline.restore(
-            context.tenant_id,
-            memory_id,
-            request or RestoreRequest(),
-            records=records,
-            index=index,
-            embedder=MeteredEmbedder(embedder, usage),
-            clock=clock,
-            scopes=context.scopes,
+            context.tenant_id, memory_id, request or RestoreRequest(), ports, scopes=context.scopes
         )
 
 

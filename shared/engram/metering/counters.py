@@ -32,7 +32,7 @@ from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from engram.errors import QuotaExceededError
-from engram.ports import Clock, Embedder, UsageLedger, Vector
+from engram.ports import Clock, Embedder, MemoryStore, Ports, SearchIndex, UsageLedger, Vector
 
 if TYPE_CHECKING:
     from engram.settings import LimitsSettings
@@ -196,3 +196,21 @@ class Meter:
                 f"embedding budget {what}: {spent} of {budget} tokens this month",
                 retry_after=max(1, int((first - now).total_seconds())),
             )
+
+
+@dataclass(frozen=True, kw_only=True)
+class MeteredPorts:
+    """The ports of an operation that reads, writes and embeds, and the meter its embedding is
+    counted by (``Deps.metered_ports``): ``with metered_ports.ports(tenant_id) as ports: ...``."""
+
+    store: MemoryStore
+    index: SearchIndex
+    embedder: Embedder
+    meter: Meter
+    clock: Clock
+
+    @contextlib.contextmanager
+    def ports(self, tenant_id: str, *counted: str) -> Iterator[Ports]:
+        """``Ports`` whose embedder counts into the tenant's usage (``Meter.metered``)."""
+        with self.meter.metered(tenant_id, *counted) as usage:
+            yield Ports(self.store, self.index, MeteredEmbedder(self.embedder, usage), self.clock)

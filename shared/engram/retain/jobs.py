@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from engram.embedding.backlog import Backlog
@@ -114,73 +115,45 @@ def get_job(context: TenantContext, job_id_: str, *, jobs: JobStore) -> Job:
     return job
 
 
-def run_job(
-    tenant_id: str,
-    job_id_: str,
-    *,
-    store: MemoryStore,
-    tenants: TenantRegistry,
-    index: SearchIndex,
-    embedder: Embedder,
-    extractor: Extractor,
-    llm: LLM | None,
-    meter: Meter,
-    clock: Clock,
-    backlog: Backlog,
-    blobs: BlobStore | None,
-    queue: JobQueue | None,
-    runner: JobRunner | None,
-    settings: Settings,
-) -> Job | None:
+@dataclass(frozen=True, kw_only=True)
+class JobPorts:
+    """The ports running a job takes (``Deps.job_ports``): a retain's, an import's, and where a
+    job goes next (``queue``, ``runner``)."""
+
+    store: MemoryStore
+    tenants: TenantRegistry
+    index: SearchIndex
+    embedder: Embedder
+    extractor: Extractor
+    llm: LLM | None
+    meter: Meter
+    clock: Clock
+    backlog: Backlog
+    blobs: BlobStore | None
+    queue: JobQueue | None
+    runner: JobRunner | None
+    settings: Settings
+
+
+def run_job(tenant_id: str, job_id_: str, *, job_ports: JobPorts) -> Job | None:
     """Run one queued job (the extract worker's entry). A succeeded or unknown job is left
     alone, so a redelivered message is a no-op; a failed one runs again (its retain carries
     the job's idempotency key, so what a first attempt committed is replayed, not rewritten).
     Returns the job as it ends, None if it does not exist."""
+    store = job_ports.store
     job = store.get_job(tenant_id, job_id_)
     if job is None or job.status == "succeeded":
         return job
     if job.request is None:  # a failed job whose body was dropped cannot run again
         return job
-    execute(
-        tenant_id,
-        job,
-        store=store,
-        tenants=tenants,
-        index=index,
-        embedder=embedder,
-        extractor=extractor,
-        llm=llm,
-        meter=meter,
-        clock=clock,
-        backlog=backlog,
-        blobs=blobs,
-        queue=queue,
-        runner=runner,
-        settings=settings,
-    )
+    execute(tenant_id, job, job_ports=job_ports)
     return store.get_job(tenant_id, job_id_)
 
 
-def execute(
-    tenant_id: str,
-    job: Job,
-    *,
-    store: MemoryStore,
-    tenants: TenantRegistry,
-    index: SearchIndex,
-    embedder: Embedder,
-    extractor: Extractor,
-    llm: LLM | None,
-    meter: Meter,
-    clock: Clock,
-    backlog: Backlog,
-    blobs: BlobStore | None,
-    queue: JobQueue | None,
-    runner: JobRunner | None,
-    settings: Settings,
-) -> None:
+def execute(tenant_id: str, job: Job, *, job_ports: JobPorts) -> None:
     """Run a job's retain (or import, ``engram.imports``) and store how it ended (any failure is
     the job's, not the caller's). ``settings`` are the service's (the job runs with the tenant's)."""
+    p = job_ports
     if job.kind == "import":
         from engram import imports
 
@@ -189,33 +162,33 @@ def execute(
                 tenant_id,
                 job,
                 should_stop=should_stop,
-                store=store,
-                tenants=tenants,
-                index=index,
-                embedder=embedder,
-                meter=meter,
-                clock=clock,
-                blobs=blobs,
-                settings=settings,
+                store=p.store,
+                tenants=p.tenants,
+                index=p.index,
+                embedder=p.embedder,
+                meter=p.meter,
+                clock=p.clock,
+                blobs=p.blobs,
+                settings=p.settings,
             )
 
-        _import_slice(tenant_id, run_import, runner=runner)
+        _import_slice(tenant_id, run_import, runner=p.runner)
         return
-    running = job.model_copy(update={"status": "running", "updated_at": clock.now()})
-    store.put_job(tenant_id, running)
+    running = job.model_copy(update={"status": "running", "updated_at": p.clock.now()})
+    p.store.put_job(tenant_id, running)
     try:
         response = metered.run(
-            tenancy.of_tenant(tenant_id, tenants=tenants, settings=settings),
+            tenancy.of_tenant(tenant_id, tenants=p.tenants, settings=p.settings),
             job_request(job),
-            records=store,
-            idempotency=store,
-            index=index,
-            embedder=embedder,
-            extractor=extractor,
-            llm=llm,
-            meter=meter,
-            clock=clock,
-            backlog=backlog,
+            records=p.store,
+            idempotency=p.store,
+            index=p.index,
+            embedder=p.embedder,
+            extractor=p.extractor,
+            llm=p.llm,
+            meter=p.meter,
+            clock=p.clock,
+            backlog=p.backlog,
         )
         results = [r.model_copy(update={"memory": None}) for r in response.results]  # ids only
         update: dict[str, Any] = {
@@ -231,9 +204,9 @@ def execute(
         update = {
             "status": "failed",
             "error": str(exc),
-            "request": job.request if queue is not None else None,
+            "request": job.request if p.queue is not None else None,
         }
-    store.put_job(tenant_id, running.model_copy(update={**update, "updated_at": clock.now()}))
+    p.store.put_job(tenant_id, running.model_copy(update={**update, "updated_at": p.clock.now()}))
 
 
 IMPORT_SLICE_BATCHES = 5

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from engram_cli.common import Command, dev_tool, out
+from engram_cli.common import Command, dev_command, dev_tool, out
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
@@ -105,12 +105,12 @@ def add_smoke(command: Command) -> None:
     p.add_argument("--wait", type=float, default=30.0, help="seconds recall and the erasure may take")
 
 
-def cmd_eval(args: argparse.Namespace) -> int:
-    return dev_tool("evaluation.runner")(args)
-
-
 def add_eval(command: Command) -> None:
-    p = command("eval", cmd_eval, "recall quality on LoCoMo-format conversations, through the HTTP API")
+    p = command(
+        "eval",
+        dev_command("evaluation.runner"),
+        "recall quality on LoCoMo-format conversations, through the HTTP API",
+    )
     p.add_argument("suite", choices=["locomo"])
     p.add_argument("--data", required=True, help="LoCoMo-format JSON file")
     p.add_argument("--url", help="a running Engram (default: start a local one, as --local)")
@@ -140,13 +140,11 @@ def add_eval(command: Command) -> None:
     p.add_argument("--keep", action="store_true", help="keep the evaluation tenant")
 
 
-def cmd_bench(args: argparse.Namespace) -> int:
-    return dev_tool("bench")(args)
-
-
 def add_bench(command: Command) -> None:
     p = command(
-        "bench", cmd_bench, "seed N memories and measure recall latency by stage and retain throughput"
+        "bench",
+        dev_command("bench"),
+        "seed N memories and measure recall latency by stage and retain throughput",
     )
     p.add_argument("--n", type=int, default=10_000)
     p.add_argument("--queries", type=int, default=300)
@@ -161,14 +159,10 @@ def add_bench(command: Command) -> None:
     p.add_argument("--keep-data", action="store_true", help="keep the seeded data folder (for bench-compare)")
 
 
-def cmd_bench_compare(args: argparse.Namespace) -> int:
-    return dev_tool("bench_compare")(args)
-
-
 def add_bench_compare(command: Command) -> None:
     p = command(
         "bench-compare",
-        cmd_bench_compare,
+        dev_command("bench_compare"),
         "recall latency of several checkouts side by side on one bench file",
     )
     p.add_argument("--data", required=True, help="a data folder kept by engram bench --keep-data")
@@ -179,24 +173,20 @@ def add_bench_compare(command: Command) -> None:
     )
 
 
-def cmd_bench_gateway(args: argparse.Namespace) -> int:
-    return dev_tool("gateway_bench")(args)
-
-
 def add_bench_gateway(command: Command) -> None:
-    p = command("bench-gateway", cmd_bench_gateway, "recall latency in-process vs through the local gateway")
+    p = command(
+        "bench-gateway",
+        dev_command("gateway_bench"),
+        "recall latency in-process vs through the local gateway",
+    )
     p.add_argument("--memories", type=int, default=1000)
     p.add_argument("--queries", type=int, default=1000)
-
-
-def cmd_bench_concurrency(args: argparse.Namespace) -> int:
-    return dev_tool("concurrency_bench")(args)
 
 
 def add_bench_concurrency(command: Command) -> None:
     p = command(
         "bench-concurrency",
-        cmd_bench_concurrency,
+        dev_command("concurrency_bench"),
         "recall throughput at 1-32 clients, and a quiet tenant beside another's import and export",
     )
     p.add_argument("--memories", type=int, default=1000, help="the quiet tenant's memories")
@@ -211,20 +201,18 @@ def add_bench_concurrency(command: Command) -> None:
     p.add_argument("--workers", type=int, help="engram serve --workers (default: the cores)")
 
 
-def cmd_coldstart(args: argparse.Namespace) -> int:
-    return dev_tool("coldstart")(args)
-
-
 def add_coldstart(command: Command) -> None:
-    p = command("coldstart", cmd_coldstart, "import time of each Lambda handler in a fresh interpreter")
+    p = command(
+        "coldstart", dev_command("coldstart"), "import time of each Lambda handler in a fresh interpreter"
+    )
     p.add_argument("--repeat", type=int, default=5)
 
 
-def cmd_cost(args: argparse.Namespace) -> int:
-    return dev_tool("cost")(args)
-
-
 def add_cost(command: Command) -> None:
-    p = command("cost", cmd_cost, "dollars per million calls and per idle month, from DynamoDB Local's units")
+    p = command(
+        "cost",
+        dev_command("cost"),
+        "dollars per million calls and per idle month, from DynamoDB Local's units",
+    )
     p.add_argument("--n", type=int, default=20, help="calls of each kind to replay")
     p.add_argument("--dynamodb-endpoint", help="a running DynamoDB Local (default: start the checkout's)")
