@@ -19,7 +19,7 @@ from typing import Any, TypedDict, TypeVar, Unpack
 import engram.forget.service
 import engram.lifecycle.service
 import engram.memories.service
-from engram import app, models, recall, retain
+from engram import app, imports, models, recall, retain
 from engram.background import Background
 from engram.deps import Deps
 from engram.imports import transfer
@@ -212,7 +212,18 @@ class Engine:
         allowed_scopes: Scopes = None,
         **options: Unpack[PeerImport],
     ) -> models.ImportReport:
-        return self._in_context(transfer.import_peer, tenant_id, allowed_scopes, fmt, text, **options)
+        peer = imports.PeerFile(
+            fmt, options.get("default_scope", "global"), options.get("skip_invalid", False)
+        )
+        return self._in_context(
+            imports.import_peer_file,
+            tenant_id,
+            allowed_scopes,
+            peer,
+            text,
+            options.get("progress"),
+            dry_run=options.get("dry_run", False),
+        )
 
     # The operator's and the workers' operations.
     def run_job(self, tenant_id: str, job_id: str) -> models.Job | None:

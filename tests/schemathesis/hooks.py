@@ -48,9 +48,6 @@ def filter_case(ctx: Any, case: Any) -> bool:
     body, query = case.body, case.query
     if isinstance(body, dict) and _past(body.get("expires_at")):
         return False
-    if isinstance(query, dict) and case.operation.path == "/v1/import" and "from" not in query:
-        if any(query.get(option) not in (None, False, "false") for option in PEER_OPTIONS):
-            return False  # the examples phase does not map cases (map_case drops them elsewhere)
     return not (isinstance(query, dict) and query.get("cursor"))
 
 

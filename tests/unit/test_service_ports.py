@@ -36,7 +36,6 @@ SERVICES: list[Callable[..., Any]] = [
     transfer.export_lines,
     transfer.export_link,
     transfer.import_lines,
-    transfer.import_peer,
 ]
 ROOMS = ("recall", "retain", "imports")
 

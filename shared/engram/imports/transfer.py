@@ -1,6 +1,6 @@
 """A tenant's memories out and in: JSONL export (inline, or to object storage with a link),
-JSONL import, and imports of another service's export (``engram.imports.formats``), here: the
-CLI's (the API's imports are ``engram.imports.service``'s, inline or as a job)."""
+and JSONL import here (the CLI; the API's imports are ``engram.imports.service``'s, inline or as
+a job, and the CLI's of another service's export ``import_peer_file``)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,9 @@ from datetime import timedelta
 
 from engram.embedding.backlog import Backfill
 from engram.identity import job_id
-from engram.imports.peers import PeerFormat
 from engram.memories import operations as pipeline
 from engram.metering.counters import Meter
-from engram.models import ExportLink, ImportReport
+from engram.models import ExportLink
 from engram.ports import (
     BlobStore,
     Clock,
@@ -90,36 +89,3 @@ def import_lines(
         clock=clock,
     )
     return {"imported": answer.imported, "skipped": answer.skipped}
-
-
-def import_peer(
-    context: TenantContext,
-    fmt: PeerFormat,
-    text: str,
-    *,
-    default_scope: str = "global",
-    dry_run: bool = False,
-    skip_invalid: bool = False,
-    progress: Callable[[int, int], None] | None = None,
-    store: MemoryStore,
-    index: SearchIndex,
-    embedder: Embedder,
-    meter: Meter,
-    clock: Clock,
-) -> ImportReport:
-    """Import another service's export here (the CLI, ``engram.imports.formats``): the report of
-    what was (or, with ``dry_run``, would be) imported and skipped."""
-    from engram import imports
-
-    return imports.import_peer_file(
-        context,
-        imports.PeerFile(fmt, default_scope, skip_invalid),
-        text,
-        progress,
-        dry_run=dry_run,
-        store=store,
-        index=index,
-        embedder=embedder,
-        meter=meter,
-        clock=clock,
-    )
