@@ -194,10 +194,7 @@ def import_(
     if upload is not None:  # the file was PUT to the upload URL: it becomes a job
         return json_response(deps().call(imports.start_upload, context, upload, peer=peer), status=202)
     body = app.current_event.body or ""
-    if peer is None:
-        answer: ImportResponse | ImportReport | JobAccepted = deps().call(imports.import_text, context, body)
-    else:
-        answer = deps().call(imports.import_peer_text, context, peer, body, dry_run=dry_run)
+    answer = deps().call(imports.import_text, context, body, peer, dry_run=dry_run)
     return json_response(answer, status=202 if isinstance(answer, JobAccepted) else 200)
 
 

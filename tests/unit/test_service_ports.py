@@ -26,7 +26,6 @@ SERVICES: list[Callable[..., Any]] = [
     jobs.execute,
     imports.import_text,
     imports.import_lines,
-    imports.import_peer_text,
     imports.import_peer_file,
     imports.submit,
     imports.run_job,

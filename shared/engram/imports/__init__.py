@@ -12,7 +12,6 @@ from engram.imports.service import (
     INLINE_MAX,
     import_lines,
     import_peer_file,
-    import_peer_text,
     import_text,
 )
 from engram.imports.uploads import new_upload, start_upload
@@ -28,7 +27,6 @@ __all__ = [
     "execute",
     "import_lines",
     "import_peer_file",
-    "import_peer_text",
     "import_text",
     "new_upload",
     "read",

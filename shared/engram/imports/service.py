@@ -1,9 +1,8 @@
 """An import, inline while it fits the call's deadline, else as a job that resumes where it stopped.
 
-``import_text`` (an Engram export) and ``import_peer_text`` (another service's, read by
-``engram.imports.formats``) validate the whole file first (nothing is written if any line is
-wrong), then write it in batches. A file of more than ``INLINE_MAX`` memories is a job from the start; a
-smaller one is written inline while the invocation's time left (``engram.deadline``) allows
+``import_text`` (an Engram export, or another service's read by ``engram.imports.formats``)
+validates the whole file first (nothing is written if any line is wrong), then writes it in
+batches. A file of more than ``INLINE_MAX`` memories is a job from the start; a smaller one is written inline while the invocation's time left (``engram.deadline``) allows
 another batch, and what remains when it does not becomes a job: the answer is then ``202`` with
 the job's id, never a timeout with part of the file written and no one to finish it.
 
@@ -57,32 +56,7 @@ MIN_LEFT_S = 2.0
 def import_text(
     context: TenantContext,
     text: str,
-    *,
-    store: MemoryStore,
-    index: SearchIndex,
-    embedder: Embedder,
-    meter: Meter,
-    clock: Clock,
-    blobs: BlobStore | None,
-    steps: StepQueue | None,
-    queue: JobQueue | None,
-    runner: JobRunner | None,
-) -> ImportResponse | JobAccepted:
-    """Import an export posted whole: the counts, or the job that carries on (see the module)."""
-    plan = read_file(context, text, None, embedder=embedder, clock=clock)
-    jobs = _Jobs(blobs, steps, queue, runner)
-    done = _inline_or_job(context, plan, text, None, Ports(store, index, embedder, clock), meter, jobs)
-    return (
-        done
-        if isinstance(done, JobAccepted)
-        else ImportResponse(imported=done.imported, skipped=done.skipped)
-    )
-
-
-def import_peer_text(
-    context: TenantContext,
-    peer: PeerFile,
-    text: str,
+    peer: PeerFile | None = None,
     *,
     dry_run: bool = False,
     store: MemoryStore,
@@ -94,14 +68,29 @@ def import_peer_text(
     steps: StepQueue | None,
     queue: JobQueue | None,
     runner: JobRunner | None,
-) -> ImportReport | JobAccepted:
-    """Import another service's export posted whole (``engram.imports.formats``): the report of
-    every record, or the job that carries on; with ``dry_run``, the report of what it would do."""
+) -> ImportResponse | ImportReport | JobAccepted:
+    """Import a file posted whole: an Engram export (the counts), or with ``peer`` another
+    service's (``engram.imports.formats``: the report of every record; with ``dry_run``, of what
+    the import would do, nothing written); or the job that carries on (see the module)."""
+    jobs, ports = _Jobs(blobs, steps, queue, runner), Ports(store, index, embedder, clock)
+    if peer is None:
+        done = _inline_or_job(
+            context,
+            read_file(context, text, None, embedder=embedder, clock=clock),
+            text,
+            None,
+            ports,
+            meter,
+            jobs,
+        )
+        return (
+            done
+            if isinstance(done, JobAccepted)
+            else ImportResponse(imported=done.imported, skipped=done.skipped)
+        )
     plan, present = _peer_plan(context, peer, text, store, clock)
     if dry_run:
         return formats.report(plan, present, dry_run=True)
-    jobs = _Jobs(blobs, steps, queue, runner)
-    ports = Ports(store, index, embedder, clock)
     done = _inline_or_job(context, formats.items(plan, context.scopes), text, peer, ports, meter, jobs)
     if isinstance(done, JobAccepted):
         return done
