@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import socket
 import subprocess
 import sys
+import urllib.parse
 from pathlib import Path
 
 import pytest
@@ -188,3 +190,31 @@ def test_the_local_server_keeps_answering_after_its_log_outgrows_a_pipe() -> Non
             assert reply is not None
         finally:
             client.close()
+
+
+def test_killing_the_evaluator_stops_the_server_it_started() -> None:
+    # Given an evaluator process inside the local server it started
+    script = (
+        "import time\n"
+        "from engram_dev.evaluation.runner import local_server\n"
+        "with local_server() as (url, _token):\n"
+        "    print(url, flush=True)\n"
+        "    time.sleep(120)\n"
+    )
+    evaluator = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    try:
+        assert evaluator.stdout is not None
+        url = evaluator.stdout.readline().strip()
+        host, port = urllib.parse.urlsplit(url).hostname, urllib.parse.urlsplit(url).port
+        assert port is not None
+        socket.create_connection((host, port), timeout=5).close()  # the server answers
+
+        # When it is killed the way `kill` does (SIGTERM)
+        evaluator.terminate()
+        assert evaluator.wait(timeout=60) != 0
+
+        # Then its server is gone too: nothing listens on its port any more
+        with pytest.raises(OSError):
+            socket.create_connection((host, port), timeout=5).close()
+    finally:
+        evaluator.kill()

@@ -23,9 +23,11 @@ import json
 import random
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.parse
 import uuid
@@ -195,17 +197,26 @@ def local_server() -> Iterator[tuple[str, str]]:
             stderr=subprocess.STDOUT,
             text=True,
         )
+    # a `kill` of the evaluator (SIGTERM) ends it through this `finally` too, not leaving the server
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _exit_on_sigterm) if main_thread else None
     try:
         first = _first_line(process, log_path)
         token = (folder / "data" / "operator-token").read_text().strip()
         yield first.split()[3], token
     finally:
+        if main_thread:
+            signal.signal(signal.SIGTERM, previous)
         process.terminate()
         try:
             process.wait(timeout=30)
         except subprocess.TimeoutExpired:
             process.kill()
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def _exit_on_sigterm(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
 
 
 def _first_line(process: subprocess.Popen[str], log_path: Path, timeout_s: float = 300.0) -> str:
