@@ -412,3 +412,30 @@ def test_amount_bonus_favours_turns_with_a_number_for_a_question_asking_how_much
     # And it is on at the defaults (0.3, since it won on the calibrated set)
     default = _trace(engine, "How much did Maya pay for the kayak?", {})
     assert default[ids[1]]["says_amount"] == 1.0 and Settings().recall.amount_weight == 0.3
+
+
+def test_place_and_person_bonuses_favour_turns_that_name_the_kind_of_answer_asked(engine: Engine) -> None:
+    # Given a session where one turn says where and with whom, and another only echoes the topic
+    items = [
+        RetainItem(text=t)
+        for t in [
+            "Jonah: Did you make it to the concert?",
+            "Maya: Yes! We ended up in Copenhagen with Nadia.",
+            "Maya: Still loving that concert, honestly.",
+        ]
+    ]
+    reply = engine.retain("acme", RetainRequest(scope="user:maya", items=items, mode="raw", session_id="s10"))
+    ids = [r.id for r in reply.results]
+    on = {"place_weight": 0.3, "person_weight": 0.3}
+
+    # When a "where", a "who" and another question are asked with the bonuses on
+    where = _trace(engine, "Where did Maya see the concert?", on)
+    who = _trace(engine, "Who went with Maya to the concert?", on)
+    what = _trace(engine, "What did Maya think of the concert?", on)
+
+    # Then only the turn naming a place (a person) gets it, and only for the question asking for one
+    assert where[ids[1]]["names_place"] == 1.0 and where[ids[2]]["names_place"] == 0.0
+    assert who[ids[1]]["names_person"] == 1.0 and who[ids[2]]["names_person"] == 0.0
+    assert all("names_place" not in t and "names_person" not in t for t in what.values())
+    # And they are off at the defaults (they lost 0.6 on the long dev set)
+    assert all("names_place" not in t for t in _trace(engine, "Where did Maya see the concert?", {}).values())

@@ -17,7 +17,7 @@ from engram.models import MemoryRecord, RerankTrace
 from engram.ports import MemoryStore, Reranker, SearchIndex, ThreadSearch
 from engram.recall.gather import pool
 from engram.recall.state import RecallState
-from engram.scoring import channels, fusion, lifecycle, shaping, words
+from engram.scoring import answer_types, channels, fusion, lifecycle, shaping, words
 from engram.settings import Settings
 
 logger = logging.getLogger("engram.recall")
@@ -86,7 +86,21 @@ def context(state: RecallState, store: MemoryStore, index: SearchIndex, settings
         _bonus(state, "thread_bm25", r.thread_weight, lambda i: shares.get(i, 0.0))
     if r.amount_weight > 0 and channels.asks_amount(query):
         _bonus(state, "says_amount", r.amount_weight, lambda i: channels.has_amount(records[i].content))
-    entities = channels.query_entities(query) if r.entity_weight > 0 or r.speaker_weight > 0 else ()
+    entities = channels.query_entities(query)
+    if r.place_weight > 0 and answer_types.asks_place(query):
+        _bonus(
+            state,
+            "names_place",
+            r.place_weight,
+            lambda i: answer_types.names_place(records[i].content, entities),
+        )
+    if r.person_weight > 0 and answer_types.asks_person(query):
+        _bonus(
+            state,
+            "names_person",
+            r.person_weight,
+            lambda i: answer_types.names_person(records[i].content, entities),
+        )
     if entities and r.speaker_weight > 0:
         speakers = {i: channels.speaker_of(records[i].content) for i in state.ids}
         named = channels.named_speakers(entities, set(speakers.values()))
