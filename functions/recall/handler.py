@@ -9,7 +9,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 
 import engram.recall
 from engram.models import RecallRequest, RecallResponse
-from engram_http.runtime import count, deps, documented, entry_point, json_response, resolver, tenant
+from engram_http.runtime import deps, documented, entry_point, json_response, resolver, tenant
 
 app = resolver()
 
@@ -20,7 +20,6 @@ def recall(request: Annotated[RecallRequest, Body()]) -> Response[str]:
     if not context.can_write:  # a read-only key's recall writes nothing, not even access counts
         request = request.model_copy(update={"track_access": False})
     result = deps().call(engram.recall.run, context, request)
-    count("Recalls", 1)
     return json_response(result)
 
 

@@ -11,7 +11,6 @@ import engram.retain
 from engram.models import JobAccepted, RetainRequest, RetainResponse
 from engram.retain.jobs import submit_retain
 from engram_http.runtime import (
-    count,
     count_extraction,
     deps,
     documented,
@@ -46,7 +45,6 @@ def retain(
     if request.runs_async:
         return json_response(deps().call(submit_retain, context, request), status=202)
     result = deps().call(engram.retain.run, context, request)
-    count("MemoriesRetained", sum(r.action == "created" for r in result.results))
     count_extraction(result.extraction, result.fallback)
     return json_response(result)
 

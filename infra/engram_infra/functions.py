@@ -86,6 +86,11 @@ class FunctionSpec:
     function merges their OpenAPI documents)."""
 
 
+PER_REQUEST = frozenset({"authorizer", "retain", "recall", "feedback", "indexer", "events"})
+"""The functions that run for every call or every write: at ``WARN`` they log nothing on success
+(the API's access log line is the request's record), only warnings and errors (#28)."""
+
+
 _API = Deadlines()
 _LIGHT = Deadlines(embedding_s=3.0, opensearch_attempt_s=2.0)  # calls neither: bounds for any that creeps in
 # Mode auto calls the LLM inline (extraction, then dedup): its chain, a cold start included, is at
@@ -203,6 +208,11 @@ def worker_functions(*, extract_timeout_s: int, extract_llm_s: float = 45.0) -> 
             worst_case_s=8 * worker.opensearch_s,
         ),
     )
+
+
+def log_level(spec: FunctionSpec) -> str:
+    """The function's application log level: ``WARN`` for the per-request functions."""
+    return "WARN" if spec.name in PER_REQUEST else "INFO"
 
 
 def missing_handlers(specs: tuple[FunctionSpec, ...]) -> list[str]:
@@ -345,11 +355,15 @@ class Functions(Construct):
             role=role,
             log_group=log_group,
             logging_format=lambda_.LoggingFormat.JSON,
+            # No START/END/REPORT lines (~0.6 KB an invocation); Lambda's metrics keep durations.
+            system_log_level_v2=lambda_.SystemLogLevel.WARN,
+            application_log_level_v2=lambda_.ApplicationLogLevel[log_level(spec)],
             tracing=lambda_.Tracing.ACTIVE,
             environment={
                 **environment,
                 **spec.deadlines.environment(),
                 "POWERTOOLS_SERVICE_NAME": "engram",
+                "POWERTOOLS_LOG_LEVEL": log_level(spec),
                 "ENGRAM_FUNCTION": spec.name,
             },
             reserved_concurrent_executions=reserved,

@@ -290,7 +290,6 @@ class EngramStack(Stack):
             "ENGRAM_USAGE_PLAN_PREFIX": f"{c.prefix}-",
             "ENGRAM_TIERS": ",".join(c.usage_plans),
             "POWERTOOLS_METRICS_NAMESPACE": "Engram",
-            "POWERTOOLS_LOG_LEVEL": "INFO",
         }
         return env
 

@@ -245,6 +245,44 @@ def test_every_function_is_arm64_on_the_configured_python_with_its_memory_and_ti
         assert props["LoggingConfig"]["LogFormat"] == "JSON"
 
 
+def test_functions_log_no_platform_lines_and_the_per_request_ones_only_warnings(synth: Synth) -> None:
+    # Given the synthesised functions and the levels engram cost prices their logs at
+    from engram_dev.cost import log_levels
+
+    levels = log_levels()
+    for lid, name in _function_names(synth).items():
+        props = synth.resources("AWS::Lambda::Function")[lid]["Properties"]
+        # Then no START/END/REPORT lines, and each one's application level is the one priced
+        assert props["LoggingConfig"]["SystemLogLevel"] == "WARN", name
+        assert props["LoggingConfig"]["ApplicationLogLevel"] == levels[name], name
+        assert props["Environment"]["Variables"]["POWERTOOLS_LOG_LEVEL"] == levels[name], name
+    assert {n for n, level in levels.items() if level == "WARN"} >= {"retain", "recall", "indexer", "events"}
+
+
+def test_a_requests_access_log_line_has_what_operations_need_within_the_priced_size(synth: Synth) -> None:
+    # Given the stage's access log format
+    from engram_dev.cost.prices import ACCESS_LOG_BYTES
+
+    [stage] = synth.resources("AWS::ApiGateway::Stage").values()
+    fields = json.loads(stage["Properties"]["AccessLogSetting"]["Format"])
+    # Then it names the request, its tenant, route, status and latency
+    assert {"requestId", "tenant", "httpMethod", "resourcePath", "status", "latencyMs"} <= set(fields)
+    # and a line with long values (a UUID, a 63-character tenant, the longest route) fits the price
+    values = {
+        "$context.requestId": "c6af9ac6-7b61-11e6-9a41-93e8deadbeef",
+        "$context.authorizer.tenant_id": "t" * 63,
+        "$context.identity.sourceIp": "2001:0db8:85a3:0000:0000:8a2e:0370:7334",
+        "$context.requestTime": "02/Dec/2026:20:39:50 +0000",
+        "$context.httpMethod": "DELETE",
+        "$context.resourcePath": "/v1/admin/tenants/{tenant}/webhooks/{webhook_id}",
+        "$context.status": "200",
+        "$context.responseLatency": "29000",
+        "$context.responseLength": "5242880",
+    }
+    line = json.dumps({k: values[v] for k, v in fields.items()})
+    assert len(line) <= ACCESS_LOG_BYTES
+
+
 def test_api_functions_answer_within_api_gateways_29_seconds_even_after_a_cold_start(synth: Synth) -> None:
     for spec in API_FUNCTIONS:
         assert spec.timeout_s + COLD_START_S <= 29, spec.name

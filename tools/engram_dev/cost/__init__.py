@@ -5,7 +5,8 @@ The DynamoDB units are measured (``replay``: the cloud's store against DynamoDB 
 call's ``ReturnConsumedCapacity``); everything else is the price table (``prices``) times what a
 call uses: API Gateway requests, Lambda invocations at each function's memory (from the stack's
 function table) and an assumed duration, Titan tokens of the texts, SQS requests, EventBridge
-events, and log bytes. Each assumption is printed under ``units``. LLM tokens of a smart retain
+events, and log bytes (the access log line of each API request, and what each invocation logs
+at its function's log level, from the stack). Each assumption is printed under ``units``. LLM tokens of a smart retain
 are not included (they depend on the model and the text).
 """
 
@@ -88,10 +89,33 @@ SQS_REQUESTS = {"retain_raw": 0, "recall": 0, "retain_smart": 3}  # send, receiv
 EVENTS = {"retain_raw": 1, "recall": 0, "retain_smart": 1}  # memory.created on the bus
 
 
+def log_bytes(name: str, levels: dict[str, str]) -> float:
+    """What one operation logs: its API requests' access log lines, and each invocation's lines at
+    its function's log level (``levels``, from the stack; ``INFO`` when not given)."""
+    invoked = sum(n * p.LOG_BYTES_PER_INVOCATION[levels.get(f, "INFO")] for f, n in INVOCATIONS[name])
+    return API_REQUESTS[name] * p.ACCESS_LOG_BYTES + invoked
+
+
+def log_levels() -> dict[str, str]:
+    """Each function's application log level as the stack configures it (``engram_infra.functions``)."""
+    sys.path.insert(0, str(REPO_ROOT / "infra"))
+    from engram_infra.config import Config
+    from engram_infra.functions import API_FUNCTIONS, log_level, worker_functions
+
+    config = Config.from_values({})
+    specs = (*API_FUNCTIONS, *worker_functions(extract_timeout_s=config.extract_worker_timeout_seconds))
+    return {s.name: log_level(s) for s in specs}
+
+
 def per_million(
-    name: str, units: Units, memory: dict[str, int], cpu: dict[str, float] | None = None
+    name: str,
+    units: Units,
+    memory: dict[str, int],
+    cpu: dict[str, float] | None = None,
+    levels: dict[str, str] | None = None,
 ) -> dict[str, float]:
-    """Dollars per million of one operation, by service (``cpu``: seconds per function's invocation)."""
+    """Dollars per million of one operation, by service (``cpu``: seconds per function's invocation;
+    ``levels``: each function's log level)."""
     gb_s = sum(n * billed_s(f, memory[f], cpu or {}) * memory[f] / 1024 for f, n in INVOCATIONS[name])
     invocations = sum(n for _, n in INVOCATIONS[name])
     lines = {
@@ -107,7 +131,7 @@ def per_million(
         * 1e6,
         "sqs": SQS_REQUESTS[name] * p.PRICES["sqs_per_million_requests"],
         "eventbridge": EVENTS[name] * p.PRICES["eventbridge_per_million_events"],
-        "logs": invocations * p.LOG_BYTES_PER_INVOCATION / 1e9 * p.PRICES["cloudwatch_logs_per_gb"] * 1e6,
+        "logs": log_bytes(name, levels or {}) / 1e9 * p.PRICES["cloudwatch_logs_per_gb"] * 1e6,
     }
     return {k: round(v, 2) for k, v in lines.items()}
 
@@ -135,7 +159,8 @@ PREVIOUS_MEMORY_MB = {"retain": 1024, "recall": 1024, "extract_worker": 1024, "i
 def levers(measured: dict[str, Units], memory: dict[str, int], cpu: dict[str, float]) -> dict[str, Any]:
     """The Lambda lever's before (the same replay at the previous memory), and the levers not
     applied, projected from the price table."""
-    total = {name: sum(per_million(name, u, memory, cpu).values()) for name, u in measured.items()}
+    levels = log_levels()
+    total = {name: sum(per_million(name, u, memory, cpu, levels).values()) for name, u in measured.items()}
     before = {**memory, **PREVIOUS_MEMORY_MB}
     out: dict[str, Any] = {}
     out["lambda_right_sized"] = {
@@ -143,7 +168,7 @@ def levers(measured: dict[str, Units], memory: dict[str, int], cpu: dict[str, fl
         + ", ".join(f"{f} {mb} MB" for f, mb in PREVIOUS_MEMORY_MB.items()),
         "measured": True,
         "before_usd_per_million": {
-            k: round(sum(per_million(k, u, before, cpu).values()), 2) for k, u in measured.items()
+            k: round(sum(per_million(k, u, before, cpu, levels).values()), 2) for k, u in measured.items()
         },
         "after_usd_per_million": {k: round(v, 2) for k, v in total.items()},
     }
@@ -165,7 +190,8 @@ def report(n: int, endpoint: str | None) -> dict[str, Any]:
     measured = measure(endpoint, n=n)
     memory = memory_mb()
     cpu = cpu_by_function(measured)
-    lines = {name: per_million(name, units, memory, cpu) for name, units in measured.items()}
+    levels = log_levels()
+    lines = {name: per_million(name, units, memory, cpu, levels) for name, units in measured.items()}
     sys.path.insert(0, str(REPO_ROOT / "infra"))
     from engram_infra.config import Config
 
@@ -194,7 +220,10 @@ def report(n: int, endpoint: str | None) -> dict[str, Any]:
             "lambda_billed_s": {f: round(billed_s(f, memory[f], cpu), 4) for f in DURATION_S},
             "invocations": INVOCATIONS,
             "api_requests": API_REQUESTS,
+            "log_levels": levels,
             "log_bytes_per_invocation": p.LOG_BYTES_PER_INVOCATION,
+            "access_log_bytes": p.ACCESS_LOG_BYTES,
+            "log_bytes": {name: log_bytes(name, levels) for name in INVOCATIONS},
             "titan_chars_per_token": p.TITAN_CHARS_PER_TOKEN,
             "replayed": n,
         },

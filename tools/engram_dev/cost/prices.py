@@ -41,5 +41,11 @@ HOURS_PER_MONTH = 730.0
 # What one request costs besides DynamoDB and its Lambda, by assumption (stated, not measured here)
 TITAN_CHARS_PER_TOKEN = 4.7
 """Bedrock's figure for English text."""
-LOG_BYTES_PER_INVOCATION = 1_500
-"""Lambda's START/END/REPORT lines, one Powertools request log and its metrics (EMF)."""
+ACCESS_LOG_BYTES = 400
+"""The API's access log line of one request (``engram_infra.api.ACCESS_LOG_FIELDS``: id, tenant,
+route, status, latency) with long values: the one line a request logs (``tests/infra`` checks it)."""
+LOG_BYTES_PER_INVOCATION = {"WARN": 0, "INFO": 1_500}
+"""What one successful invocation logs at its function's application log level: at ``WARN``
+nothing (Lambda's START/END/REPORT lines are off at its system level ``WARN``, and the handlers
+print no line on success: ``tests/functional/test_quiet_logs.py``); at ``INFO`` (the workers and
+jobs), one Powertools line and its metrics, as assumed before."""
