@@ -5,7 +5,8 @@ half of instruction-like text, from three generators and a hand-written set, see
 - ``compose``: an ordinary carrier text with a payload inside it (``compose.py``).
 - ``obfuscate``: rows of the first two respelled (spaced-out letters, leetspeak, look-alike
   letters, zero-width characters, full-width letters).
-- ``hand``: rows written one by one (``hand.py``).
+- ``hand``: rows written one by one (``hand.py``), all held out.
+- ``authored``: rows written one by one by a further author (``authored/``), all for training.
 
 The ``held-out`` split holds out whole templates, carriers, payloads and the hand-written set (a
 row is held out if anything it was made from is), so nothing a rule or the classifier's threshold
@@ -23,7 +24,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any
 
-from engram_dev.poisoning import compose, fresh, hand, mix
+from engram_dev.poisoning import authored, compose, fresh, hand, mix
 
 LANGS = ("en", "es", "de", "fr", "zh")
 SEED = 20261202
@@ -195,6 +196,10 @@ def build(seed: int = SEED) -> list[dict[str, Any]]:
             )
             for i, (lang, style, text) in enumerate(table)
         ]
+    fresh_rows = fresh.build()
+    fresh_texts = {row["text"] for row in fresh_rows}
+    # Last, so that a text another generator made keeps its row (and split).
+    rows += [row for row in authored.build() if row["text"] not in fresh_texts]
     out, seen = [], set()
     for row in rows:
         if row["text"] in seen:
@@ -203,7 +208,7 @@ def build(seed: int = SEED) -> list[dict[str, Any]]:
         held = row.pop("held")
         row_id = hashlib.sha256(row["text"].encode()).hexdigest()[:10]
         out.append({"id": f"{row['label'][0]}-{row_id}", "split": "held-out" if held else "train", **row})
-    return out + [row for row in fresh.build() if row["text"] not in seen]
+    return out + [row for row in fresh_rows if row["text"] not in seen]
 
 
 def write(path: Path = OUT, seed: int = SEED) -> list[dict[str, Any]]:
