@@ -87,20 +87,13 @@ def context(state: RecallState, store: MemoryStore, index: SearchIndex, settings
     if r.amount_weight > 0 and channels.asks_amount(query):
         _bonus(state, "says_amount", r.amount_weight, lambda i: channels.has_amount(records[i].content))
     entities = channels.query_entities(query)
-    if r.place_weight > 0 and answer_types.asks_place(query):
-        _bonus(
-            state,
-            "names_place",
-            r.place_weight,
-            lambda i: answer_types.names_place(records[i].content, entities),
-        )
-    if r.person_weight > 0 and answer_types.asks_person(query):
-        _bonus(
-            state,
-            "names_person",
-            r.person_weight,
-            lambda i: answer_types.names_person(records[i].content, entities),
-        )
+    for kind, weight in (("place", r.place_weight), ("person", r.person_weight)):
+        if weight > 0 and answer_types.asks(kind, query):
+
+            def names(i: str, kind: str = kind) -> float:
+                return answer_types.names(kind, records[i].content, entities)
+
+            _bonus(state, f"names_{kind}", weight, names)
     if entities and r.speaker_weight > 0:
         speakers = {i: channels.speaker_of(records[i].content) for i in state.ids}
         named = channels.named_speakers(entities, set(speakers.values()))

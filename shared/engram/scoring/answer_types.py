@@ -49,61 +49,51 @@ _PERSON_WORDS = re.compile(
 )
 
 
-def asks_place(query: str) -> bool:
-    """Whether a question asks where.
+_ASKS = {"place": _ASKS_PLACE, "person": _ASKS_PERSON}
 
-    >>> asks_place("Where did Marisol end up going?"), asks_place("Which city did Kenji move to?")
+
+def asks(kind: str, query: str) -> bool:
+    """Whether a question asks for a ``kind`` of answer: ``place`` (where) or ``person`` (who).
+
+    >>> asks("place", "Where did Marisol end up going?"), asks("place", "Which city did Kenji move to?")
     (True, True)
-    >>> asks_place("When did Marisol go to Sicily?")
-    False
-    """
-    return _ASKS_PLACE.search(query) is not None
-
-
-def asks_person(query: str) -> bool:
-    """Whether a question asks who.
-
-    >>> asks_person("Who teaches Kenji's class?"), asks_person("Which friend came along?")
+    >>> asks("person", "Who teaches Kenji's class?"), asks("person", "Which friend came along?")
     (True, True)
-    >>> asks_person("What did Kenji make?")
-    False
+    >>> asks("place", "When did Marisol go to Sicily?"), asks("person", "What did Kenji make?")
+    (False, False)
     """
-    return _ASKS_PERSON.search(query) is not None
+    return _ASKS[kind].search(query) is not None
 
 
-def _names(text: str, known: Sequence[str]) -> list[tuple[int, str]]:
-    body = _LABEL.sub("", text, count=1)
+def _inner_names(body: str, known: Sequence[str]) -> list[int]:
+    """Where the names inside ``body``'s sentences start (the ``known`` ones, and words like "I", left out)."""
     found = []
     for match in _INNER_CAPITALISED.finditer(body):
         word = re.sub(r"['’]s$", "", match.group(1)).lower()
         if word not in _NOT_NAMES and word not in known:
-            found.append((match.start(), body))
+            found.append(match.start())
     return found
 
 
-def names_place(text: str, known: Sequence[str] = ()) -> float:
-    """1 when a memory names a place: a place word, or a name after "in", "to", "at", "from" …
-    (names the question already holds, ``known``, do not count), else 0.
+def names(kind: str, text: str, known: Sequence[str] = ()) -> float:
+    """1 when a memory names a ``kind`` of answer, else 0. A place: a place word, or a name after
+    "in", "to", "at", "from" …; a person: a word for someone one knows ("my sister", "our
+    neighbour") or any name inside a sentence. Names the question already holds (``known``) do
+    not count.
 
-    >>> names_place("Marisol: We ended up in Copenhagen instead"), names_place("Kenji: at the lake house")
+    >>> names("place", "Marisol: We ended up in Copenhagen instead"), names("place", "Kenji: at the lake house")
     (1.0, 1.0)
-    >>> names_place("Marisol: Still loving it, honestly."), names_place("Marisol: we went to Sicily", ("sicily",))
+    >>> names("place", "Marisol: Still loving it, honestly."), names("place", "Marisol: we went to Sicily", ("sicily",))
+    (0.0, 0.0)
+    >>> names("person", "Kenji: the teacher is great"), names("person", "Kenji: I went with Cormac")
+    (1.0, 1.0)
+    >>> names("person", "Kenji: I went with Cormac", ("cormac",)), names("person", "Kenji: Loved it. So fun.")
     (0.0, 0.0)
     """
-    if _PLACE_WORDS.search(_LABEL.sub("", text, count=1)):
+    body = _LABEL.sub("", text, count=1)
+    if (_PLACE_WORDS if kind == "place" else _PERSON_WORDS).search(body):
         return 1.0
-    return 1.0 if any(_PLACE_PREPOSITION.search(body[:start]) for start, body in _names(text, known)) else 0.0
-
-
-def names_person(text: str, known: Sequence[str] = ()) -> float:
-    """1 when a memory names a person the question does not (``known``): a name inside a sentence
-    or a word for someone one knows ("my sister", "our neighbour"), else 0.
-
-    >>> names_person("Kenji: the teacher is great"), names_person("Kenji: I went with Cormac")
-    (1.0, 1.0)
-    >>> names_person("Kenji: I went with Cormac", ("cormac",)), names_person("Kenji: Loved it. So fun.")
-    (0.0, 0.0)
-    """
-    if _PERSON_WORDS.search(_LABEL.sub("", text, count=1)):
-        return 1.0
-    return 1.0 if _names(text, known) else 0.0
+    starts = _inner_names(body, known)
+    if kind == "place":
+        return 1.0 if any(_PLACE_PREPOSITION.search(body[:start]) for start in starts) else 0.0
+    return 1.0 if starts else 0.0

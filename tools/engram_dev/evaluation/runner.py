@@ -58,6 +58,8 @@ PLAIN: dict[str, Any] = {
     "thread_weight": 0.0,
     "when_weight": 0.0,
     "amount_weight": 0.0,
+    "place_weight": 0.0,
+    "person_weight": 0.0,
     "speaker_weight": 0.0,
     "context_weight": 0.0,
     "brevity_anchor": 0,
