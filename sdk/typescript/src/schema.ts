@@ -1640,6 +1640,10 @@ export interface components {
             neighbour_span?: number | null;
             /** Neighbour Weight */
             neighbour_weight?: number | null;
+            /** Person Weight */
+            person_weight?: number | null;
+            /** Place Weight */
+            place_weight?: number | null;
             /** Rerank */
             rerank?: boolean | null;
             /** Rerank Budget Ms */
