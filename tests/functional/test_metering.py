@@ -17,7 +17,12 @@ from engram.errors import QuotaExceededError
 from engram.models import RecallRequest, RetainRequest
 from engram.settings import LlmSettings, Settings
 
-TODAY = datetime.now(UTC).date().isoformat()
+
+def _today() -> str:
+    """Today in UTC, read after the calls it checks (a module-level date goes stale at midnight)."""
+    return datetime.now(UTC).date().isoformat()
+
+
 ITEMS = ["I prefer dark mode in every editor", "My sister Ana lives in Porto", "I am allergic to peanuts"]
 
 
@@ -37,9 +42,10 @@ def test_retain_and_recall_are_metered_per_tenant_and_day(engine: Engine) -> Non
     assert (usage["retain_calls"], usage["recall_calls"], usage["retained_items"]) == (1, 1, 3)
     assert usage["embedded_texts"] == 4  # three items and the query
     assert usage["embedding_tokens"] >= sum(len(t) // 4 for t in ITEMS)
-    assert stats.usage_by_day == {TODAY: usage}
-    assert report.days == {TODAY: usage} and report.totals == usage
-    assert (report.since, report.until) == (TODAY[:8] + "01", TODAY)
+    today = _today()
+    assert stats.usage_by_day == {today: usage}
+    assert report.days == {today: usage} and report.totals == usage
+    assert (report.since, report.until) == (today[:8] + "01", today)
     assert (report.stored_memories, report.stored_bytes) == (3, stats.storage_bytes)
     # and globex, which did nothing, has no usage
     assert set(engine.stats("globex").usage.values()) == {0} and engine.usage("globex").days == {}
@@ -86,7 +92,7 @@ def test_engram_usage_prints_a_tenants_days(cli: Callable[..., tuple[int, Any, s
     code, report, _ = cli("usage", "--tenant", "acme")
     _, empty, _ = cli("usage", "--tenant", "acme", "--since", "2020-01-01", "--until", "2020-01-31")
     # Then today is there with its counters, and the old range is empty
-    assert code == 0 and report["days"][TODAY]["retain_calls"] == 1
+    assert code == 0 and report["days"][_today()]["retain_calls"] == 1
     assert empty["days"] == {} and empty["totals"] == {}
 
 
@@ -94,10 +100,11 @@ def test_concurrent_adds_on_dynamodb_all_count(dynamodb_local: Any) -> None:
     # Given eight writers adding to one tenant's day at once
     client = dynamodb_local.client()
     ledger = DynamoUsage(client, dynamodb_local.new_table(client))
+    day = "2026-12-03"
 
     def add() -> None:
         for _ in range(25):
-            ledger.add("acme", TODAY, {"requests": 1, "requests:POST /v1/recall": 2})
+            ledger.add("acme", day, {"requests": 1, "requests:POST /v1/recall": 2})
 
     threads = [threading.Thread(target=add) for _ in range(8)]
     for t in threads:
@@ -105,8 +112,8 @@ def test_concurrent_adds_on_dynamodb_all_count(dynamodb_local: Any) -> None:
     for t in threads:
         t.join()
     # Then not one add is lost
-    assert ledger.days("acme", since=TODAY, until=TODAY) == {
-        TODAY: {"requests": 200, "requests:POST /v1/recall": 400}
+    assert ledger.days("acme", since=day, until=day) == {
+        day: {"requests": 200, "requests:POST /v1/recall": 400}
     }
     assert ledger.totals("globex") == {}
 

@@ -1,11 +1,13 @@
 """The poisoning corpus, generated: attacks in many styles and five languages, and an everyday
-half of instruction-like text, from three generators and a hand-written set, seeded.
+half of instruction-like text, from several generators and hand-written sets, seeded.
 
 - ``template``: one sentence a template, slots filled (``templates/<lang>.py``).
 - ``compose``: an ordinary carrier text with a payload inside it (``compose.py``).
 - ``obfuscate``: rows of the first two respelled (spaced-out letters, leetspeak, look-alike
   letters, zero-width characters, full-width letters).
 - ``hand``: rows written one by one (``hand.py``), all held out.
+- ``structured``: JSON as stores and tools write it, data alone or a sentence of the rows above
+  in a field (``structured.py``).
 - ``authored``: rows written one by one by a further author (``authored/``), all for training.
 
 The ``held-out`` split holds out whole templates, carriers, payloads and the hand-written set (a
@@ -24,7 +26,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any
 
-from engram_dev.poisoning import authored, compose, fresh, hand, mix
+from engram_dev.poisoning import authored, compose, fresh, hand, mix, structured
 
 LANGS = ("en", "es", "de", "fr", "zh")
 SEED = 20261202
@@ -182,6 +184,7 @@ def build(seed: int = SEED) -> list[dict[str, Any]]:
         rows += _templates(lang, rng)
         rows += _composed(lang, rng)
     rows += _obfuscated(list(rows), rng)
+    rows += structured.build(list(rows), random.Random(seed + 2), _held_out)  # its own generator too
     rows += mix.build(random.Random(seed + 1))  # its own generator: the rows above stay as they were
     for label, table in (("attack", hand.ATTACKS), ("benign", hand.BENIGN)):
         rows += [
