@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from engram.embedding.backlog import Backfill, Backlog
+from engram.lifecycle.sweep import LifecyclePorts
 from engram.metering.counters import Meter, MeteredPorts
 from engram.ports import (
     LLM,
@@ -107,6 +108,11 @@ class Deps:
     def job_ports(self) -> JobPorts:
         """The ports running an accepted job takes (``engram.retain.jobs``)."""
         return self.call(JobPorts)
+
+    @property
+    def lifecycle_ports(self) -> LifecyclePorts:
+        """The ports a lifecycle run takes (``engram.lifecycle``)."""
+        return self.call(LifecyclePorts)
 
     def call(self, service: Callable[..., R], /, *args: Any, **given: Any) -> R:
         """``service(*args, **given)`` with the ports it names as keyword-only parameters and

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from datetime import datetime
 from typing import Any, TypedDict, TypeVar, Unpack
 
 import engram.forget.service
@@ -24,7 +23,7 @@ from engram.background import Background
 from engram.deps import Deps
 from engram.imports import transfer
 from engram.imports.peers import PeerFormat
-from engram.lifecycle.sweep import RuleSet
+from engram.lifecycle.sweep import LifecycleOptions
 from engram.ports import Clock, Embedder, MemoryStore, SearchIndex
 from engram.retain import jobs
 from engram.scopes import EVERY_SCOPE, ScopeSet
@@ -34,13 +33,6 @@ from engram.tenants import admin, tenancy
 R = TypeVar("R")
 Scopes = Sequence[str] | None
 """A credential's scopes (None: every scope)."""
-
-
-class LifecycleOptions(TypedDict, total=False):
-    now: datetime | None
-    dry_run: bool
-    rules: RuleSet
-    should_stop: Callable[[], bool] | None
 
 
 class PeerImport(TypedDict, total=False):

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from datetime import datetime
+from dataclasses import replace
+from typing import Unpack
 
 from engram.embedding.backlog import Backfill
 from engram.lifecycle import sweep
+from engram.lifecycle.sweep import LifecycleOptions, LifecyclePorts
 from engram.models import LifecycleReport
-from engram.ports import Clock, LifecycleReports, MemoryStore, SearchIndex, TenantRegistry
+from engram.ports import LifecycleReports, MemoryStore, SearchIndex, TenantRegistry
 from engram.settings import Settings
 from engram.tenants import tenancy
 
@@ -17,63 +19,25 @@ logger = logging.getLogger(__name__)
 
 
 def run_lifecycle(
-    tenant_id: str,
-    *,
-    store: MemoryStore,
-    tenants: TenantRegistry,
-    index: SearchIndex,
-    clock: Clock,
-    settings: Settings,
-    now: datetime | None = None,
-    dry_run: bool = False,
-    rules: sweep.RuleSet = "all",
-    should_stop: Callable[[], bool] | None = None,
+    tenant_id: str, *, lifecycle_ports: LifecyclePorts, **options: Unpack[LifecycleOptions]
 ) -> LifecycleReport:
     """Run (or resume) the lifecycle job on one tenant, with the tenant's lifecycle settings."""
-    return sweep.run(
-        tenant_id,
-        store=store,
-        index=index,
-        clock=clock,
-        settings=tenancy.settings_for(tenant_id, tenants=tenants, settings=settings),
-        now=now,
-        dry_run=dry_run,
-        rules=rules,
-        should_stop=should_stop,
-    )
+    ports = lifecycle_ports
+    tenant_settings = tenancy.settings_for(tenant_id, tenants=ports.tenants, settings=ports.settings)
+    return sweep.run(tenant_id, replace(ports, settings=tenant_settings), **options)
 
 
 def run_lifecycle_all(
-    *,
-    store: MemoryStore,
-    tenants: TenantRegistry,
-    index: SearchIndex,
-    clock: Clock,
-    settings: Settings,
-    now: datetime | None = None,
-    dry_run: bool = False,
-    rules: sweep.RuleSet = "all",
-    should_stop: Callable[[], bool] | None = None,
+    *, lifecycle_ports: LifecyclePorts, **options: Unpack[LifecycleOptions]
 ) -> list[LifecycleReport]:
     """The job on every tenant in turn (one tenant's failure is logged and the others still run)."""
+    should_stop = options.get("should_stop")
     reports: list[LifecycleReport] = []
-    for tenant in tenants.list_tenants():
+    for tenant in lifecycle_ports.tenants.list_tenants():
         if reports and should_stop is not None and should_stop():  # each call does at least a page
             break
         try:
-            report = run_lifecycle(
-                tenant.tenant_id,
-                store=store,
-                tenants=tenants,
-                index=index,
-                clock=clock,
-                settings=settings,
-                now=now,
-                dry_run=dry_run,
-                rules=rules,
-                should_stop=should_stop,
-            )
-            reports.append(report)
+            reports.append(run_lifecycle(tenant.tenant_id, lifecycle_ports=lifecycle_ports, **options))
         except Exception:  # keep going: every tenant gets its run
             logger.exception("lifecycle run failed for a tenant")
     return reports

@@ -18,7 +18,7 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, Literal
+from typing import Any, Literal, TypedDict, Unpack
 
 from engram.identity import receipt_id
 from engram.memories.history import entry as history_entry
@@ -29,7 +29,7 @@ from engram.models import (
     MemoryRecord,
     TierMove,
 )
-from engram.ports import Clock, ConditionalUpdate, Conditions, MemoryStore, SearchIndex
+from engram.ports import Clock, ConditionalUpdate, Conditions, MemoryStore, SearchIndex, TenantRegistry
 from engram.scopes import ScopeSet
 from engram.scoring import lifecycle as rules_math
 from engram.settings import Settings
@@ -106,24 +106,38 @@ class _Page:
     tiers: dict[str, int] = field(default_factory=dict)
 
 
-def run(
-    tenant_id: str,
-    *,
-    store: MemoryStore,
-    index: SearchIndex,
-    clock: Clock,
-    settings: Settings,
-    now: datetime | None = None,
-    dry_run: bool = False,
-    rules: RuleSet = "all",
-    should_stop: Callable[[], bool] | None = None,
-) -> LifecycleReport:
-    """Run (or resume) the lifecycle job on one tenant at ``now`` (default: the clock's time).
+@dataclass(frozen=True, kw_only=True)
+class LifecyclePorts:
+    """The ports a lifecycle run takes (``Deps.lifecycle_ports``). ``settings`` are the service's
+    in ``engram.lifecycle.service`` and the tenant's once ``run`` is given them."""
+
+    store: MemoryStore
+    tenants: TenantRegistry
+    index: SearchIndex
+    clock: Clock
+    settings: Settings
+
+
+class LifecycleOptions(TypedDict, total=False):
+    """How a run goes: at ``now`` (default: the clock's time), as a ``dry_run``, with ``rules``
+    (default ``all``), stopping early when ``should_stop`` says so."""
+
+    now: datetime | None
+    dry_run: bool
+    rules: RuleSet
+    should_stop: Callable[[], bool] | None
+
+
+def run(tenant_id: str, ports: LifecyclePorts, **options: Unpack[LifecycleOptions]) -> LifecycleReport:
+    """Run (or resume) the lifecycle job on one tenant with ``ports.settings`` (the tenant's).
 
     ``should_stop`` is asked after every page; when it says yes, the run returns a ``running``
     report whose cursor the next call resumes from. A dry run writes nothing and stores no report.
     Example: ``engram lifecycle run --tenant acme --now 2026-06-01T00:00:00Z --json`` calls this.
     """
+    store, index, clock, settings = ports.store, ports.index, ports.clock, ports.settings
+    now, dry_run, should_stop = options.get("now"), options.get("dry_run", False), options.get("should_stop")
+    rules = options.get("rules", "all")
     began = time.perf_counter()
     report = None if dry_run else _resumable(store, tenant_id, rules, now)
     if report is None:
