@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from engram.embedding.backlog import Backfill, Backlog
+from engram.imports.jobs import ImportPorts
 from engram.lifecycle.sweep import LifecyclePorts
 from engram.metering.counters import Meter, MeteredPorts
 from engram.ports import (
@@ -88,39 +89,23 @@ class Deps:
     @property
     def backfill(self) -> Backfill:
         """The embedding of what is stored without a vector (``engram.embedding.backlog``)."""
-        return Backfill(
-            self.store,
-            self.store,
-            self.index,
-            self.embedder,
-            self.meter,
-            self.clock,
-            self.backlog,
-            self.settings,
-        )
-
-    @property
-    def metered_ports(self) -> MeteredPorts:
-        """The ports of an operation that writes and embeds, metered (``engram.metering``)."""
-        return self.call(MeteredPorts)
-
-    @property
-    def job_ports(self) -> JobPorts:
-        """The ports running an accepted job takes (``engram.retain.jobs``)."""
-        return self.call(JobPorts)
-
-    @property
-    def lifecycle_ports(self) -> LifecyclePorts:
-        """The ports a lifecycle run takes (``engram.lifecycle``)."""
-        return self.call(LifecyclePorts)
+        return self.call(Backfill)
 
     def call(self, service: Callable[..., R], /, *args: Any, **given: Any) -> R:
         """``service(*args, **given)`` with the ports it names as keyword-only parameters and
-        ``given`` does not: ``deps.call(engram.recall.run, context, request)``."""
+        ``given`` does not: ``deps.call(engram.recall.run, context, request)``. A bundle of
+        ports (``BUNDLES``) is built by the same rule from the ports its fields name."""
         for name in _injected(service):
             if name not in given:
-                given[name] = self.store if name in STORE_PARTS else getattr(self, name)
+                given[name] = self._port(name)
         return service(*args, **given)
+
+    def _port(self, name: str) -> Any:
+        if name in STORE_PARTS:
+            return self.store
+        if name in BUNDLES:
+            return self.call(BUNDLES[name])
+        return getattr(self, name)
 
     def operator_credential(self) -> str | None:
         """The operator token, read (once, by its reader) when first needed."""
@@ -133,10 +118,20 @@ STORE_PARTS = frozenset(
 """The store's parts, each the name of its port (``records: MemoryRecords``, ``jobs: JobStore`` …):
 a service naming one is given the store, which is every one of them (``MemoryStore``)."""
 
+BUNDLES: dict[str, type[Any]] = {
+    "metered_ports": MeteredPorts,
+    "job_ports": JobPorts,
+    "import_ports": ImportPorts,
+    "lifecycle_ports": LifecyclePorts,
+}
+"""The bundles of ports a service may name, each a frozen dataclass of keyword-only fields
+(``engram.metering``, ``engram.retain.jobs``, ``engram.imports``, ``engram.lifecycle``)."""
+
 PORTS = frozenset(
     {f.name for f in fields(Deps)}
     | {n for n, v in vars(Deps).items() if isinstance(v, property)}
     | STORE_PARTS
+    | set(BUNDLES)
 )
 """Every name ``Deps.call`` can pass a service."""
 

@@ -38,11 +38,12 @@ class Backlog:
             return self._locks.setdefault(tenant_id, threading.Lock())
 
 
-@dataclass(frozen=True)
-class Backfill:
-    """The embedding of what a tenant stored without a vector, over the ports it takes
-    (``Deps.backfill``): a service that must see every vector first (forget by query, export,
-    recall, the lifecycle) names this one port."""
+@dataclass(frozen=True, kw_only=True)
+class TenantPorts:
+    """The ports that work on a tenant's memories and their vectors: the store, the tenants
+    (whose settings stand over the service's ``settings``), the index, the embedder, the meter and
+    the clock. The backfill, an import and a job take these and more (``ImportPorts`` in
+    ``engram.imports``, ``JobPorts`` in ``engram.retain.jobs``)."""
 
     store: MemoryStore
     tenants: TenantRegistry
@@ -50,8 +51,16 @@ class Backfill:
     embedder: Embedder
     meter: Meter
     clock: Clock
-    backlog: Backlog
     settings: Settings
+
+
+@dataclass(frozen=True, kw_only=True)
+class Backfill(TenantPorts):
+    """The embedding of what a tenant stored without a vector, over the ports it takes
+    (``Deps.backfill``): a service that must see every vector first (forget by query, export,
+    recall, the lifecycle) names this one port."""
+
+    backlog: Backlog
 
     def run(self, tenant_id: str, *, batch: int = 64, at_most: int | None = None) -> int:
         """Embed every memory of the tenant still stored without a vector; how many were embedded.

@@ -6,28 +6,22 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 
+from engram.embedding.backlog import TenantPorts
 from engram.errors import EngramError, NotFoundError, ProviderError, UnprocessableError
 from engram.identity import job_id as new_job_id
 from engram.imports.formats import PeerFile
 from engram.imports.writing import read_file, write
-from engram.metering.counters import Meter
 from engram.models import ImportProgress, Job, JobAccepted
 from engram.ports import (
     BlobStore,
-    Clock,
-    Embedder,
     JobQueue,
     JobRunner,
-    JobStore,
-    MemoryStore,
     Ports,
-    SearchIndex,
     StepQueue,
-    TenantRegistry,
 )
 from engram.scopes import ScopeSet
-from engram.settings import Settings
 from engram.tenants import tenancy
 from engram.tenants.tenancy import TenantContext
 
@@ -38,6 +32,25 @@ MAX_UPLOAD_BYTES = 100_000_000
 """The largest file ``POST /v1/import/upload`` takes (a step worker reads it whole)."""
 
 
+@dataclass(frozen=True, kw_only=True)
+class ImportPorts(TenantPorts):
+    """The ports an import takes (a ``Deps.call`` bundle): a tenant's (``TenantPorts``: what
+    writes and embeds its memories), object storage for its file, and whoever runs the job it may
+    become (the step queue in the cloud, the job queue, or this process's runner). A retain job's
+    ports are these and more (``engram.retain.jobs.JobPorts``). ``settings`` are the service's (a
+    job runs with the tenant's)."""
+
+    blobs: BlobStore | None
+    steps: StepQueue | None
+    queue: JobQueue | None
+    runner: JobRunner | None
+
+    @property
+    def writing(self) -> Ports:
+        """The ports the batches are written with (``engram.imports.writing.write``)."""
+        return Ports(self.store, self.index, self.embedder, self.clock)
+
+
 def submit(
     context: TenantContext,
     *,
@@ -45,18 +58,14 @@ def submit(
     peer: PeerFile | None = None,
     progress: ImportProgress | None = None,
     job_id: str | None = None,
-    jobs: JobStore,
-    clock: Clock,
-    blobs: BlobStore | None,
-    steps: StepQueue | None,
-    queue: JobQueue | None,
-    runner: JobRunner | None,
+    import_ports: ImportPorts,
 ) -> JobAccepted:
     """Store an import job (durable before this returns) and hand it to whoever runs jobs. The
     file is ``text``, kept as an object where there is object storage (so that saving progress
     after each batch costs one small write) and in the job otherwise; without ``text``, the
     upload of ``job_id``; ``peer`` says how to read another service's export."""
-    now = clock.now()
+    p = import_ports
+    jobs, blobs, now = p.store, p.blobs, p.clock.now()
     job_id = job_id or new_job_id()
     key = upload_key(context.tenant_id, job_id)
     request = {"object": key}
@@ -79,12 +88,12 @@ def submit(
     )
     jobs.put_job(context.tenant_id, job)
     try:
-        if steps is not None:  # the cloud: the step worker, in resumable steps
-            steps.send({"kind": "import", "tenant_id": context.tenant_id, "job_id": job.job_id})
-        elif queue is not None:
-            queue.enqueue(context.tenant_id, job.job_id)
-        elif runner is not None:  # locally: this process's job runner
-            runner.submit(context.tenant_id, job)
+        if p.steps is not None:  # the cloud: the step worker, in resumable steps
+            p.steps.send({"kind": "import", "tenant_id": context.tenant_id, "job_id": job.job_id})
+        elif p.queue is not None:
+            p.queue.enqueue(context.tenant_id, job.job_id)
+        elif p.runner is not None:  # locally: this process's job runner
+            p.runner.submit(context.tenant_id, job)
     except Exception as exc:
         written = progress.done if progress is not None else 0
         failed = job.model_copy(update={"status": "failed", "error": "could not enqueue", "request": None})
@@ -106,62 +115,30 @@ def visible(job: Job, scopes: ScopeSet) -> bool:
 
 
 def run_job(
-    tenant_id: str,
-    job_id: str,
-    *,
-    should_stop: Callable[[], bool] = lambda: False,
-    store: MemoryStore,
-    tenants: TenantRegistry,
-    index: SearchIndex,
-    embedder: Embedder,
-    meter: Meter,
-    clock: Clock,
-    blobs: BlobStore | None,
-    settings: Settings,
+    tenant_id: str, job_id: str, *, should_stop: Callable[[], bool] = lambda: False, import_ports: ImportPorts
 ) -> Job | None:
     """Run (or resume) an import job until it ends or ``should_stop``; the job as it is then."""
-    job = store.get_job(tenant_id, job_id)
+    job = import_ports.store.get_job(tenant_id, job_id)
     if job is None or job.status in ("succeeded", "failed") or job.request is None:
         return job
-    return execute(
-        tenant_id,
-        job,
-        should_stop=should_stop,
-        store=store,
-        tenants=tenants,
-        index=index,
-        embedder=embedder,
-        meter=meter,
-        clock=clock,
-        blobs=blobs,
-        settings=settings,
-    )
+    return execute(tenant_id, job, should_stop=should_stop, import_ports=import_ports)
 
 
 def execute(
-    tenant_id: str,
-    job: Job,
-    *,
-    should_stop: Callable[[], bool] = lambda: False,
-    store: MemoryStore,
-    tenants: TenantRegistry,
-    index: SearchIndex,
-    embedder: Embedder,
-    meter: Meter,
-    clock: Clock,
-    blobs: BlobStore | None,
-    settings: Settings,
+    tenant_id: str, job: Job, *, should_stop: Callable[[], bool] = lambda: False, import_ports: ImportPorts
 ) -> Job:
     """Run an import job from where its progress says; the job as stored at the end.
     ``settings`` are the service's (the job runs with the tenant's)."""
+    p = import_ports
+    store, clock = p.store, p.clock
     request = job.request or {}
     running = job.model_copy(update={"status": "running", "updated_at": clock.now()})
     store.put_job(tenant_id, running)
     try:
         scopes = ScopeSet.every() if job.scopes is None else ScopeSet.of(job.scopes)
-        context = tenancy.of_tenant(tenant_id, scopes, tenants=tenants, settings=settings)
+        context = tenancy.of_tenant(tenant_id, scopes, tenants=p.tenants, settings=p.settings)
         peer = PeerFile.of_request(request)
-        plan = read_file(context, _body(request, blobs), peer, embedder=embedder, clock=clock)
+        plan = read_file(context, _body(request, p.blobs), peer, embedder=p.embedder, clock=clock)
         progress = job.progress or ImportProgress(skipped=plan.repeated)
         progress = progress.model_copy(update={"total": len(plan.items)})
         saved = "object" in request  # the job is small: its progress is kept after each batch
@@ -175,36 +152,28 @@ def execute(
             progress,
             should_stop=lambda _: should_stop(),
             on_batch=keep if saved else None,
-            ports=Ports(store, index, embedder, clock),
-            meter=meter,
+            ports=p.writing,
+            meter=p.meter,
         )
     except Exception as exc:  # the job reports any failure; the process goes on
         if not isinstance(exc, EngramError):
             logger.exception("import job failed")
         error = exc.message if isinstance(exc, EngramError) else "the import stopped on an internal error"
         ended = running.model_copy(update={"status": "failed", "error": error, "request": None})
-        return _finish(tenant_id, ended, request, jobs=store, clock=clock, blobs=blobs)
+        return _finish(tenant_id, ended, request, p)
     if progress.done < progress.total:  # stopped at the deadline: a step resumes it
         paused = running.model_copy(update={"progress": progress, "updated_at": clock.now()})
         store.put_job(tenant_id, paused)
         return paused
     done = running.model_copy(update={"status": "succeeded", "progress": progress, "request": None})
-    return _finish(tenant_id, done, request, jobs=store, clock=clock, blobs=blobs)
+    return _finish(tenant_id, done, request, p)
 
 
-def _finish(
-    tenant_id: str,
-    job: Job,
-    request: dict[str, str],
-    *,
-    jobs: JobStore,
-    clock: Clock,
-    blobs: BlobStore | None,
-) -> Job:
-    ended = job.model_copy(update={"updated_at": clock.now()})
-    jobs.put_job(tenant_id, ended)
-    if "object" in request and blobs is not None:  # the uploaded file is not kept
-        blobs.delete(request["object"])
+def _finish(tenant_id: str, job: Job, request: dict[str, str], ports: ImportPorts) -> Job:
+    ended = job.model_copy(update={"updated_at": ports.clock.now()})
+    ports.store.put_job(tenant_id, ended)
+    if "object" in request and ports.blobs is not None:  # the uploaded file is not kept
+        ports.blobs.delete(request["object"])
     return ended
 
 

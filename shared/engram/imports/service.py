@@ -18,28 +18,15 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from engram import deadline
 from engram.errors import PayloadTooLargeError
 from engram.imports import formats, peers
 from engram.imports.formats import PeerFile
-from engram.imports.jobs import submit
+from engram.imports.jobs import ImportPorts, submit
 from engram.imports.lines import Plan
 from engram.imports.writing import BATCH, read_export, read_file, write
-from engram.metering.counters import Meter
 from engram.models import ImportProgress, ImportReport, ImportResponse, JobAccepted
-from engram.ports import (
-    BlobStore,
-    Clock,
-    Embedder,
-    JobQueue,
-    JobRunner,
-    MemoryStore,
-    Ports,
-    SearchIndex,
-    StepQueue,
-)
 from engram.tenants.tenancy import TenantContext
 
 logger = logging.getLogger(__name__)
@@ -59,42 +46,27 @@ def import_text(
     peer: PeerFile | None = None,
     *,
     dry_run: bool = False,
-    store: MemoryStore,
-    index: SearchIndex,
-    embedder: Embedder,
-    meter: Meter,
-    clock: Clock,
-    blobs: BlobStore | None,
-    steps: StepQueue | None,
-    queue: JobQueue | None,
-    runner: JobRunner | None,
+    import_ports: ImportPorts,
 ) -> ImportResponse | ImportReport | JobAccepted:
     """Import a file posted whole: an Engram export (the counts), or with ``peer`` another
     service's (``engram.imports.formats``: the report of every record; with ``dry_run``, of what
     the import would do, nothing written); or the job that carries on (see the module)."""
-    jobs, ports = _Jobs(blobs, steps, queue, runner), Ports(store, index, embedder, clock)
+    p = import_ports
     if peer is None:
-        done = _inline_or_job(
-            context,
-            read_file(context, text, None, embedder=embedder, clock=clock),
-            text,
-            None,
-            ports,
-            meter,
-            jobs,
-        )
+        plan = read_file(context, text, None, embedder=p.embedder, clock=p.clock)
+        done = _inline_or_job(context, plan, text, None, p)
         return (
             done
             if isinstance(done, JobAccepted)
             else ImportResponse(imported=done.imported, skipped=done.skipped)
         )
-    plan, present = _peer_plan(context, peer, text, store, clock)
+    found, present = _peer_plan(context, peer, text, p)
     if dry_run:
-        return formats.report(plan, present, dry_run=True)
-    done = _inline_or_job(context, formats.items(plan, context.scopes), text, peer, ports, meter, jobs)
+        return formats.report(found, present, dry_run=True)
+    done = _inline_or_job(context, formats.items(found, context.scopes), text, peer, p)
     if isinstance(done, JobAccepted):
         return done
-    return formats.report(plan, present, dry_run=False, imported=done.imported)
+    return formats.report(found, present, dry_run=False, imported=done.imported)
 
 
 def import_lines(
@@ -102,15 +74,10 @@ def import_lines(
     lines: list[str],
     progress: Callable[[int, int], None] | None = None,
     *,
-    store: MemoryStore,
-    index: SearchIndex,
-    embedder: Embedder,
-    meter: Meter,
-    clock: Clock,
+    import_ports: ImportPorts,
 ) -> ImportResponse:
     """Import an export to the end, here (the CLI: no deadline); ``progress(done, total)`` per batch."""
-    plan = read_export(context, lines, embedder)
-    done = _here(context, plan, progress, Ports(store, index, embedder, clock), meter)
+    done = _here(context, read_export(context, lines, import_ports.embedder), progress, import_ports)
     return ImportResponse(imported=done.imported, skipped=done.skipped)
 
 
@@ -121,46 +88,27 @@ def import_peer_file(
     progress: Callable[[int, int], None] | None = None,
     *,
     dry_run: bool = False,
-    store: MemoryStore,
-    index: SearchIndex,
-    embedder: Embedder,
-    meter: Meter,
-    clock: Clock,
+    import_ports: ImportPorts,
 ) -> ImportReport:
     """Import another service's export to the end, here (the CLI); the report of every record."""
-    plan, present = _peer_plan(context, peer, text, store, clock)
+    plan, present = _peer_plan(context, peer, text, import_ports)
     if dry_run:
         return formats.report(plan, present, dry_run=True)
-    done = _here(
-        context, formats.items(plan, context.scopes), progress, Ports(store, index, embedder, clock), meter
-    )
+    done = _here(context, formats.items(plan, context.scopes), progress, import_ports)
     return formats.report(plan, present, dry_run=False, imported=done.imported)
 
 
-@dataclass(frozen=True)
-class _Jobs:
-    """Where an import too large for its call goes on: object storage for its file and whoever runs jobs."""
-
-    blobs: BlobStore | None
-    steps: StepQueue | None
-    queue: JobQueue | None
-    runner: JobRunner | None
-
-
 def _peer_plan(
-    context: TenantContext, peer: PeerFile, text: str, store: MemoryStore, clock: Clock
+    context: TenantContext, peer: PeerFile, text: str, ports: ImportPorts
 ) -> tuple[peers.Plan, set[str]]:
     """Another service's file read and checked against the key, and which of its memories the tenant holds."""
-    plan = formats.read(peer, text, tenant_id=context.tenant_id, scopes=context.scopes, now=clock.now())
-    return plan, formats.existing(context.tenant_id, plan, store)
+    now = ports.clock.now()
+    plan = formats.read(peer, text, tenant_id=context.tenant_id, scopes=context.scopes, now=now)
+    return plan, formats.existing(context.tenant_id, plan, ports.store)
 
 
 def _here(
-    context: TenantContext,
-    plan: Plan,
-    on_batch: Callable[[int, int], None] | None,
-    ports: Ports,
-    meter: Meter,
+    context: TenantContext, plan: Plan, on_batch: Callable[[int, int], None] | None, ports: ImportPorts
 ) -> ImportProgress:
     counts = ImportProgress(total=len(plan.items), skipped=plan.repeated)
     write(
@@ -169,41 +117,30 @@ def _here(
         counts,
         should_stop=lambda _: False,
         on_batch=on_batch,
-        ports=ports,
-        meter=meter,
+        ports=ports.writing,
+        meter=ports.meter,
     )
     return counts
 
 
 def _inline_or_job(
-    context: TenantContext,
-    plan: Plan,
-    text: str,
-    peer: PeerFile | None,
-    ports: Ports,
-    meter: Meter,
-    jobs: _Jobs,
+    context: TenantContext, plan: Plan, text: str, peer: PeerFile | None, ports: ImportPorts
 ) -> ImportProgress | JobAccepted:
     """Write ``plan`` here while the call's deadline allows, else hand the rest to a job."""
     progress = ImportProgress(total=len(plan.items), skipped=plan.repeated)
 
     def to_job() -> JobAccepted:
-        return submit(
-            context,
-            text=text,
-            peer=peer,
-            progress=progress,
-            jobs=ports.store,
-            clock=ports.clock,
-            blobs=jobs.blobs,
-            steps=jobs.steps,
-            queue=jobs.queue,
-            runner=jobs.runner,
-        )
+        return submit(context, text=text, peer=peer, progress=progress, import_ports=ports)
 
     def inline(should_stop: Callable[[float], bool], batch: int = BATCH) -> None:
         write(
-            context.tenant_id, plan, progress, should_stop=should_stop, batch=batch, ports=ports, meter=meter
+            context.tenant_id,
+            plan,
+            progress,
+            should_stop=should_stop,
+            batch=batch,
+            ports=ports.writing,
+            meter=ports.meter,
         )
 
     if len(plan.items) > INLINE_MAX:

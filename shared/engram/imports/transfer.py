@@ -10,16 +10,10 @@ from datetime import timedelta
 
 from engram.embedding.backlog import Backfill
 from engram.identity import job_id
+from engram.imports.jobs import ImportPorts
 from engram.memories import operations as pipeline
-from engram.metering.counters import Meter
 from engram.models import ExportLink
-from engram.ports import (
-    BlobStore,
-    Clock,
-    Embedder,
-    MemoryStore,
-    SearchIndex,
-)
+from engram.ports import BlobStore, Clock, MemoryStore
 from engram.settings import Settings
 from engram.tenants.tenancy import TenantContext
 
@@ -68,24 +62,11 @@ def import_lines(
     lines: Iterable[str],
     progress: Callable[[int, int], None] | None = None,
     *,
-    store: MemoryStore,
-    index: SearchIndex,
-    embedder: Embedder,
-    meter: Meter,
-    clock: Clock,
+    import_ports: ImportPorts,
 ) -> dict[str, int]:
     """Import an export's lines to the end, here (the CLI); a key limited to some scopes imports
     only memories of those (``engram.imports``). ``progress`` is told (done, total) per batch."""
     from engram import imports
 
-    answer = imports.import_lines(
-        context,
-        list(lines),
-        progress=progress,
-        store=store,
-        index=index,
-        embedder=embedder,
-        meter=meter,
-        clock=clock,
-    )
+    answer = imports.import_lines(context, list(lines), progress=progress, import_ports=import_ports)
     return {"imported": answer.imported, "skipped": answer.skipped}

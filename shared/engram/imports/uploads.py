@@ -8,9 +8,9 @@ from datetime import timedelta
 from engram.errors import NotFoundError, PayloadTooLargeError
 from engram.identity import job_id as new_job_id
 from engram.imports.formats import PeerFile
-from engram.imports.jobs import MAX_UPLOAD_BYTES, NO_UPLOADS, submit, upload_key, visible
+from engram.imports.jobs import MAX_UPLOAD_BYTES, NO_UPLOADS, ImportPorts, submit, upload_key, visible
 from engram.models import ImportUpload, JobAccepted
-from engram.ports import BlobStore, Clock, JobQueue, JobRunner, JobStore, StepQueue
+from engram.ports import BlobStore, Clock
 from engram.settings import Settings
 from engram.tenants.tenancy import TenantContext
 
@@ -32,19 +32,11 @@ def new_upload(
 
 
 def start_upload(
-    context: TenantContext,
-    job_id: str,
-    *,
-    jobs: JobStore,
-    clock: Clock,
-    blobs: BlobStore | None,
-    steps: StepQueue | None,
-    queue: JobQueue | None,
-    runner: JobRunner | None,
-    peer: PeerFile | None = None,
+    context: TenantContext, job_id: str, *, import_ports: ImportPorts, peer: PeerFile | None = None
 ) -> JobAccepted:
     """The job of an uploaded file (the same one again if it was started already); ``peer`` says
     how to read another service's export."""
+    jobs, blobs = import_ports.store, import_ports.blobs
     if blobs is None:
         raise NotFoundError(NO_UPLOADS)
     existing = jobs.get_job(context.tenant_id, job_id)
@@ -61,14 +53,4 @@ def start_upload(
         raise PayloadTooLargeError(
             f"the uploaded file is {size:,} bytes; an import takes at most {MAX_UPLOAD_BYTES:,}"
         )
-    return submit(
-        context,
-        job_id=job_id,
-        peer=peer,
-        jobs=jobs,
-        clock=clock,
-        blobs=blobs,
-        steps=steps,
-        queue=queue,
-        runner=runner,
-    )
+    return submit(context, job_id=job_id, peer=peer, import_ports=import_ports)

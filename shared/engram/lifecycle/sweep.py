@@ -108,7 +108,7 @@ class _Page:
 
 @dataclass(frozen=True, kw_only=True)
 class LifecyclePorts:
-    """The ports a lifecycle run takes (``Deps.lifecycle_ports``). ``settings`` are the service's
+    """The ports a lifecycle run takes (a ``Deps.call`` bundle). ``settings`` are the service's
     in ``engram.lifecycle.service`` and the tenant's once ``run`` is given them."""
 
     store: MemoryStore

@@ -201,7 +201,7 @@ class Meter:
 @dataclass(frozen=True, kw_only=True)
 class MeteredPorts:
     """The ports of an operation that reads, writes and embeds, and the meter its embedding is
-    counted by (``Deps.metered_ports``): ``with metered_ports.ports(tenant_id) as ports: ...``."""
+    counted by (a ``Deps.call`` bundle): ``with metered_ports.ports(tenant_id) as ports: ...``."""
 
     store: MemoryStore
     index: SearchIndex

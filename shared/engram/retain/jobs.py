@@ -16,24 +16,18 @@ from typing import Any
 from engram.embedding.backlog import Backlog
 from engram.errors import ConflictError, NotFoundError, ProviderError
 from engram.identity import job_id, scoped_key
-from engram.metering.counters import Meter
+from engram.imports.jobs import ImportPorts
 from engram.models import Job, JobAccepted, RetainRequest, check_expiry
 from engram.ports import (
     LLM,
-    BlobStore,
     Clock,
-    Embedder,
     Extractor,
     IdempotencyRecords,
     JobQueue,
     JobRunner,
     JobStore,
-    MemoryStore,
-    SearchIndex,
-    TenantRegistry,
 )
 from engram.retain import metered, service
-from engram.settings import Settings
 from engram.tenants import tenancy
 from engram.tenants.tenancy import TenantContext
 
@@ -116,23 +110,13 @@ def get_job(context: TenantContext, job_id_: str, *, jobs: JobStore) -> Job:
 
 
 @dataclass(frozen=True, kw_only=True)
-class JobPorts:
-    """The ports running a job takes (``Deps.job_ports``): a retain's, an import's, and where a
-    job goes next (``queue``, ``runner``)."""
+class JobPorts(ImportPorts):
+    """The ports running a job takes (a ``Deps.call`` bundle): an import's (``engram.imports``)
+    and what a retain adds."""
 
-    store: MemoryStore
-    tenants: TenantRegistry
-    index: SearchIndex
-    embedder: Embedder
     extractor: Extractor
     llm: LLM | None
-    meter: Meter
-    clock: Clock
     backlog: Backlog
-    blobs: BlobStore | None
-    queue: JobQueue | None
-    runner: JobRunner | None
-    settings: Settings
 
 
 def run_job(tenant_id: str, job_id_: str, *, job_ports: JobPorts) -> Job | None:
@@ -158,19 +142,7 @@ def execute(tenant_id: str, job: Job, *, job_ports: JobPorts) -> None:
         from engram import imports
 
         def run_import(should_stop: Callable[[], bool]) -> Job:
-            return imports.execute(
-                tenant_id,
-                job,
-                should_stop=should_stop,
-                store=p.store,
-                tenants=p.tenants,
-                index=p.index,
-                embedder=p.embedder,
-                meter=p.meter,
-                clock=p.clock,
-                blobs=p.blobs,
-                settings=p.settings,
-            )
+            return imports.execute(tenant_id, job, should_stop=should_stop, import_ports=p)
 
         _import_slice(tenant_id, run_import, runner=p.runner)
         return
