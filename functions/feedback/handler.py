@@ -9,15 +9,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from engram.memories.service import feedback as feedback_service
 from engram.models import FeedbackRequest, FeedbackResponse
-from engram_http.runtime import (
-    MemoryIdPath,
-    deps,
-    documented,
-    entry_point,
-    json_response,
-    resolver,
-    tenant,
-)
+from engram_http.runtime import MemoryIdPath, deps, documented, entry_point, json_response, resolver, tenant
 
 app = resolver()
 
