@@ -45,29 +45,28 @@ from engram.ports import (
 )
 from engram.scopes import ScopeSet
 from engram.screening.head import MARK_TAG, marked, second_look
-from engram.settings import Settings
+from engram.tenants.tenancy import TenantContext
 
 EXPORT_FORMAT = "engram.export.v1"
 
 
 def get(
-    tenant_id: str,
+    context: TenantContext,
     memory_id: str,
     *,
     records: MemoryRecords,
     history: MemoryHistory,
     clock: Clock,
-    scopes: ScopeSet,
     with_history: bool = False,
-    settings: Settings | None = None,
 ) -> MemoryView:
-    """One memory; with settings, its lifecycle now (R, C, tier and why)."""
-    record = visible(records, tenant_id, memory_id, scopes)
+    """One memory among the caller's scopes, with its lifecycle now under the tenant's settings
+    (R, C, tier and why), and its version history on request."""
+    tenant_id = context.tenant_id
+    record = visible(records, tenant_id, memory_id, context.scopes)
     chain = _chain_history(tenant_id, record, records, history) if with_history else None
     view = MemoryView.of(record, chain)
-    if settings is not None:
-        entries = history.history(tenant_id, memory_id)
-        view.lifecycle = sweep.describe(record, entries, now=clock.now(), settings=settings)
+    entries = history.history(tenant_id, memory_id)
+    view.lifecycle = sweep.describe(record, entries, now=clock.now(), settings=context.settings)
     return view
 
 
@@ -254,19 +253,20 @@ def _second_look(
 
 
 def release(
-    tenant_id: str,
+    context: TenantContext,
     memory_id: str,
     *,
     records: MemoryRecords,
     index: SearchIndex,
     clock: Clock,
-    scopes: ScopeSet,
     released_by: str = "",
 ) -> MemoryView:
     """Return a quarantined memory to recall after review: ``active`` again (``superseded`` if a
     newer version replaced it meanwhile), without the ``quarantined`` tag, with a history entry
-    naming who released it. A memory that is not quarantined is a conflict."""
-    record = visible(records, tenant_id, memory_id, scopes)
+    naming who released it (``released_by``, by default the caller's key). A memory that is not
+    quarantined is a conflict."""
+    tenant_id = context.tenant_id
+    record = visible(records, tenant_id, memory_id, context.scopes)
     if record.status != "quarantined":
         raise ConflictError(f"memory '{memory_id}' is not quarantined (status: {record.status})")
     now = clock.now()
@@ -280,7 +280,7 @@ def release(
             "updated_at": now,
         }
     )
-    detail = {"from": "quarantined", "to": status, "released_by": released_by or "unknown"}
+    detail = {"from": "quarantined", "to": status, "released_by": released_by or context.key_id or "unknown"}
     entry = history_entry(updated, "released", now, detail)
     if not records.update(tenant_id, updated, expected_version=record.version, history=entry):
         raise ConflictError("the memory changed while it was being released; retry")

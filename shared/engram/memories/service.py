@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from engram.memories import operations as pipeline
 from engram.memories import usefulness
+from engram.memories.operations import get, release
 from engram.metering import counters
 from engram.metering.counters import Meter, MeteredPorts
 from engram.models import (
@@ -24,37 +25,17 @@ from engram.models import (
 from engram.ports import (
     Clock,
     LifecycleReports,
-    MemoryHistory,
     MemoryRecords,
     SearchIndex,
     UsageLedger,
 )
 from engram.tenants.tenancy import TenantContext
 
+__all__ = ["feedback", "get", "list_memories", "patch", "release", "restore", "stats"]
+"""``get`` and ``release`` are ``engram.memories.operations``' own: they take the caller's context."""
+
 STATS_USAGE_DAYS = 31
 """``GET /v1/stats`` shows the usage of this many days up to today."""
-
-
-def get(
-    context: TenantContext,
-    memory_id: str,
-    *,
-    records: MemoryRecords,
-    history: MemoryHistory,
-    clock: Clock,
-    with_history: bool = False,
-) -> MemoryView:
-    """One memory, with its lifecycle now (and its version history on request)."""
-    return pipeline.get(
-        context.tenant_id,
-        memory_id,
-        records=records,
-        history=history,
-        clock=clock,
-        scopes=context.scopes,
-        with_history=with_history,
-        settings=context.settings,
-    )
 
 
 def list_memories(context: TenantContext, request: ListRequest, *, records: MemoryRecords) -> ListResponse:
@@ -80,27 +61,6 @@ def restore(
         return pipeline.restore(
             context.tenant_id, memory_id, request or RestoreRequest(), ports, scopes=context.scopes
         )
-
-
-def release(
-    context: TenantContext,
-    memory_id: str,
-    *,
-    records: MemoryRecords,
-    index: SearchIndex,
-    clock: Clock,
-    released_by: str = "",
-) -> MemoryView:
-    """A quarantined memory back to recall; ``released_by`` (default: the caller's key) is noted."""
-    return pipeline.release(
-        context.tenant_id,
-        memory_id,
-        records=records,
-        index=index,
-        clock=clock,
-        scopes=context.scopes,
-        released_by=released_by or context.key_id,
-    )
 
 
 def feedback(
