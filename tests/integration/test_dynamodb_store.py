@@ -17,7 +17,7 @@ from store_support import T0, created, key_record, put, record, vector
 
 from engram.adapters.clock import FixedClock, SystemClock
 from engram.adapters.dynamodb.deletion_log import log_deletion
-from engram.adapters.dynamodb.items import memory_key
+from engram.adapters.dynamodb.items import memory_key, vector_key
 from engram.adapters.dynamodb.keys import DynamoKeyStore
 from engram.adapters.dynamodb.store import DynamoStore
 from engram.adapters.dynamodb.usage import DynamoUsage
@@ -270,11 +270,12 @@ def test_the_capacity_a_memory_write_and_access_tracking_consume(store: DynamoSt
     big = np.full(1024, 1 / 32, dtype=np.float32)
     first = record("acme", text)
     # When one is written with its history, nothing is written at the transactional rate: the
-    # vector is an item of its own (4.2 KB: 5 WRU), the memory item (1.7 KB, no vector: 2) is one
-    # UpdateItem, its history entry a plain put after it (1), and each listing index gets its
-    # filter fields alone (no record): 1 WRU; a peripheral memory has no entry in g3 (sparse)
+    # vector is an item of its own at half precision (2.1 KB: 3 WRU), the memory item (1.7 KB, no
+    # vector: 2) is one UpdateItem, its history entry a plain put after it (1), and each listing
+    # index gets its filter fields alone (no record): 1 WRU; a peripheral memory has no entry in
+    # g3 (sparse)
     metered.write("acme", WriteBatch(records=[first], vectors=[big], history=[created(first)]))
-    assert meter.units == {"table": 8.0, "g1-index": 1.0, "g2-index": 1.0, "g4-index": 1.0}
+    assert meter.units == {"table": 6.0, "g1-index": 1.0, "g2-index": 1.0, "g4-index": 1.0}
     item = client.get_item(TableName=store.table, Key=memory_key("acme", first.id))["Item"]
     assert "embedding" not in item and item["dim"] == {"N": "1024"}
     assert np.array_equal(store.get_vectors("acme", [first.id])[first.id], big)
@@ -292,6 +293,42 @@ def test_the_capacity_a_memory_write_and_access_tracking_consume(store: DynamoSt
     meter.units = {}
     DynamoStore(meter, store.table, memory_reads="eventual").get_many("acme", [r.id for r in others])
     assert meter.units == {"table": 2.5}
+
+
+def test_vectors_are_stored_halved_and_those_stored_before_in_single_precision_still_read(
+    store: DynamoStore, client: Any
+) -> None:
+    # Given a memory written now, and two written before: one whose vector item holds single
+    # precision, one whose vector is still in its memory item
+    new, older, oldest = (record("acme", f"text {i}", minute=i) for i in range(3))
+    put(store, new, older, oldest)
+    full = vector(7)
+    client.put_item(
+        TableName=store.table,
+        Item={
+            **vector_key("acme", older.id),
+            "tenant_id": {"S": "acme"},
+            "id": {"S": older.id},
+            "embedding": {"B": full.tobytes()},
+        },
+    )
+    client.delete_item(TableName=store.table, Key=vector_key("acme", oldest.id))
+    client.update_item(
+        TableName=store.table,
+        Key=memory_key("acme", oldest.id),
+        UpdateExpression="SET embedding = :e",
+        ExpressionAttributeValues={":e": {"B": full.tobytes()}},
+    )
+    # Then the new vector item is 2 bytes a component, within 2^-11 of each, and a cosine moves
+    # by less than 1e-4
+    item = client.get_item(TableName=store.table, Key=vector_key("acme", new.id))["Item"]
+    assert "embedding" not in item and len(item["e16"]["B"]) == 2 * 384
+    vectors = store.get_vectors("acme", [new.id, older.id, oldest.id])
+    assert np.allclose(vectors[new.id], vector(0), rtol=2**-11, atol=1e-7)
+    assert abs(float(vectors[new.id] @ full) - float(vector(0) @ full)) < 1e-4
+    # And the single-precision ones come back exactly, from the vector item or the memory item
+    assert np.array_equal(vectors[older.id], full) and np.array_equal(vectors[oldest.id], full)
+    assert [v is not None for _, v in store.iter_records("acme")] == [True, True, True]
 
 
 def test_a_peripheral_memory_is_listed_by_its_tier_without_an_entry_in_the_tier_index(

@@ -98,6 +98,7 @@ class MemoryRecords(Protocol):
         """The stored vector of each listed memory of this tenant (unembedded or missing ids are left out).
 
         The index drops archived memories; this is where their vectors come back from on a restore.
+        A store may keep them at half precision (DynamoDB's: each component within 2^-11 of itself).
         """
         ...
 
