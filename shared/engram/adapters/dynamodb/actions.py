@@ -20,6 +20,7 @@ from engram.adapters.dynamodb.items import (
     vector_item,
 )
 from engram.adapters.matching import iso
+from engram.identity import memory_id
 from engram.models import HistoryEntry, MemoryRecord
 from engram.ports import Vector
 
@@ -30,7 +31,7 @@ there, which saves a write unit per write, and is listed from g1 by its entry's 
 
 def _fields(tenant_id: str, record: MemoryRecord) -> dict[str, dict[str, Any]]:
     """The item's attributes: the record JSON (without what is kept natively), its filter
-    fields and its places in the listings g1 (all), g2 (scope) and g4 (hash)."""
+    fields and its places in the listings g1 (all) and g2 (scope)."""
     created = created_key(record.created_at, record.id)
     prefix = tenant_pk(tenant_id)
     doc = record.model_dump(mode="json", exclude={"version", "access_count", "last_accessed_at"})
@@ -52,19 +53,24 @@ def _fields(tenant_id: str, record: MemoryRecord) -> dict[str, dict[str, Any]]:
         "g1sk": s(created),
         "g2pk": s(f"{prefix}#SCOPE#{record.scope}"),
         "g2sk": s(created),
-        "g4pk": s(f"{prefix}#HASH#{record.scope}#{record.content_hash}"),
-        "g4sk": s(record.id),
     }
 
 
 def _sparse(
     tenant_id: str, record: MemoryRecord, vector: Vector | None, pending: bool, fields: dict[str, Any]
 ) -> list[str]:
-    """Add the sparse listings (g3 tier, g6 thread, g5 pending embedding) and the vector's mark
-    (``dim``; the vector is its own item, ``vector_put``) to ``fields``; returns the attributes to
-    remove."""
+    """Add the sparse listings (g3 tier, g4 hash, g6 thread, g5 pending embedding) and the
+    vector's mark (``dim``; the vector is its own item, ``vector_put``) to ``fields``; returns the
+    attributes to remove."""
     created = created_key(record.created_at, record.id)
     removes: list[str] = []
+    if record.id != memory_id(tenant_id, record.scope, record.content):
+        # sparse: a memory whose id its text derives is found by that id (``find_by_hash``, #28);
+        # only one whose content or scope changed since needs the hash listing
+        fields["g4pk"] = s(f"{tenant_pk(tenant_id)}#HASH#{record.scope}#{record.content_hash}")
+        fields["g4sk"] = s(record.id)
+    else:
+        removes += ["g4pk", "g4sk"]
     if record.tier in SPARSE_TIERS:  # sparse: most memories are peripheral, listed from g1 (#28)
         fields["g3pk"] = s(f"{tenant_pk(tenant_id)}#TIER#{record.tier}")
         fields["g3sk"] = s(created)
