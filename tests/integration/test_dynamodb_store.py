@@ -270,22 +270,23 @@ def test_the_capacity_a_memory_write_and_access_tracking_consume(store: DynamoSt
     big = np.full(1024, 1 / 32, dtype=np.float32)
     first = record("acme", text)
     # When one is written with its history, nothing is written at the transactional rate: the
-    # vector is an item of its own at half precision (2.1 KB: 3 WRU), the memory item (1.7 KB, no
-    # vector: 2) is one UpdateItem, its history entry a plain put after it (1), and each listing
+    # vector is an item of its own at half precision (2.1 KB: 3 WRU), the memory item (0.7 KB: no
+    # vector, no field twice: 1) is one UpdateItem, its history entry a plain put after it (1), and each listing
     # index gets its filter fields alone (no record): 1 WRU; a peripheral memory has no entry in
     # g3, nor one whose id its text derives in g4 (both sparse)
     metered.write("acme", WriteBatch(records=[first], vectors=[big], history=[created(first)]))
-    assert meter.units == {"table": 6.0, "g1-index": 1.0, "g2-index": 1.0}
+    assert meter.units == {"table": 5.0, "g1-index": 1.0, "g2-index": 1.0}
     item = client.get_item(TableName=store.table, Key=memory_key("acme", first.id))["Item"]
     assert "embedding" not in item and item["dim"] == {"N": "1024"}
     assert np.array_equal(store.get_vectors("acme", [first.id])[first.id], big)
-    # When recall's access tracking touches five memories, only the base items are written
+    # When recall's access tracking touches five memories, only the base items are written, one
+    # unit each
     others = [record("acme", f"{text} {i}", minute=i) for i in range(1, 6)]
     store.write("acme", WriteBatch(records=others, vectors=[big] * 5, history=[created(r) for r in others]))
     meter.units = {}
     metered.record_access("acme", [r.id for r in others], T0)
-    assert meter.units == {"table": 10.0}
-    # And fetching them by id reads 1 RRU each (strongly consistent, 1.7 KB: no vector)
+    assert meter.units == {"table": 5.0}
+    # And fetching them by id reads 1 RRU each (strongly consistent, under 4 KB: no vector)
     meter.units = {}
     metered.get_many("acme", [r.id for r in others])
     assert meter.units == {"table": 5.0}

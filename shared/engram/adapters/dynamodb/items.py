@@ -90,9 +90,25 @@ def owned(tenant_id: str, item: Item) -> bool:
     return item.get("tenant_id", {}).get("S") == tenant_id and item["sk"]["S"] == "MEM"
 
 
+NATIVE = (
+    "tenant_id", "id", "scope", "category", "status", "tier",
+    "content_hash", "created_at", "occurred_at", "embedding_model",
+)  # fmt: skip
+"""The record's fields the memory item keeps as attributes of their own (for conditions, listings
+and the index entries), which its ``doc`` does not repeat since #28 (``actions.slim_doc``)."""
+
+
 def record_of(item: Item) -> MemoryRecord:
-    """The record of a full item (a listing's projection lacks the counters: 0 there)."""
+    """The record of a full item (a listing's projection lacks the counters: 0 there). A ``doc``
+    without ``tenant_id`` is slim (``actions.slim_doc``): its native fields come from the item, an
+    absent abstract is its text and an absent field its default; one written before holds all."""
     doc = json.loads(item["doc"]["S"])
+    if "tenant_id" not in doc:
+        for name in NATIVE:
+            value = item.get(name, {}).get("S")
+            if value:
+                doc[name] = value
+        doc.setdefault("abstract", doc.get("content", ""))
     doc["version"] = int(item.get("version", {}).get("N", 0))
     doc["access_count"] = int(item.get("access_count", {}).get("N", 0))
     last = item.get("last_accessed_at", {}).get("S")
