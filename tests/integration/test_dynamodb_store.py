@@ -24,7 +24,7 @@ from engram.adapters.dynamodb.usage import DynamoUsage
 from engram.adapters.memory_index import InMemoryIndex
 from engram.errors import EngramError, PayloadTooLargeError
 from engram.memories.usefulness import feedback
-from engram.models import DeletionLogEntry, FeedbackRequest, MemoryRecord, Tenant
+from engram.models import DeletionLogEntry, FeedbackRequest, HistoryEntry, MemoryRecord, Tenant
 from engram.ports import Conditions, WriteBatch
 from engram.scopes import EVERY_SCOPE
 from engram.scoring.lifecycle import feedback_ema
@@ -270,12 +270,12 @@ def test_the_capacity_a_memory_write_and_access_tracking_consume(store: DynamoSt
     big = np.full(1024, 1 / 32, dtype=np.float32)
     first = record("acme", text)
     # When one is written with its history, nothing is written at the transactional rate: the
-    # vector is an item of its own at half precision (2.1 KB: 3 WRU), the memory item (0.7 KB: no
-    # vector, no field twice: 1) is one UpdateItem, its history entry a plain put after it (1), and each listing
+    # vector is an item of its own at half precision (2.1 KB: 3 WRU), the memory item (0.8 KB: no
+    # vector, no field twice: 1) is one UpdateItem carrying its creation's history entry, and each listing
     # index gets its filter fields alone (no record): 1 WRU; a peripheral memory has no entry in
     # g3, nor one whose id its text derives in g4 (both sparse)
     metered.write("acme", WriteBatch(records=[first], vectors=[big], history=[created(first)]))
-    assert meter.units == {"table": 5.0, "g1-index": 1.0, "g2-index": 1.0}
+    assert meter.units == {"table": 4.0, "g1-index": 1.0, "g2-index": 1.0}
     item = client.get_item(TableName=store.table, Key=memory_key("acme", first.id))["Item"]
     assert "embedding" not in item and item["dim"] == {"N": "1024"}
     assert np.array_equal(store.get_vectors("acme", [first.id])[first.id], big)
@@ -394,8 +394,8 @@ def test_an_eventually_consistent_read_leaves_out_what_was_forgotten_in_the_last
 
 
 class _FailingHistory:
-    """The real client, whose first ``BatchWriteItem`` of history entries fails (a throttle that
-    outlasted the retries, or a crash between the two writes)."""
+    """The real client, whose first ``BatchWriteItem`` of history entries of an update fails (a
+    throttle that outlasted the retries, or a crash between the two writes)."""
 
     def __init__(self, client: Any) -> None:
         self._client = client
@@ -414,7 +414,7 @@ class _FailingHistory:
                 for r in rs
                 if "PutRequest" in r
             ]
-            if not self.failed and any(i["sk"]["S"].startswith("HIST#") for i in items):
+            if not self.failed and any("#updated#" in i["sk"]["S"] for i in items):
                 self.failed = True
                 error = {"Error": {"Code": "ProvisionedThroughputExceededException", "Message": "slow down"}}
                 raise self._client.exceptions.ProvisionedThroughputExceededException(error, "BatchWriteItem")
@@ -426,35 +426,91 @@ class _FailingHistory:
 def test_a_failed_history_write_leaves_whole_records_and_its_replay_adds_no_duplicate(
     store: DynamoStore, client: Any
 ) -> None:
-    # Given a store whose history write fails once, after the records were written
+    # Given two memories, and a store whose history write fails once, after the records were
+    # written, when it writes their next versions (a creation's entry is on its item: no write)
     flaky = DynamoStore(_FailingHistory(client), store.table)
-    records = [record("acme", "I prefer dark mode"), record("acme", "Mia is allergic to peanuts", minute=1)]
+    first = [record("acme", "I prefer dark mode"), record("acme", "Mia is allergic to peanuts", minute=1)]
+    put(store, *first)
+    records = [r.model_copy(update={"version": 2, "tags": ["edited"]}) for r in first]
+
+    def updated(r: MemoryRecord) -> HistoryEntry:
+        return HistoryEntry(
+            memory_id=r.id, version=2, event="updated", at=T0 + timedelta(minutes=9), content=r.content
+        )
+
     batch = WriteBatch(
         records=records,
         vectors=[vector(0), vector(1)],
-        history=[created(r) for r in records],
+        history=[updated(r) for r in records],
         idempotency=("key-1", "fingerprint", [{"id": r.id} for r in records]),
     )
     # When the write is made, it fails, and no result is stored for the request
     with pytest.raises(EngramError):
         flaky.write("acme", batch)
     assert store.idempotent_result("acme", "key-1") is None
-    # Then the records are whole, only without their history entry yet
-    assert {i: r.content for i, r in store.get_many("acme", [r.id for r in records]).items()} == {
-        r.id: r.content for r in records
+    # Then the records are whole, only without their latest history entry yet
+    assert {i: r.tags for i, r in store.get_many("acme", [r.id for r in records]).items()} == {
+        r.id: ["edited"] for r in records
     }
-    assert all(store.history("acme", r.id) == [] for r in records)
+    assert all([e.event for e in store.history("acme", r.id)] == ["created"] for r in records)
     # When the same batch is written again (the caller's retry, a job's redelivery), twice
     flaky.write("acme", batch)
     flaky.write(
         "acme",
         replace(
             batch,
-            history=[
-                created(r).model_copy(update={"at": r.created_at + timedelta(seconds=5)}) for r in records
-            ],
+            history=[updated(r).model_copy(update={"at": T0 + timedelta(minutes=10)}) for r in records],
         ),
     )
-    # Then each record has one history entry, and the request its result
-    assert [[e.event for e in store.history("acme", r.id)] for r in records] == [["created"], ["created"]]
+    # Then each record has its creation and one entry of the change, and the request its result
+    assert [[e.event for e in store.history("acme", r.id)] for r in records] == [
+        ["created", "updated"],
+        ["created", "updated"],
+    ]
     assert store.idempotent_result("acme", "key-1") == ("fingerprint", [{"id": r.id} for r in records])
+
+
+def _history_items(client: Any, table: str, memory_id: str) -> list[str]:
+    items = client.query(
+        TableName=table,
+        KeyConditionExpression="pk = :p AND begins_with(sk, :h)",
+        ExpressionAttributeValues={":p": {"S": f"TENANT#acme#MEM#{memory_id}"}, ":h": {"S": "HIST#"}},
+    )["Items"]
+    return [i["sk"]["S"].split("#")[2] for i in items]
+
+
+def test_a_creation_is_carried_by_its_item_until_the_first_change_writes_it_out(
+    store: DynamoStore, client: Any
+) -> None:
+    # Given two new memories: their creations are on their items, no history item is written
+    a, b = record("acme", "I prefer dark mode"), record("acme", "I water the plants", minute=1)
+    put(store, a, b)
+    assert (
+        _history_items(client, store.table, a.id) == []
+        and "born" in client.get_item(TableName=store.table, Key=memory_key("acme", a.id))["Item"]
+    )
+    assert store.history("acme", a.id) == [created(a)]
+    # When one changes through a conditional update (a PATCH of its text) and the other through a
+    # batch write (a merge)
+    edited = a.model_copy(update={"content": "I prefer light mode", "version": 2})
+    change = HistoryEntry(
+        memory_id=a.id, version=2, event="updated", at=T0 + timedelta(hours=1), content=edited.content
+    )
+    assert store.update("acme", edited, expected_version=1, history=change)
+    merged = b.model_copy(update={"content": "I water the plants on Mondays", "version": 2})
+    merge = HistoryEntry(
+        memory_id=b.id, version=2, event="merged", at=T0 + timedelta(hours=1), content=merged.content
+    )
+    store.write("acme", WriteBatch(records=[merged], vectors=[vector(1)], history=[merge]))
+    # Then each creation is written out with its first text, before its change, and its item
+    # carries it no more
+    assert store.history("acme", a.id) == [created(a), change]
+    assert store.history("acme", b.id) == [created(b), merge]
+    for memory in (a, b):
+        assert _history_items(client, store.table, memory.id) == [
+            "created",
+            change.event if memory is a else "merged",
+        ]
+        assert "born" not in client.get_item(TableName=store.table, Key=memory_key("acme", memory.id))["Item"]
+    # And no other tenant reads it
+    assert store.history("globex", a.id) == []

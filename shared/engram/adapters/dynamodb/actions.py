@@ -8,6 +8,7 @@ import hashlib
 import json
 from typing import Any
 
+from engram.adapters.dynamodb.history import BORN, born_value
 from engram.adapters.dynamodb.items import (
     NATIVE,
     created_key,
@@ -117,11 +118,15 @@ def memory_update(
     condition_values: dict[str, Any] | None = None,
     keep_access: bool = False,
     cause: str | None = None,
+    born: HistoryEntry | None = None,
 ) -> dict[str, Any]:
     """An ``Update`` action that writes the whole record (and the vector, if given);
     ``keep_access``: all but the access bookkeeping, which recalls add to atomically, unless
-    the record moves the last access itself (a restore restarts the decay clock)."""
+    the record moves the last access itself (a restore restarts the decay clock); ``born``: the
+    creation entry the item carries (``history``); a later version removes it."""
     fields = _fields(tenant_id, record)
+    if born is not None:
+        fields[BORN] = born_value(born)
     optional = {
         "last_accessed_at": iso(record.last_accessed_at),
         "occurred_at": iso(record.occurred_at),
@@ -139,6 +144,8 @@ def memory_update(
     removes = [name for name, value in optional.items() if value is None]
     fields.update({name: s(value) for name, value in optional.items() if value is not None})
     removes += _sparse(tenant_id, record, vector, pending, fields)
+    if record.version > 1:
+        removes.append(BORN)  # its writer wrote it out first (``born_entries``)
     expression = "SET " + ", ".join(f"#{k} = :{k}" for k in fields)
     if removes:
         expression += " REMOVE " + ", ".join(f"#{k}" for k in removes)
