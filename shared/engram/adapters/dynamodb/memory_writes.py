@@ -106,6 +106,18 @@ class DynamoMemoryStore(DynamoMemories):
         items = self.batch_get(keys, projection="pk, sk, tenant_id, born, doc")
         return [e for i in items if owned(tenant_id, i) and (e := born_entry(i)) is not None]
 
+    def _born_entry(self, tenant_id: str, memory_id: str) -> list[HistoryEntry]:
+        """``born_entries`` of one memory, by ``GetItem`` (the one read a conditional update adds,
+        and the one the feedback function may make)."""
+        item = self.client.get_item(
+            TableName=self.table,
+            Key=memory_key(tenant_id, memory_id),
+            ConsistentRead=True,
+            ProjectionExpression="pk, sk, tenant_id, born, doc",
+        ).get("Item")
+        entry = born_entry(item) if item is not None and owned(tenant_id, item) else None
+        return [] if entry is None else [entry]
+
     def update(self, tenant_id: str, record: MemoryRecord, **change: Unpack[Change]) -> bool:
         """A conditional write: only if the stored version is ``expected_version`` (lost updates
         of the feedback EMA or a tier are impossible; the loser re-reads and retries). The access
@@ -141,9 +153,7 @@ class DynamoMemoryStore(DynamoMemories):
         if vector is not None:  # in the transaction: a conflict's loser must not leave its vector
             actions.append(vector_put(self.table, tenant_id, record.id, vector))
         if update.expected_version == 1:  # its first change: write out the creation its item carries
-            actions += [
-                history_put(self.table, tenant_id, e) for e in self.born_entries(tenant_id, [record.id])
-            ]
+            actions += [history_put(self.table, tenant_id, e) for e in self._born_entry(tenant_id, record.id)]
         if update.history is not None:
             actions.append(history_put(self.table, tenant_id, update.history))
         try:
