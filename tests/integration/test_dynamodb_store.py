@@ -17,14 +17,14 @@ from store_support import T0, created, key_record, put, record, vector
 
 from engram.adapters.clock import FixedClock, SystemClock
 from engram.adapters.dynamodb.deletion_log import log_deletion
-from engram.adapters.dynamodb.items import memory_key
+from engram.adapters.dynamodb.items import memory_key, vector_key
 from engram.adapters.dynamodb.keys import DynamoKeyStore
 from engram.adapters.dynamodb.store import DynamoStore
 from engram.adapters.dynamodb.usage import DynamoUsage
 from engram.adapters.memory_index import InMemoryIndex
 from engram.errors import EngramError, PayloadTooLargeError
 from engram.memories.usefulness import feedback
-from engram.models import DeletionLogEntry, FeedbackRequest, MemoryRecord, Tenant
+from engram.models import DeletionLogEntry, FeedbackRequest, HistoryEntry, MemoryRecord, Tenant
 from engram.ports import Conditions, WriteBatch
 from engram.scopes import EVERY_SCOPE
 from engram.scoring.lifecycle import feedback_ema
@@ -270,21 +270,23 @@ def test_the_capacity_a_memory_write_and_access_tracking_consume(store: DynamoSt
     big = np.full(1024, 1 / 32, dtype=np.float32)
     first = record("acme", text)
     # When one is written with its history, nothing is written at the transactional rate: the
-    # vector is an item of its own (4.2 KB: 5 WRU), the memory item (1.7 KB, no vector: 2) is one
-    # UpdateItem, its history entry a plain put after it (1), and each listing index gets its
-    # filter fields alone (no record): 1 WRU; a peripheral memory has no entry in g3 (sparse)
+    # vector is an item of its own at half precision (2.1 KB: 3 WRU), the memory item (0.8 KB: no
+    # vector, no field twice: 1) is one UpdateItem carrying its creation's history entry, and each listing
+    # index gets its filter fields alone (no record): 1 WRU; a peripheral memory has no entry in
+    # g3, nor one whose id its text derives in g4 (both sparse)
     metered.write("acme", WriteBatch(records=[first], vectors=[big], history=[created(first)]))
-    assert meter.units == {"table": 8.0, "g1-index": 1.0, "g2-index": 1.0, "g4-index": 1.0}
+    assert meter.units == {"table": 4.0, "g1-index": 1.0, "g2-index": 1.0}
     item = client.get_item(TableName=store.table, Key=memory_key("acme", first.id))["Item"]
     assert "embedding" not in item and item["dim"] == {"N": "1024"}
     assert np.array_equal(store.get_vectors("acme", [first.id])[first.id], big)
-    # When recall's access tracking touches five memories, only the base items are written
+    # When recall's access tracking touches five memories, only the base items are written, one
+    # unit each
     others = [record("acme", f"{text} {i}", minute=i) for i in range(1, 6)]
     store.write("acme", WriteBatch(records=others, vectors=[big] * 5, history=[created(r) for r in others]))
     meter.units = {}
     metered.record_access("acme", [r.id for r in others], T0)
-    assert meter.units == {"table": 10.0}
-    # And fetching them by id reads 1 RRU each (strongly consistent, 1.7 KB: no vector)
+    assert meter.units == {"table": 5.0}
+    # And fetching them by id reads 1 RRU each (strongly consistent, under 4 KB: no vector)
     meter.units = {}
     metered.get_many("acme", [r.id for r in others])
     assert meter.units == {"table": 5.0}
@@ -292,6 +294,42 @@ def test_the_capacity_a_memory_write_and_access_tracking_consume(store: DynamoSt
     meter.units = {}
     DynamoStore(meter, store.table, memory_reads="eventual").get_many("acme", [r.id for r in others])
     assert meter.units == {"table": 2.5}
+
+
+def test_vectors_are_stored_halved_and_those_stored_before_in_single_precision_still_read(
+    store: DynamoStore, client: Any
+) -> None:
+    # Given a memory written now, and two written before: one whose vector item holds single
+    # precision, one whose vector is still in its memory item
+    new, older, oldest = (record("acme", f"text {i}", minute=i) for i in range(3))
+    put(store, new, older, oldest)
+    full = vector(7)
+    client.put_item(
+        TableName=store.table,
+        Item={
+            **vector_key("acme", older.id),
+            "tenant_id": {"S": "acme"},
+            "id": {"S": older.id},
+            "embedding": {"B": full.tobytes()},
+        },
+    )
+    client.delete_item(TableName=store.table, Key=vector_key("acme", oldest.id))
+    client.update_item(
+        TableName=store.table,
+        Key=memory_key("acme", oldest.id),
+        UpdateExpression="SET embedding = :e",
+        ExpressionAttributeValues={":e": {"B": full.tobytes()}},
+    )
+    # Then the new vector item is 2 bytes a component, within 2^-11 of each, and a cosine moves
+    # by less than 1e-4
+    item = client.get_item(TableName=store.table, Key=vector_key("acme", new.id))["Item"]
+    assert "embedding" not in item and len(item["e16"]["B"]) == 2 * 384
+    vectors = store.get_vectors("acme", [new.id, older.id, oldest.id])
+    assert np.allclose(vectors[new.id], vector(0), rtol=2**-11, atol=1e-7)
+    assert abs(float(vectors[new.id] @ full) - float(vector(0) @ full)) < 1e-4
+    # And the single-precision ones come back exactly, from the vector item or the memory item
+    assert np.array_equal(vectors[older.id], full) and np.array_equal(vectors[oldest.id], full)
+    assert [v is not None for _, v in store.iter_records("acme")] == [True, True, True]
 
 
 def test_a_peripheral_memory_is_listed_by_its_tier_without_an_entry_in_the_tier_index(
@@ -356,8 +394,8 @@ def test_an_eventually_consistent_read_leaves_out_what_was_forgotten_in_the_last
 
 
 class _FailingHistory:
-    """The real client, whose first ``BatchWriteItem`` of history entries fails (a throttle that
-    outlasted the retries, or a crash between the two writes)."""
+    """The real client, whose first ``BatchWriteItem`` of history entries of an update fails (a
+    throttle that outlasted the retries, or a crash between the two writes)."""
 
     def __init__(self, client: Any) -> None:
         self._client = client
@@ -376,7 +414,7 @@ class _FailingHistory:
                 for r in rs
                 if "PutRequest" in r
             ]
-            if not self.failed and any(i["sk"]["S"].startswith("HIST#") for i in items):
+            if not self.failed and any("#updated#" in i["sk"]["S"] for i in items):
                 self.failed = True
                 error = {"Error": {"Code": "ProvisionedThroughputExceededException", "Message": "slow down"}}
                 raise self._client.exceptions.ProvisionedThroughputExceededException(error, "BatchWriteItem")
@@ -388,35 +426,91 @@ class _FailingHistory:
 def test_a_failed_history_write_leaves_whole_records_and_its_replay_adds_no_duplicate(
     store: DynamoStore, client: Any
 ) -> None:
-    # Given a store whose history write fails once, after the records were written
+    # Given two memories, and a store whose history write fails once, after the records were
+    # written, when it writes their next versions (a creation's entry is on its item: no write)
     flaky = DynamoStore(_FailingHistory(client), store.table)
-    records = [record("acme", "I prefer dark mode"), record("acme", "Mia is allergic to peanuts", minute=1)]
+    first = [record("acme", "I prefer dark mode"), record("acme", "Mia is allergic to peanuts", minute=1)]
+    put(store, *first)
+    records = [r.model_copy(update={"version": 2, "tags": ["edited"]}) for r in first]
+
+    def updated(r: MemoryRecord) -> HistoryEntry:
+        return HistoryEntry(
+            memory_id=r.id, version=2, event="updated", at=T0 + timedelta(minutes=9), content=r.content
+        )
+
     batch = WriteBatch(
         records=records,
         vectors=[vector(0), vector(1)],
-        history=[created(r) for r in records],
+        history=[updated(r) for r in records],
         idempotency=("key-1", "fingerprint", [{"id": r.id} for r in records]),
     )
     # When the write is made, it fails, and no result is stored for the request
     with pytest.raises(EngramError):
         flaky.write("acme", batch)
     assert store.idempotent_result("acme", "key-1") is None
-    # Then the records are whole, only without their history entry yet
-    assert {i: r.content for i, r in store.get_many("acme", [r.id for r in records]).items()} == {
-        r.id: r.content for r in records
+    # Then the records are whole, only without their latest history entry yet
+    assert {i: r.tags for i, r in store.get_many("acme", [r.id for r in records]).items()} == {
+        r.id: ["edited"] for r in records
     }
-    assert all(store.history("acme", r.id) == [] for r in records)
+    assert all([e.event for e in store.history("acme", r.id)] == ["created"] for r in records)
     # When the same batch is written again (the caller's retry, a job's redelivery), twice
     flaky.write("acme", batch)
     flaky.write(
         "acme",
         replace(
             batch,
-            history=[
-                created(r).model_copy(update={"at": r.created_at + timedelta(seconds=5)}) for r in records
-            ],
+            history=[updated(r).model_copy(update={"at": T0 + timedelta(minutes=10)}) for r in records],
         ),
     )
-    # Then each record has one history entry, and the request its result
-    assert [[e.event for e in store.history("acme", r.id)] for r in records] == [["created"], ["created"]]
+    # Then each record has its creation and one entry of the change, and the request its result
+    assert [[e.event for e in store.history("acme", r.id)] for r in records] == [
+        ["created", "updated"],
+        ["created", "updated"],
+    ]
     assert store.idempotent_result("acme", "key-1") == ("fingerprint", [{"id": r.id} for r in records])
+
+
+def _history_items(client: Any, table: str, memory_id: str) -> list[str]:
+    items = client.query(
+        TableName=table,
+        KeyConditionExpression="pk = :p AND begins_with(sk, :h)",
+        ExpressionAttributeValues={":p": {"S": f"TENANT#acme#MEM#{memory_id}"}, ":h": {"S": "HIST#"}},
+    )["Items"]
+    return [i["sk"]["S"].split("#")[2] for i in items]
+
+
+def test_a_creation_is_carried_by_its_item_until_the_first_change_writes_it_out(
+    store: DynamoStore, client: Any
+) -> None:
+    # Given two new memories: their creations are on their items, no history item is written
+    a, b = record("acme", "I prefer dark mode"), record("acme", "I water the plants", minute=1)
+    put(store, a, b)
+    assert (
+        _history_items(client, store.table, a.id) == []
+        and "born" in client.get_item(TableName=store.table, Key=memory_key("acme", a.id))["Item"]
+    )
+    assert store.history("acme", a.id) == [created(a)]
+    # When one changes through a conditional update (a PATCH of its text) and the other through a
+    # batch write (a merge)
+    edited = a.model_copy(update={"content": "I prefer light mode", "version": 2})
+    change = HistoryEntry(
+        memory_id=a.id, version=2, event="updated", at=T0 + timedelta(hours=1), content=edited.content
+    )
+    assert store.update("acme", edited, expected_version=1, history=change)
+    merged = b.model_copy(update={"content": "I water the plants on Mondays", "version": 2})
+    merge = HistoryEntry(
+        memory_id=b.id, version=2, event="merged", at=T0 + timedelta(hours=1), content=merged.content
+    )
+    store.write("acme", WriteBatch(records=[merged], vectors=[vector(1)], history=[merge]))
+    # Then each creation is written out with its first text, before its change, and its item
+    # carries it no more
+    assert store.history("acme", a.id) == [created(a), change]
+    assert store.history("acme", b.id) == [created(b), merge]
+    for memory in (a, b):
+        assert _history_items(client, store.table, memory.id) == [
+            "created",
+            change.event if memory is a else "merged",
+        ]
+        assert "born" not in client.get_item(TableName=store.table, Key=memory_key("acme", memory.id))["Item"]
+    # And no other tenant reads it
+    assert store.history("globex", a.id) == []

@@ -82,7 +82,10 @@ class MemoryRecords(Protocol):
     def get(self, tenant_id: str, memory_id: str) -> MemoryRecord | None: ...
     def get_many(self, tenant_id: str, memory_ids: Sequence[str]) -> dict[str, MemoryRecord]: ...
     def find_by_hash(self, tenant_id: str, scope: str, content_hash: str) -> MemoryRecord | None:
-        """The active memory of the scope with this content hash, if any."""
+        """The active memory of the scope with this content hash, if any. A store may leave out a
+        memory whose id is the one its text derives (``identity.memory_id`` of its tenant, scope
+        and content: unchanged since it was made), which the caller reads by that id; DynamoDB's
+        hash index lists only the others (#28)."""
         ...
 
     def neighbours(
@@ -98,6 +101,7 @@ class MemoryRecords(Protocol):
         """The stored vector of each listed memory of this tenant (unembedded or missing ids are left out).
 
         The index drops archived memories; this is where their vectors come back from on a restore.
+        A store may keep them at half precision (DynamoDB's: each component within 2^-11 of itself).
         """
         ...
 

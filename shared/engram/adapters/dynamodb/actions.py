@@ -8,7 +8,9 @@ import hashlib
 import json
 from typing import Any
 
+from engram.adapters.dynamodb.history import BORN, born_value
 from engram.adapters.dynamodb.items import (
+    NATIVE,
     created_key,
     dim_of,
     memory_key,
@@ -20,6 +22,7 @@ from engram.adapters.dynamodb.items import (
     vector_item,
 )
 from engram.adapters.matching import iso
+from engram.identity import memory_id
 from engram.models import HistoryEntry, MemoryRecord
 from engram.ports import Vector
 
@@ -30,16 +33,15 @@ there, which saves a write unit per write, and is listed from g1 by its entry's 
 
 def _fields(tenant_id: str, record: MemoryRecord) -> dict[str, dict[str, Any]]:
     """The item's attributes: the record JSON (without what is kept natively), its filter
-    fields and its places in the listings g1 (all), g2 (scope) and g4 (hash)."""
+    fields and its places in the listings g1 (all) and g2 (scope)."""
     created = created_key(record.created_at, record.id)
     prefix = tenant_pk(tenant_id)
-    doc = record.model_dump(mode="json", exclude={"version", "access_count", "last_accessed_at"})
-    body = json.dumps(doc)
+    full = json.dumps(record.model_dump(mode="json", exclude={"version", "access_count", "last_accessed_at"}))
     return {
         "tenant_id": s(tenant_id),
         "id": s(record.id),
-        "doc": s(body),
-        "doc_size": n(len(body)),  # what the listings count as its size (``stats``)
+        "doc": s(slim_doc(record)),
+        "doc_size": n(len(full)),  # what the listings count as its size (``stats``): the whole record
         "version": n(record.version),
         "access_count": n(record.access_count),
         "scope": s(record.scope),
@@ -52,19 +54,40 @@ def _fields(tenant_id: str, record: MemoryRecord) -> dict[str, dict[str, Any]]:
         "g1sk": s(created),
         "g2pk": s(f"{prefix}#SCOPE#{record.scope}"),
         "g2sk": s(created),
-        "g4pk": s(f"{prefix}#HASH#{record.scope}#{record.content_hash}"),
-        "g4sk": s(record.id),
     }
+
+
+def slim_doc(record: MemoryRecord) -> str:
+    """The record's JSON without what the item keeps natively (``items.NATIVE``, the counters),
+    its default values, and its abstract when that is its text (a raw memory's): a short memory's
+    item is then under 1 KB, one write unit where it took two, for every write and every access
+    count (#28). ``items.record_of`` puts them back; the defaults it fills in are pinned by
+    ``tests/unit/test_dynamodb_items.py``."""
+    doc = record.model_dump(
+        mode="json", exclude={*NATIVE, "version", "access_count", "last_accessed_at"}, exclude_defaults=True
+    )
+    if record.abstract == record.content:
+        doc.pop("abstract", None)
+    else:
+        doc["abstract"] = record.abstract  # also an empty one, which the text would stand in for
+    return json.dumps(doc, separators=(",", ":"))
 
 
 def _sparse(
     tenant_id: str, record: MemoryRecord, vector: Vector | None, pending: bool, fields: dict[str, Any]
 ) -> list[str]:
-    """Add the sparse listings (g3 tier, g6 thread, g5 pending embedding) and the vector's mark
-    (``dim``; the vector is its own item, ``vector_put``) to ``fields``; returns the attributes to
-    remove."""
+    """Add the sparse listings (g3 tier, g4 hash, g6 thread, g5 pending embedding) and the
+    vector's mark (``dim``; the vector is its own item, ``vector_put``) to ``fields``; returns the
+    attributes to remove."""
     created = created_key(record.created_at, record.id)
     removes: list[str] = []
+    if record.id != memory_id(tenant_id, record.scope, record.content):
+        # sparse: a memory whose id its text derives is found by that id (``find_by_hash``, #28);
+        # only one whose content or scope changed since needs the hash listing
+        fields["g4pk"] = s(f"{tenant_pk(tenant_id)}#HASH#{record.scope}#{record.content_hash}")
+        fields["g4sk"] = s(record.id)
+    else:
+        removes += ["g4pk", "g4sk"]
     if record.tier in SPARSE_TIERS:  # sparse: most memories are peripheral, listed from g1 (#28)
         fields["g3pk"] = s(f"{tenant_pk(tenant_id)}#TIER#{record.tier}")
         fields["g3sk"] = s(created)
@@ -95,11 +118,15 @@ def memory_update(
     condition_values: dict[str, Any] | None = None,
     keep_access: bool = False,
     cause: str | None = None,
+    born: HistoryEntry | None = None,
 ) -> dict[str, Any]:
     """An ``Update`` action that writes the whole record (and the vector, if given);
     ``keep_access``: all but the access bookkeeping, which recalls add to atomically, unless
-    the record moves the last access itself (a restore restarts the decay clock)."""
+    the record moves the last access itself (a restore restarts the decay clock); ``born``: the
+    creation entry the item carries (``history``); a later version removes it."""
     fields = _fields(tenant_id, record)
+    if born is not None:
+        fields[BORN] = born_value(born)
     optional = {
         "last_accessed_at": iso(record.last_accessed_at),
         "occurred_at": iso(record.occurred_at),
@@ -117,6 +144,8 @@ def memory_update(
     removes = [name for name, value in optional.items() if value is None]
     fields.update({name: s(value) for name, value in optional.items() if value is not None})
     removes += _sparse(tenant_id, record, vector, pending, fields)
+    if record.version > 1:
+        removes.append(BORN)  # its writer wrote it out first (``born_entries``)
     expression = "SET " + ", ".join(f"#{k} = :{k}" for k in fields)
     if removes:
         expression += " REMOVE " + ", ".join(f"#{k}" for k in removes)

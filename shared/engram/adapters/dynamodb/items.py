@@ -14,8 +14,8 @@
 Every key a store method builds starts with the tenant id handed to it, so no call can read,
 change or count another tenant's items. The memory record is kept as JSON (``doc``) beside
 native attributes for what conditions and atomic counters need (``version``, ``access_count``,
-``last_accessed_at``, scope, status, tier, …). The vector (4 KB at 1,024 dimensions) is an item of
-its own beside the memory's, so the memory item that transactions write twice and recalls read
+``last_accessed_at``, scope, status, tier, …). The vector (2 KB at 1,024 dimensions, half
+precision) is an item of its own beside the memory's, so the memory item that transactions write twice and recalls read
 and count is a third of the size; the memory item says it is embedded with ``dim``.
 """
 
@@ -90,9 +90,25 @@ def owned(tenant_id: str, item: Item) -> bool:
     return item.get("tenant_id", {}).get("S") == tenant_id and item["sk"]["S"] == "MEM"
 
 
+NATIVE = (
+    "tenant_id", "id", "scope", "category", "status", "tier",
+    "content_hash", "created_at", "occurred_at", "embedding_model",
+)  # fmt: skip
+"""The record's fields the memory item keeps as attributes of their own (for conditions, listings
+and the index entries), which its ``doc`` does not repeat since #28 (``actions.slim_doc``)."""
+
+
 def record_of(item: Item) -> MemoryRecord:
-    """The record of a full item (a listing's projection lacks the counters: 0 there)."""
+    """The record of a full item (a listing's projection lacks the counters: 0 there). A ``doc``
+    without ``tenant_id`` is slim (``actions.slim_doc``): its native fields come from the item, an
+    absent abstract is its text and an absent field its default; one written before holds all."""
     doc = json.loads(item["doc"]["S"])
+    if "tenant_id" not in doc:
+        for name in NATIVE:
+            value = item.get(name, {}).get("S")
+            if value:
+                doc[name] = value
+        doc.setdefault("abstract", doc.get("content", ""))
     doc["version"] = int(item.get("version", {}).get("N", 0))
     doc["access_count"] = int(item.get("access_count", {}).get("N", 0))
     last = item.get("last_accessed_at", {}).get("S")
@@ -104,7 +120,11 @@ def record_of(item: Item) -> MemoryRecord:
 
 
 def vector_of(item: Item) -> Vector | None:
-    """The vector of a vector item (or of a memory item written before vectors had their own)."""
+    """The vector of a vector item, as float32: ``e16`` (half precision), or ``embedding`` (single
+    precision: a vector item, or a memory item, written before vectors were stored halved)."""
+    half = item.get("e16", {}).get("B")
+    if half is not None:
+        return np.frombuffer(half, dtype="<f2").astype(np.float32)
     blob = item.get("embedding", {}).get("B")
     return None if blob is None else np.frombuffer(blob, dtype=np.float32).copy()
 
@@ -119,11 +139,14 @@ def dim_of(vector: Vector) -> dict[str, str]:
 
 
 def vector_item(tenant_id: str, memory_id: str, vector: Vector) -> Item:
-    """The item of a memory's vector, in the memory's partition (deleted with it)."""
-    array = np.asarray(vector, dtype=np.float32)
+    """The item of a memory's vector, in the memory's partition (deleted with it), in half
+    precision (``e16``): 2 KB at 1,024 dimensions, 3 write units where single precision's 4 KB
+    took 5 (#28). Search ranks on the index's copy; a unit vector's components lose at most
+    2^-11 of themselves, which moves a cosine by ~1e-4 (``tests/integration/test_dynamodb_store.py``)."""
+    array = np.asarray(vector, dtype=np.float32).astype("<f2")
     return {
         **vector_key(tenant_id, memory_id),
         "tenant_id": s(tenant_id),
         "id": s(memory_id),
-        "embedding": {"B": array.tobytes()},
+        "e16": {"B": array.tobytes()},
     }

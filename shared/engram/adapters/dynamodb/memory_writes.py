@@ -9,15 +9,16 @@ from typing import Unpack
 
 from engram.adapters.dynamodb.actions import history_put, memory_update, vector_put
 from engram.adapters.dynamodb.deletion_log import log_deletion
+from engram.adapters.dynamodb.history import born_entry, inline_creation
 from engram.adapters.dynamodb.idempotency import put_idempotency
-from engram.adapters.dynamodb.items import memory_key, memory_pk, n, s
+from engram.adapters.dynamodb.items import memory_key, memory_pk, n, owned, s
 from engram.adapters.dynamodb.lifecycle import put_report
 from engram.adapters.dynamodb.listing import DynamoMemories
 from engram.adapters.dynamodb.requests import TRANSACTION_LIMIT, cancellation_codes
 from engram.adapters.dynamodb.write_behind import WriteBehind
 from engram.adapters.matching import iso
 from engram.errors import ValidationFailedError
-from engram.models import DeletionLogEntry, LifecycleReport, MemoryRecord
+from engram.models import DeletionLogEntry, HistoryEntry, LifecycleReport, MemoryRecord
 from engram.ports import ConditionalUpdate, Vector, WriteBatch
 from engram.ports.store import Change
 
@@ -56,11 +57,17 @@ class DynamoMemoryStore(DynamoMemories):
         vectors = list(batch.vectors) or [None] * len(batch.records)
         unembedded = [r.id for r, v in zip(batch.records, vectors, strict=True) if v is None]
         embedded = self._embedded(tenant_id, unembedded) if unembedded else set()
+        born = {r.id: e for r in batch.records if (e := inline_creation(r, batch.history)) is not None}
+        changed = [r.id for r in batch.records if r.version > 1]
         self.batch_write(
             [
                 {"PutRequest": {"Item": vector_put(self.table, tenant_id, r.id, v)["Put"]["Item"]}}
                 for r, v in zip(batch.records, vectors, strict=True)
                 if v is not None
+            ]
+            + [  # the creations their items carry, written out before these versions replace them
+                {"PutRequest": {"Item": history_put(self.table, tenant_id, e)["Put"]["Item"]}}
+                for e in self.born_entries(tenant_id, changed)
             ]
         )
         causes = {(e.memory_id, e.version): e.event for e in batch.history}
@@ -72,6 +79,7 @@ class DynamoMemoryStore(DynamoMemories):
                 vector,
                 pending=vector is None and record.id not in embedded,
                 cause=causes.get((record.id, record.version)),
+                born=born.get(record.id),
             )
             for record, vector in zip(batch.records, vectors, strict=True)
         ]
@@ -83,10 +91,32 @@ class DynamoMemoryStore(DynamoMemories):
             [
                 {"PutRequest": {"Item": history_put(self.table, tenant_id, e)["Put"]["Item"]}}
                 for e in batch.history
+                if born.get(e.memory_id) is not e
             ]
         )
         if batch.idempotency is not None:
             put_idempotency(self, tenant_id, batch.idempotency)
+
+    def born_entries(self, tenant_id: str, memory_ids: Sequence[str]) -> list[HistoryEntry]:
+        """The creation entries these memories' items still carry (``history``: only a memory
+        never changed since it was made has one)."""
+        if not memory_ids:
+            return []
+        keys = [memory_key(tenant_id, i) for i in dict.fromkeys(memory_ids)]
+        items = self.batch_get(keys, projection="pk, sk, tenant_id, born, doc")
+        return [e for i in items if owned(tenant_id, i) and (e := born_entry(i)) is not None]
+
+    def _born_entry(self, tenant_id: str, memory_id: str) -> list[HistoryEntry]:
+        """``born_entries`` of one memory, by ``GetItem`` (the one read a conditional update adds,
+        and the one the feedback function may make)."""
+        item = self.client.get_item(
+            TableName=self.table,
+            Key=memory_key(tenant_id, memory_id),
+            ConsistentRead=True,
+            ProjectionExpression="pk, sk, tenant_id, born, doc",
+        ).get("Item")
+        entry = born_entry(item) if item is not None and owned(tenant_id, item) else None
+        return [] if entry is None else [entry]
 
     def update(self, tenant_id: str, record: MemoryRecord, **change: Unpack[Change]) -> bool:
         """A conditional write: only if the stored version is ``expected_version`` (lost updates
@@ -122,6 +152,8 @@ class DynamoMemoryStore(DynamoMemories):
         ]
         if vector is not None:  # in the transaction: a conflict's loser must not leave its vector
             actions.append(vector_put(self.table, tenant_id, record.id, vector))
+        if update.expected_version == 1:  # its first change: write out the creation its item carries
+            actions += [history_put(self.table, tenant_id, e) for e in self._born_entry(tenant_id, record.id)]
         if update.history is not None:
             actions.append(history_put(self.table, tenant_id, update.history))
         try:

@@ -3,7 +3,8 @@
 g1  <owner listing>: TENANT#<t>#MEMS | #KEYS | #JOBS | #IDEMS, TENANTS   sk <created>#<id>
 g2  memories by scope  TENANT#<t>#SCOPE#<scope>; open jobs JOBS#OPEN      sk <created>#<id>
 g3  memories by tier   TENANT#<t>#TIER#<tier>  (sparse: not peripheral)   sk <created>#<id>
-g4  content hash       TENANT#<t>#HASH#<scope>#<sha256>  (keys only)       sk <id>
+g4  content hash       TENANT#<t>#HASH#<scope>#<sha256>  (sparse: an id    sk <id>
+                       not derived from the text; keys only)
 g5  pending embedding  TENANT#<t>#PENDING  (sparse, keys only)            sk <created>#<id>
 g6  session neighbours TENANT#<t>#SESSION#<scope>#<session>  (sparse)      sk <created>#<id>
 """
