@@ -179,8 +179,9 @@ def test_short_transcript_turns_give_way_to_informative_ones_but_short_facts_do_
     query = "Where is Daniel's next gig?"
 
     # When recalled without and with the brevity prior
-    plain = _ids(engine, query, {"brevity_anchor": 0, "neighbour_weight": 0.0, "mmr_lambda": 1.0})
-    shaped = _ids(engine, query, {"brevity_anchor": 6, "neighbour_weight": 0.0, "mmr_lambda": 1.0})
+    alone = {"neighbour_weight": 0.0, "mmr_lambda": 1.0, "place_weight": 0.0}  # the prior alone moves
+    plain = _ids(engine, query, {"brevity_anchor": 0, **alone})
+    shaped = _ids(engine, query, {"brevity_anchor": 6, **alone})
 
     # Then the debug trace shows the prior per memory (1 turn of one informative word: floor 0.3)
     engine.configure_tenant("acme", {"recall": {"brevity_anchor": 6, "neighbour_weight": 0.0}})
@@ -437,5 +438,9 @@ def test_place_and_person_bonuses_favour_turns_that_name_the_kind_of_answer_aske
     assert where[ids[1]]["names_place"] == 1.0 and where[ids[2]]["names_place"] == 0.0
     assert who[ids[1]]["names_person"] == 1.0 and who[ids[2]]["names_person"] == 0.0
     assert all("names_place" not in t and "names_person" not in t for t in what.values())
-    # And they are off at the defaults (they lost 0.6 on the long dev set)
-    assert all("names_place" not in t for t in _trace(engine, "Where did Maya see the concert?", {}).values())
+    # And they are on at the defaults (place 0.3, person 0.15: they won on the calibrated dev set)
+    assert _trace(engine, "Where did Maya see the concert?", {})[ids[1]]["names_place"] == 1.0
+    off = {"place_weight": 0.0, "person_weight": 0.0}
+    assert all(
+        "names_place" not in t for t in _trace(engine, "Where did Maya see the concert?", off).values()
+    )

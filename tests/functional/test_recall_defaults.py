@@ -1,5 +1,8 @@
 """Recall as an agent first calls it, with only ``query`` and ``scopes``: a clear paraphrase just
-under the absolute ``min_score`` is still answered, and a query about nothing stored gets nothing."""
+under the absolute ``min_score`` is still answered, and a query about nothing stored gets nothing.
+
+"where do I live?" is the paraphrase: at the defaults the place bonus lifts "I moved to Lisbon"
+over the bar, so the tests of what happens under it turn that bonus off."""
 
 from __future__ import annotations
 
@@ -25,9 +28,25 @@ def _ask(engine: Engine, query: str, **extra: object) -> list[tuple[str, float]]
     return [(m.content, m.score) for m in engine.recall("acme", request).memories]
 
 
-def test_a_clear_paraphrase_under_the_bar_is_still_answered(engine: Engine) -> None:
+UNDER_THE_BAR = {"recall": {"place_weight": 0.0}}
+
+
+def test_at_the_defaults_a_question_asking_where_finds_the_place_over_the_bar(engine: Engine) -> None:
     # Given where the user lives, said in other words than the question's
     _retain(engine)
+
+    # When the agent asks with only the query and the scope
+    found = _ask(engine, "where do I live?")
+
+    # Then the move to Lisbon is the first answer, on its own score
+    assert found and found[0][0] == MEMORIES[0]
+    assert found[0][1] >= engine.settings_for("acme").recall.min_score
+
+
+def test_a_clear_paraphrase_under_the_bar_is_still_answered(engine: Engine) -> None:
+    # Given where the user lives, said in other words than the question's (no place bonus)
+    _retain(engine)
+    engine.configure_tenant("acme", UNDER_THE_BAR)
 
     # When the agent asks with only the query and the scope
     found = _ask(engine, "where do I live?")
@@ -52,7 +71,7 @@ def test_a_query_about_nothing_stored_gets_an_empty_answer(engine: Engine) -> No
 def test_with_min_results_off_the_absolute_bar_alone_decides(engine: Engine) -> None:
     # Given the same memories, and a tenant that keeps only what reaches min_score
     _retain(engine)
-    engine.configure_tenant("acme", {"recall": {"min_results": 0}})
+    engine.configure_tenant("acme", {"recall": {"min_results": 0, **UNDER_THE_BAR["recall"]}})
 
     # When the agent asks the paraphrase
     # Then the memory under the bar is not returned
