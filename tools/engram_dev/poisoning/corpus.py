@@ -9,6 +9,9 @@ half of instruction-like text, from several generators and hand-written sets, se
 - ``structured``: JSON as stores and tools write it, data alone or a sentence of the rows above
   in a field (``structured.py``).
 - ``authored``: rows written one by one by a further author (``authored/``), all for training.
+- ``written``: rows written one by one by a third author where the head was weakest (tool calls,
+  addressed notes, triggers, memory plants, fraud, and everyday text of the same shapes;
+  ``written/``), all for training.
 
 The ``held-out`` split holds out whole templates, carriers, payloads and the hand-written set (a
 row is held out if anything it was made from is), so nothing a rule or the classifier's threshold
@@ -26,7 +29,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any
 
-from engram_dev.poisoning import authored, compose, fresh, hand, mix, structured
+from engram_dev.poisoning import authored, compose, fresh, hand, mix, structured, written
 
 LANGS = ("en", "es", "de", "fr", "zh")
 SEED = 20261202
@@ -203,6 +206,7 @@ def build(seed: int = SEED) -> list[dict[str, Any]]:
     fresh_texts = {row["text"] for row in fresh_rows}
     # Last, so that a text another generator made keeps its row (and split).
     rows += [row for row in authored.build() if row["text"] not in fresh_texts]
+    rows += [row for row in written.build() if row["text"] not in fresh_texts]
     out, seen = [], set()
     for row in rows:
         if row["text"] in seen:
