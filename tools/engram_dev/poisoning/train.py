@@ -30,6 +30,10 @@ BITS = 12  # 4,096 word slots
 FOLDS = 5
 QUARANTINE_FA = 0.005
 WORDS_QUARANTINE_FA = 0.0  # the words head, less sure without the embedding: above every everyday row
+WORDS_LEAVE_OUT = frozenset({"written"})
+"""Generators the words head is not fitted on: the ``written`` rows' everyday half, said like
+instructions, lifted its threshold (0.985 -> 0.995, above every everyday row) and its held-out
+catch fell from 91.5 to 87.3 %; the local model's head gains from them (fresh 68.8 -> 73.1 %)."""
 MARK_FA = 0.03
 HEADS = Path("shared/engram/screening/heads")
 
@@ -125,18 +129,20 @@ def train(
 
 def run(corpus: Path, model_id: str, embed: Any, out: Path = HEADS) -> list[Path]:
     """Fit on ``corpus``'s train split with ``embed`` (texts -> unit vectors) and write the
-    model's head file and the words head's."""
+    model's head file and the words head's (fitted without ``WORDS_LEAVE_OUT``'s rows)."""
     rows = [r for r in json.loads(corpus.read_text(encoding="utf-8")) if r["split"] == "train"]
-    texts = [r["text"] for r in rows]
-    labels, groups = [int(r["label"] == "attack") for r in rows], [r["template"] for r in rows]
     paths = []
+    vectors = np.asarray(embed([r["text"] for r in rows]), dtype=np.float32)
+    words_rows = [r for r in rows if r["generator"] not in WORDS_LEAVE_OUT]
     heads = (
-        (model_id, np.asarray(embed(texts), dtype=np.float32), QUARANTINE_FA),
-        (WORDS, None, WORDS_QUARANTINE_FA),
+        (model_id, rows, vectors, QUARANTINE_FA),
+        (WORDS, words_rows, None, WORDS_QUARANTINE_FA),
     )
-    for name, vectors, fa in heads:
+    for name, chosen, vectors_or_none, fa in heads:
+        texts = [r["text"] for r in chosen]
+        labels, groups = [int(r["label"] == "attack") for r in chosen], [r["template"] for r in chosen]
         path = out / head_file(name)
-        head = train(texts, labels, groups, vectors, name, fa)
+        head = train(texts, labels, groups, vectors_or_none, name, fa)
         path.write_text(json.dumps(head, indent=1) + "\n", encoding="utf-8")
         paths.append(path)
     return paths
