@@ -101,8 +101,10 @@ def _measure(server: Server, quiet: str, noisy: str, samples: int) -> Measured:
 
 
 def test_a_noisy_neighbour_leaves_the_other_tenants_recalls_answered_and_fast(server: Server) -> None:
-    # Given a quiet tenant with a few memories and a noisy one allowed 1 request per second
-    _, quiet = _limited_tenant(server, 50.0, 100)
+    # Given a quiet tenant with a few memories and a noisy one allowed 1 request per second (the
+    # quiet one's limit far above what one client sends back to back: at 50/s and a burst of 100
+    # a fast run of 105 recalls met its own limit, which is not what this test measures)
+    _, quiet = _limited_tenant(server, 1000.0, 10_000)
     for text in (
         "I prefer dark mode in every editor",
         "My sister lives in Porto",
