@@ -171,7 +171,9 @@ def test_the_head_catches_a_phrasing_no_pattern_knows(embedder: LocalEmbedder) -
 
 
 # Values as a LangGraph store or a tool writes them, with keys and words the corpus's shapes do
-# not use. Before the corpus had JSON, the head quarantined {"data": "value2"} (p 0.965).
+# not use. Before the corpus had JSON, the head quarantined {"data": "value2"} (p 0.965); before
+# it had identifiers, it marked two in three LangGraph placeholders, and a mark landing between
+# the placeholder's retain and its PATCH made the PATCH a 409.
 STORE_VALUES = [
     '{"data": "value2"}',
     '{"colour": "teal", "size": 9, "in_stock": true}',
@@ -179,6 +181,9 @@ STORE_VALUES = [
     '{"reading": {"sensor": "kitchen", "celsius": 21.5}}',
     '[{"sku": "B-220", "qty": 2}, {"sku": "C-9", "qty": 1}]',
     '{"summary": "Dinner with Rosa on Friday, she is bringing the dessert."}',
+    # the LangGraph store's placeholder (key tag and a UUID), and a bare UUID
+    "lg-key:9a0364b9e99bb480dd25e1f0284c8555 4f1c2e8b7d6a4e0f9b3c5a7d1e2f8a90",
+    "c0ffee12-3b4d-4e5f-8a9b-0c1d2e3f4a5b",
 ]
 
 

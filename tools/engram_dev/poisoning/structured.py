@@ -3,10 +3,11 @@ profile or a tool's answer reaches retain as a JSON document, and the corpus had
 learnt braces and quotes from fake delimiters and tool-call attacks only, so ``{"data": "value2"}``
 scored above the quarantine threshold.
 
-Two kinds of rows, in both halves of the split:
+Three kinds of rows, in both halves of the split:
 
 - **data** (everyday only): values with no sentence in them (keys, names, numbers, flags, lists,
   nested objects), from shapes with slots.
+- **ids** (everyday only): identifiers alone or in a short line (hashes, UUIDs, keys, tokens).
 - **wrapped**: a sentence of another row put in a JSON field (``{"note": "…"}``), attack and
   everyday alike, so the braces say nothing and the sentence decides.
 
@@ -21,6 +22,7 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+IDS_SEED = 20261203
 ROWS_PER_SHAPE = 6  # data rows tried per shape (duplicates dropped)
 WRAPPED_SHARE = 0.08  # of the sentences of each half and language, put in a JSON field
 
@@ -59,6 +61,21 @@ SHAPES: list[Callable[[Pick], Any]] = [
     lambda p: {"count": p("num"), "items": [], "next": None},
     lambda p: {"event": p("status"), "at": p("date"), "by": p("id")},
     lambda p: {"location": {"city": p("city"), "lat": p("num"), "lon": p("num")}},
+]
+# Identifiers as stores and tools write them, alone or in a short line: hashes, UUIDs, keys,
+# tokens (a LangGraph store's placeholder is "lg-key:<md5> <uuid hex>"). Gibberish read like an
+# obfuscated attack to the head before they were here.
+IDS: list[Callable[[Callable[[int], str]], str]] = [
+    lambda h: f"lg-key:{h(32)} {h(32)}",
+    lambda h: f"{h(8)}-{h(4)}-{h(4)}-{h(4)}-{h(12)}",
+    lambda h: f"sha256:{h(64)}",
+    lambda h: f"ref {h(12)}",
+    lambda h: f"build 2026.12.{int(h(2), 16) % 31}-{h(7)}",
+    lambda h: f"session {h(32)} closed",
+    lambda h: f"tag:{h(16)} tag:{h(16)}",
+    lambda h: f"{h(40)}",
+    lambda h: f"order #{int(h(6), 16)} / {h(10)}",
+    lambda h: f"key_{h(24)}",
 ]
 FIELDS = ["note", "text", "content", "memory", "summary", "message", "value", "comment"]
 
@@ -104,3 +121,19 @@ def build(
             held=row["held"],
             text=json.dumps(value, ensure_ascii=False),
         )
+    id_ids = [f"json/id/{i}" for i in range(len(IDS))]
+    held_ids = held_out(id_ids, "id")
+    digits = random.Random(IDS_SEED)  # its own, so the rows above and below stay as they were
+    for id_id, make in zip(id_ids, IDS, strict=True):
+        for _ in range(ROWS_PER_SHAPE):
+            text = make(lambda n: "".join(digits.choice("0123456789abcdef") for _ in range(n)))
+            yield dict(
+                role="user",
+                label="benign",
+                style="json",
+                lang="en",
+                generator="structured",
+                template=id_id,
+                held=id_id in held_ids,
+                text=text,
+            )
