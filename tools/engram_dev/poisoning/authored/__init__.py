@@ -16,8 +16,14 @@ LANGS = ("en", "es", "de", "fr", "zh")
 
 def build() -> Iterator[dict[str, Any]]:
     """Every authored row (lang, label, style, text), one template each."""
+    return rows_of("authored")
+
+
+def rows_of(generator: str) -> Iterator[dict[str, Any]]:
+    """The rows of a package of hand-written tables (``engram_dev.poisoning.<generator>.<lang>``,
+    each with ``ATTACK`` and ``BENIGN`` by style), all for training."""
     for lang in LANGS:
-        module = import_module(f"engram_dev.poisoning.authored.{lang}")
+        module = import_module(f"engram_dev.poisoning.{generator}.{lang}")
         for label, table in (("attack", module.ATTACK), ("benign", module.BENIGN)):
             for style, texts in table.items():
                 for i, text in enumerate(texts):
@@ -26,8 +32,8 @@ def build() -> Iterator[dict[str, Any]]:
                         "label": label,
                         "style": style,
                         "lang": lang,
-                        "generator": "authored",
-                        "template": f"authored/{lang}/{label}/{style}/{i}",
+                        "generator": generator,
+                        "template": f"{generator}/{lang}/{label}/{style}/{i}",
                         "held": False,
                         "text": text,
                     }

@@ -11,26 +11,11 @@ or ``fresh`` rows or the generators that make them; all rows are split ``train``
 from __future__ import annotations
 
 from collections.abc import Iterator
-from importlib import import_module
 from typing import Any
 
-LANGS = ("en", "es", "de", "fr", "zh")
+from engram_dev.poisoning.authored import rows_of
 
 
 def build() -> Iterator[dict[str, Any]]:
     """Every written row (lang, label, style, text), a template each."""
-    for lang in LANGS:
-        module = import_module(f"engram_dev.poisoning.written.{lang}")
-        for label, table in (("attack", module.ATTACK), ("benign", module.BENIGN)):
-            for style, texts in table.items():
-                for i, text in enumerate(texts):
-                    yield {
-                        "role": "user",
-                        "label": label,
-                        "style": style,
-                        "lang": lang,
-                        "generator": "written",
-                        "template": f"written/{lang}/{label}/{style}/{i}",
-                        "held": False,
-                        "text": text,
-                    }
+    return rows_of("written")
