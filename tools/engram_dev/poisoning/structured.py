@@ -94,16 +94,7 @@ def build(
             if text in seen:
                 continue
             seen.add(text)
-            yield dict(
-                role="user",
-                label="benign",
-                style="json",
-                lang="en",
-                generator="structured",
-                template=shape_id,
-                held=shape_id in held_shapes,
-                text=text,
-            )
+            yield _row("benign", "en", shape_id, shape_id in held_shapes, text)
     for row in sentences:
         if row["generator"] not in ("template", "compose") or rng.random() >= WRAPPED_SHARE:
             continue
@@ -111,29 +102,25 @@ def build(
         value: dict[str, Any] = {field: row["text"]}
         if rng.random() < 0.5:
             value = {"id": rng.choice(SLOTS["id"]), **value, "created": rng.choice(SLOTS["date"])}
-        yield dict(
-            role="user",
-            label=row["label"],
-            style="json",
-            lang=row["lang"],
-            generator="structured",
-            template=f"json/{field}+{row['template']}",
-            held=row["held"],
-            text=json.dumps(value, ensure_ascii=False),
-        )
+        text = json.dumps(value, ensure_ascii=False)
+        yield _row(row["label"], row["lang"], f"json/{field}+{row['template']}", row["held"], text)
     id_ids = [f"json/id/{i}" for i in range(len(IDS))]
     held_ids = held_out(id_ids, "id")
     digits = random.Random(IDS_SEED)  # its own, so the rows above and below stay as they were
     for id_id, make in zip(id_ids, IDS, strict=True):
         for _ in range(ROWS_PER_SHAPE):
             text = make(lambda n: "".join(digits.choice("0123456789abcdef") for _ in range(n)))
-            yield dict(
-                role="user",
-                label="benign",
-                style="json",
-                lang="en",
-                generator="structured",
-                template=id_id,
-                held=id_id in held_ids,
-                text=text,
-            )
+            yield _row("benign", "en", id_id, id_id in held_ids, text)
+
+
+def _row(label: str, lang: str, template: str, held: bool, text: str) -> dict[str, Any]:
+    return {
+        "role": "user",
+        "label": label,
+        "style": "json",
+        "lang": lang,
+        "generator": "structured",
+        "template": template,
+        "held": held,
+        "text": text,
+    }
