@@ -16,9 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from engram.embedding.backlog import Backfill, Backlog
-from engram.imports.jobs import ImportPorts
-from engram.lifecycle.sweep import LifecyclePorts
+from engram.embedding.backlog import Backfill, Backlog, ImportPorts
+from engram.lifecycle.ports import LifecyclePorts
 from engram.metering.counters import Meter, MeteredPorts
 from engram.ports import (
     LLM,

@@ -17,7 +17,19 @@ from engram.memories.history import entry
 from engram.metering import counters
 from engram.metering.counters import Meter, MeteredEmbedder
 from engram.models import MemoryRecord
-from engram.ports import Clock, Embedder, MemoryStore, SearchIndex, TenantRegistry, Vector
+from engram.ports import (
+    BlobStore,
+    Clock,
+    Embedder,
+    JobQueue,
+    JobRunner,
+    MemoryStore,
+    Ports,
+    SearchIndex,
+    StepQueue,
+    TenantRegistry,
+    Vector,
+)
 from engram.screening.verdict import marked
 from engram.settings import Settings
 from engram.tenants import tenancy
@@ -52,6 +64,26 @@ class TenantPorts:
     meter: Meter
     clock: Clock
     settings: Settings
+
+
+@dataclass(frozen=True, kw_only=True)
+class ImportPorts(TenantPorts):
+    """The ports an import takes (a ``Deps.call`` bundle; here, not in ``engram.imports``, so that
+    the functions that only name it do not load the import package at a cold start): a tenant's (``TenantPorts``: what
+    writes and embeds its memories), object storage for its file, and whoever runs the job it may
+    become (the step queue in the cloud, the job queue, or this process's runner). A retain job's
+    ports are these and more (``engram.retain.jobs.JobPorts``). ``settings`` are the service's (a
+    job runs with the tenant's)."""
+
+    blobs: BlobStore | None
+    steps: StepQueue | None
+    queue: JobQueue | None
+    runner: JobRunner | None
+
+    @property
+    def writing(self) -> Ports:
+        """The ports the batches are written with (``engram.imports.writing.write``)."""
+        return Ports(self.store, self.index, self.embedder, self.clock)
 
 
 @dataclass(frozen=True, kw_only=True)

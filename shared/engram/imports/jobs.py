@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
 
-from engram.embedding.backlog import TenantPorts
+from engram.embedding.backlog import ImportPorts
 from engram.errors import EngramError, NotFoundError, ProviderError, UnprocessableError
 from engram.identity import job_id as new_job_id
 from engram.imports.formats import PeerFile
@@ -16,10 +15,6 @@ from engram.imports.writing import read_file, write
 from engram.models import ImportProgress, Job, JobAccepted
 from engram.ports import (
     BlobStore,
-    JobQueue,
-    JobRunner,
-    Ports,
-    StepQueue,
 )
 from engram.scopes import ScopeSet
 from engram.tenants import tenancy
@@ -30,25 +25,6 @@ logger = logging.getLogger(__name__)
 NO_UPLOADS = "this server keeps no uploads (no object storage): POST the JSONL to /v1/import itself"
 MAX_UPLOAD_BYTES = 100_000_000
 """The largest file ``POST /v1/import/upload`` takes (a step worker reads it whole)."""
-
-
-@dataclass(frozen=True, kw_only=True)
-class ImportPorts(TenantPorts):
-    """The ports an import takes (a ``Deps.call`` bundle): a tenant's (``TenantPorts``: what
-    writes and embeds its memories), object storage for its file, and whoever runs the job it may
-    become (the step queue in the cloud, the job queue, or this process's runner). A retain job's
-    ports are these and more (``engram.retain.jobs.JobPorts``). ``settings`` are the service's (a
-    job runs with the tenant's)."""
-
-    blobs: BlobStore | None
-    steps: StepQueue | None
-    queue: JobQueue | None
-    runner: JobRunner | None
-
-    @property
-    def writing(self) -> Ports:
-        """The ports the batches are written with (``engram.imports.writing.write``)."""
-        return Ports(self.store, self.index, self.embedder, self.clock)
 
 
 def submit(

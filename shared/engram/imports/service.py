@@ -20,10 +20,11 @@ import math
 from collections.abc import Callable
 
 from engram import deadline
+from engram.embedding.backlog import ImportPorts
 from engram.errors import PayloadTooLargeError
 from engram.imports import formats, peers
 from engram.imports.formats import PeerFile
-from engram.imports.jobs import ImportPorts, submit
+from engram.imports.jobs import submit
 from engram.imports.lines import Plan
 from engram.imports.writing import BATCH, read_export, read_file, write
 from engram.models import ImportProgress, ImportReport, ImportResponse, JobAccepted

@@ -8,9 +8,8 @@ import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from datetime import timedelta
 
-from engram.embedding.backlog import Backfill
+from engram.embedding.backlog import Backfill, ImportPorts
 from engram.identity import job_id
-from engram.imports.jobs import ImportPorts
 from engram.memories import operations as pipeline
 from engram.models import ExportLink
 from engram.ports import BlobStore, Clock, MemoryStore

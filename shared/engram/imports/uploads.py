@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from engram.embedding.backlog import ImportPorts
 from engram.errors import NotFoundError, PayloadTooLargeError
 from engram.identity import job_id as new_job_id
 from engram.imports.formats import PeerFile
-from engram.imports.jobs import MAX_UPLOAD_BYTES, NO_UPLOADS, ImportPorts, submit, upload_key, visible
+from engram.imports.jobs import MAX_UPLOAD_BYTES, NO_UPLOADS, submit, upload_key, visible
 from engram.models import ImportUpload, JobAccepted
 from engram.ports import BlobStore, Clock
 from engram.settings import Settings

@@ -9,7 +9,8 @@ from typing import Unpack
 
 from engram.embedding.backlog import Backfill
 from engram.lifecycle import sweep
-from engram.lifecycle.sweep import LifecycleOptions, LifecyclePorts
+from engram.lifecycle.ports import LifecyclePorts
+from engram.lifecycle.sweep import LifecycleOptions
 from engram.models import LifecycleReport
 from engram.ports import LifecycleReports, MemoryStore, SearchIndex, TenantRegistry
 from engram.settings import Settings

@@ -21,6 +21,7 @@ from datetime import datetime, timedelta
 from typing import Any, Literal, TypedDict, Unpack
 
 from engram.identity import receipt_id
+from engram.lifecycle.ports import LifecyclePorts
 from engram.memories.history import entry as history_entry
 from engram.models import (
     DeletionLogEntry,
@@ -29,7 +30,7 @@ from engram.models import (
     MemoryRecord,
     TierMove,
 )
-from engram.ports import Clock, ConditionalUpdate, Conditions, MemoryStore, SearchIndex, TenantRegistry
+from engram.ports import ConditionalUpdate, Conditions, MemoryStore, SearchIndex
 from engram.scopes import ScopeSet
 from engram.scoring import lifecycle as rules_math
 from engram.settings import Settings
@@ -104,18 +105,6 @@ class _Page:
     updates: list[ConditionalUpdate] = field(default_factory=list)
     movers: dict[str, TierMove] = field(default_factory=dict)
     tiers: dict[str, int] = field(default_factory=dict)
-
-
-@dataclass(frozen=True, kw_only=True)
-class LifecyclePorts:
-    """The ports a lifecycle run takes (a ``Deps.call`` bundle). ``settings`` are the service's
-    in ``engram.lifecycle.service`` and the tenant's once ``run`` is given them."""
-
-    store: MemoryStore
-    tenants: TenantRegistry
-    index: SearchIndex
-    clock: Clock
-    settings: Settings
 
 
 class LifecycleOptions(TypedDict, total=False):

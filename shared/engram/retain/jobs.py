@@ -13,10 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engram.embedding.backlog import Backlog
+from engram.embedding.backlog import Backlog, ImportPorts
 from engram.errors import ConflictError, NotFoundError, ProviderError
 from engram.identity import job_id, scoped_key
-from engram.imports.jobs import ImportPorts
 from engram.models import Job, JobAccepted, RetainRequest, check_expiry
 from engram.ports import (
     LLM,
