@@ -251,6 +251,22 @@ def test_without_retry_after_the_backoff_is_jittered_and_doubles_up_to_its_cap()
     assert policy.delay(0, 404, {}, retry_unsafe=False) is None
 
 
+def test_a_given_idempotency_key_is_the_header_and_the_other_keywords_the_body() -> None:
+    # Given a server that answers one retain and one submitted retain
+    scripted = Scripted([(200, {}, RETAINED), (202, {}, {"job_id": "job_1", "status": "queued"})])
+    turns = [{"role": "user", "content": "I moved to Lisbon"}]
+    # When both are sent with messages, a mode and a key of the caller's
+    with Engram(scripted.url, "egk_k") as memory:
+        memory.retain("user:alice", messages=turns, mode="raw", idempotency_key="mine-1")
+        memory.submit_retain("user:alice", messages=turns, idempotency_key="mine-2")
+    scripted.shutdown()
+    # Then each key is the header, never the body, and the body holds the scope, turns and mode
+    assert [seen["headers"]["Idempotency-Key"] for seen in scripted.seen] == ["mine-1", "mine-2"]
+    bodies = [json.loads(seen["body"]) for seen in scripted.seen]
+    assert bodies[0] == {"scope": "user:alice", "messages": turns, "mode": "raw", "async": False}
+    assert bodies[1] == {"scope": "user:alice", "messages": turns, "async": True}
+
+
 def test_two_retains_carry_two_idempotency_keys() -> None:
     # Given a server that answers two retains
     scripted = Scripted([(200, {}, RETAINED), (200, {}, RETAINED)])

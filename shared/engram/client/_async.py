@@ -77,32 +77,16 @@ class AsyncEngram:
     # -- memories -----------------------------------------------------------------------------
 
     async def retain(
-        self,
-        scope: str,
-        text: str | None = None,
-        *,
-        messages: list[dict[str, Any]] | None = None,
-        items: list[dict[str, Any]] | None = None,
-        idempotency_key: str | None = None,
-        **options: Unpack[calls.RetainOptions],
+        self, scope: str, text: str | None = None, **options: Unpack[calls.RetainOptions]
     ) -> models.RetainResponse:
         """Retain ``text``, ``messages`` or ``items`` in ``scope`` and wait for the outcome."""
-        inputs = calls.retain_inputs(text, messages, items)
-        return await self.send(calls.retain(scope, inputs, idempotency_key, options))
+        return await self.send(calls.retain(scope, text, options))
 
     async def submit_retain(
-        self,
-        scope: str,
-        text: str | None = None,
-        *,
-        messages: list[dict[str, Any]] | None = None,
-        items: list[dict[str, Any]] | None = None,
-        idempotency_key: str | None = None,
-        **options: Unpack[calls.RetainOptions],
+        self, scope: str, text: str | None = None, **options: Unpack[calls.RetainOptions]
     ) -> models.JobAccepted:
         """Retain as a job (202); follow it with ``job`` or ``wait_for_job``."""
-        inputs = calls.retain_inputs(text, messages, items)
-        return await self.send(calls.submit_retain(scope, inputs, idempotency_key, options))
+        return await self.send(calls.submit_retain(scope, text, options))
 
     async def recall(self, query: str, **options: Unpack[calls.RecallOptions]) -> models.RecallResponse:
         """The best memories for ``query`` (``context=True``: with a prompt-ready block)."""

@@ -117,6 +117,12 @@ def _id(value: str) -> str:
 
 
 class RetainOptions(TypedDict, total=False):
+    """What a retain takes besides its scope and text: ``messages`` or ``items`` instead of the text,
+    and ``idempotency_key`` (sent as the header; one is generated when none is given)."""
+
+    messages: list[dict[str, Any]] | None
+    items: list[dict[str, Any]] | None
+    idempotency_key: str | None
     mode: Literal["raw", "smart", "auto"]
     metadata: dict[str, Any]
     tags: list[str]
@@ -169,40 +175,29 @@ class PatchOptions(TypedDict, total=False):
 # -- the routes ---------------------------------------------------------------------------------
 
 
-def retain_inputs(
-    text: str | None, messages: list[dict[str, Any]] | None, items: list[dict[str, Any]] | None
-) -> dict[str, Any]:
-    """What a retain keeps: one of ``text``, ``messages``, ``items``."""
-    return {"text": text, "messages": messages, "items": items}
-
-
 def _retain_call(
     read: Callable[[int, Mapping[str, str], bytes], T],
     scope: str,
-    inputs: dict[str, Any],
-    idempotency_key: str | None,
+    text: str | None,
     options: RetainOptions,
     run_async: bool,
 ) -> Call[T]:
     """A retain, with an ``Idempotency-Key`` of its own unless one is given: every retry of this
     call sends the same key, so the server stores the memories once."""
-    body = _body(RetainRequest, {"scope": scope, **inputs, **options, "async": run_async})
-    key = idempotency_key or "sdk-" + uuid.uuid4().hex
+    fields = {k: v for k, v in options.items() if k != "idempotency_key"}
+    body = _body(RetainRequest, {"scope": scope, "text": text, **fields, "async": run_async})
+    key = options.get("idempotency_key") or "sdk-" + uuid.uuid4().hex
     return Call("POST", "/v1/memories", read, json=body, headers={"Idempotency-Key": key})
 
 
-def retain(
-    scope: str, inputs: dict[str, Any], idempotency_key: str | None, options: RetainOptions
-) -> Call[RetainResponse]:
-    """``inputs``: one of ``text``, ``messages``, ``items``; answered when the memories are kept."""
-    return _retain_call(_model(RetainResponse), scope, inputs, idempotency_key, options, False)
+def retain(scope: str, text: str | None, options: RetainOptions) -> Call[RetainResponse]:
+    """``text``, or ``messages`` or ``items`` in ``options``; answered when the memories are kept."""
+    return _retain_call(_model(RetainResponse), scope, text, options, False)
 
 
-def submit_retain(
-    scope: str, inputs: dict[str, Any], idempotency_key: str | None, options: RetainOptions
-) -> Call[JobAccepted]:
+def submit_retain(scope: str, text: str | None, options: RetainOptions) -> Call[JobAccepted]:
     """The same retain as a job (202)."""
-    return _retain_call(_model(JobAccepted, 202), scope, inputs, idempotency_key, options, True)
+    return _retain_call(_model(JobAccepted, 202), scope, text, options, True)
 
 
 def recall(query: str, options: RecallOptions) -> Call[RecallResponse]:
