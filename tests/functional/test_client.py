@@ -126,9 +126,15 @@ def test_the_operator_routes_create_a_tenant_and_a_key_that_works(server: Server
         operator.create_tenant("sdk-acme")
         configured = operator.configure_tenant("sdk-acme", {"recall": {"min_score": 0.3}})
         created = operator.create_key("sdk-acme", scopes=["user:alice"])
+        reader = operator.create_key("sdk-acme", read_only=True, expires_in_days=1)
         # Then the key works, and a wrong settings body is a typed 422
         with Engram(server.url, created.api_key) as memory:
             assert memory.retain("user:alice", "I prefer tea", mode="raw").results[0].action == "created"
+        # And the second key has the limits it was made with
+        assert (created.read_only, created.expires_at, created.scopes) == (False, None, ["user:alice"])
+        assert reader.read_only and reader.expires_at is not None and reader.scopes == []
+        with Engram(server.url, reader.api_key) as memory, pytest.raises(Forbidden):
+            memory.retain("user:alice", "I prefer coffee", mode="raw")
         with pytest.raises(UnprocessableError):  # checked before sending, as the server would
             operator.configure_tenant("sdk-acme", {"recall": {"min_scor": 0.3}})
         assert configured.effective["recall"]["min_score"] == 0.3

@@ -12,44 +12,23 @@ import httpx
 
 from engram import models
 from engram.client import _calls as calls
-from engram.client._common import Attempts, Wait, client_options, env_options, request, unfinished
+from engram.client._common import Attempts, BaseClient, Wait, request, unfinished
 from engram.tenants import admin_models as admin
 
 T = TypeVar("T")
 
 
-class AsyncEngram:
-    """Engram's HTTP API from Python, for asyncio.
+class AsyncEngram(BaseClient[httpx.AsyncClient]):
+    """Engram's HTTP API from Python, for asyncio: ``Engram``'s calls, awaited, with the same
+    models, retries and errors (``Engram`` says which).
 
     >>> async with AsyncEngram("http://127.0.0.1:8080", api_key) as memory:  # doctest: +SKIP
     ...     await memory.retain("user:alice", "I prefer dark mode")
     ...     (await memory.recall("what theme do I like?", context=True)).context
-
-    Every call is typed with the API's models; 429 and 5xx answers (and lost connections) are
-    retried with exponential backoff and jitter, honouring ``Retry-After``, up to ``max_retries``
-    times (a 4xx never is; feedback, import and creations only when the answer says nothing was
-    done); each retain carries its own ``Idempotency-Key`` across its retries. Errors are
-    ``engram.client.errors`` exceptions carrying the envelope's code and details.
     """
 
-    def __init__(
-        self,
-        base_url: str,
-        api_key: str | None = None,
-        *,
-        timeout: float = 30.0,
-        max_retries: int = 3,
-        http_client: httpx.AsyncClient | None = None,
-    ) -> None:
-        self._http = http_client or httpx.AsyncClient(**client_options(base_url, api_key, timeout))
-        self._owns_http = http_client is None
-        self.retry = calls.RetryPolicy(max_retries=max_retries)
-
-    @classmethod
-    def from_env(cls, **options: Any) -> AsyncEngram:
-        """A client for ``ENGRAM_URL`` with ``ENGRAM_API_KEY``."""
-        url, key = env_options()
-        return cls(url, key, **options)
+    def _open(self, options: dict[str, Any]) -> httpx.AsyncClient:
+        return httpx.AsyncClient(**options)
 
     async def __aenter__(self) -> AsyncEngram:
         return self
@@ -162,15 +141,9 @@ class AsyncEngram:
     async def create_tenant(self, tenant_id: str, name: str | None = None) -> admin.TenantCreated:
         return await self.send(calls.create_tenant(tenant_id, name))
 
-    async def create_key(
-        self,
-        tenant_id: str,
-        *,
-        scopes: list[str] | None = None,
-        read_only: bool = False,
-        expires_in_days: float | None = None,
-    ) -> admin.KeyCreated:
-        return await self.send(calls.create_key(tenant_id, scopes, read_only, expires_in_days))
+    async def create_key(self, tenant_id: str, **options: Unpack[calls.KeyOptions]) -> admin.KeyCreated:
+        """A key for ``tenant_id`` (its secret is in this answer only)."""
+        return await self.send(calls.create_key(tenant_id, options))
 
     async def configure_tenant(self, tenant_id: str, settings: dict[str, Any]) -> admin.TenantConfigured:
         return await self.send(calls.configure_tenant(tenant_id, settings))

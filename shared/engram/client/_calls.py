@@ -163,6 +163,15 @@ class ListOptions(TypedDict, total=False):
     limit: int
 
 
+class KeyOptions(TypedDict, total=False):
+    """A new key's limits: ``scopes`` (none: every scope), ``read_only`` (default False) and
+    ``expires_in_days`` (none: it never expires)."""
+
+    scopes: list[str] | None
+    read_only: bool
+    expires_in_days: float | None
+
+
 class PatchOptions(TypedDict, total=False):
     content: str
     tags: list[str]
@@ -285,10 +294,8 @@ def create_tenant(tenant_id: str, name: str | None) -> Call[TenantCreated]:
     return Call("POST", "/v1/admin/tenants", _model(TenantCreated, 201), json=body, retry_unsafe=True)
 
 
-def create_key(
-    tenant_id: str, scopes: list[str] | None, read_only: bool, expires_in_days: float | None
-) -> Call[KeyCreated]:
-    body = _body(CreateKey, {"scopes": scopes, "read_only": read_only, "expires_in_days": expires_in_days})
+def create_key(tenant_id: str, options: KeyOptions) -> Call[KeyCreated]:
+    body = _body(CreateKey, dict(options))
     path = f"/v1/admin/tenants/{_id(tenant_id)}/keys"
     return Call("POST", path, _model(KeyCreated, 201), json=body, retry_unsafe=True)
 

@@ -1,6 +1,6 @@
-"""What ``Engram`` and ``AsyncEngram`` share besides the calls: the options they open httpx with,
-the environment's defaults, and each call's retries without the I/O (``Attempts``), so the two
-clients only send and sleep.
+"""What ``Engram`` and ``AsyncEngram`` share besides the calls: their constructor (``BaseClient``),
+the options they open httpx with, the environment's defaults, and each call's retries without the
+I/O (``Attempts``), so the two clients only send and sleep.
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Self, TypeVar
 
 import httpx
 
@@ -17,6 +17,34 @@ from engram.client.errors import ConnectionFailed, missing_key
 from engram.models import Job
 
 T = TypeVar("T")
+H = TypeVar("H", httpx.Client, httpx.AsyncClient)
+
+
+class BaseClient(Generic[H]):
+    """The two clients' constructor and ``from_env``; ``H`` is the httpx client each sends with."""
+
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str | None = None,
+        *,
+        timeout: float = 30.0,
+        max_retries: int = 3,
+        http_client: H | None = None,
+    ) -> None:
+        self._http: H = http_client or self._open(client_options(base_url, api_key, timeout))
+        self._owns_http = http_client is None
+        self.retry = RetryPolicy(max_retries=max_retries)
+
+    @classmethod
+    def from_env(cls, **options: Any) -> Self:
+        """A client for ``ENGRAM_URL`` with ``ENGRAM_API_KEY``."""
+        url, key = env_options()
+        return cls(url, key, **options)
+
+    def _open(self, options: dict[str, Any]) -> H:
+        """The httpx client to send with when none is given (closed by ``close``)."""
+        raise NotImplementedError
 
 
 def client_options(base_url: str, api_key: str | None, timeout: float) -> dict[str, Any]:

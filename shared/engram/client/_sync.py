@@ -11,13 +11,13 @@ import httpx
 
 from engram import models
 from engram.client import _calls as calls
-from engram.client._common import Attempts, Wait, client_options, env_options, request, unfinished
+from engram.client._common import Attempts, BaseClient, Wait, request, unfinished
 from engram.tenants import admin_models as admin
 
 T = TypeVar("T")
 
 
-class Engram:
+class Engram(BaseClient[httpx.Client]):
     """Engram's HTTP API from Python, blocking.
 
     >>> with Engram("http://127.0.0.1:8080", api_key) as memory:  # doctest: +SKIP
@@ -31,24 +31,8 @@ class Engram:
     ``engram.client.errors`` exceptions carrying the envelope's code and details.
     """
 
-    def __init__(
-        self,
-        base_url: str,
-        api_key: str | None = None,
-        *,
-        timeout: float = 30.0,
-        max_retries: int = 3,
-        http_client: httpx.Client | None = None,
-    ) -> None:
-        self._http = http_client or httpx.Client(**client_options(base_url, api_key, timeout))
-        self._owns_http = http_client is None
-        self.retry = calls.RetryPolicy(max_retries=max_retries)
-
-    @classmethod
-    def from_env(cls, **options: Any) -> Engram:
-        """A client for ``ENGRAM_URL`` with ``ENGRAM_API_KEY``."""
-        url, key = env_options()
-        return cls(url, key, **options)
+    def _open(self, options: dict[str, Any]) -> httpx.Client:
+        return httpx.Client(**options)
 
     def __enter__(self) -> Engram:
         return self
@@ -160,15 +144,9 @@ class Engram:
     def create_tenant(self, tenant_id: str, name: str | None = None) -> admin.TenantCreated:
         return self.send(calls.create_tenant(tenant_id, name))
 
-    def create_key(
-        self,
-        tenant_id: str,
-        *,
-        scopes: list[str] | None = None,
-        read_only: bool = False,
-        expires_in_days: float | None = None,
-    ) -> admin.KeyCreated:
-        return self.send(calls.create_key(tenant_id, scopes, read_only, expires_in_days))
+    def create_key(self, tenant_id: str, **options: Unpack[calls.KeyOptions]) -> admin.KeyCreated:
+        """A key for ``tenant_id`` (its secret is in this answer only)."""
+        return self.send(calls.create_key(tenant_id, options))
 
     def configure_tenant(self, tenant_id: str, settings: dict[str, Any]) -> admin.TenantConfigured:
         return self.send(calls.configure_tenant(tenant_id, settings))
