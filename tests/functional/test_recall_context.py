@@ -444,3 +444,32 @@ def test_place_and_person_bonuses_favour_turns_that_name_the_kind_of_answer_aske
     assert all(
         "names_place" not in t for t in _trace(engine, "Where did Maya see the concert?", off).values()
     )
+
+
+def test_bm25_scores_a_question_without_the_name_of_the_speaker_it_names(engine: Engine) -> None:
+    # Given Maya's turns, one about the kayak and one about anything else, and Jonah's question
+    items = [
+        RetainItem(text=t)
+        for t in [
+            "Jonah: Did you get the kayak in the end?",
+            "Maya: Yes! From a neighbour, for 400 dollars.",
+            "Maya: The weather has been lovely all week.",
+        ]
+    ]
+    reply = engine.retain("acme", RetainRequest(scope="user:maya", items=items, mode="raw", session_id="s11"))
+    jonah, _, weather = [r.id for r in reply.results]
+
+    # When a question naming her is asked at the defaults, and with the setting off
+    on = _trace(engine, "Which kayak did Maya get?", {})
+    off = _trace(engine, "Which kayak did Maya get?", {"bm25_without_speakers": False})
+
+    # Then BM25 scores it without her name, which her label puts on every one of her turns: the
+    # turn that shares nothing but the label scores 0 there and stays a candidate by its vector
+    assert on[jonah]["bm25_query"] == "Which kayak did get?"
+    assert on[weather]["bm25"] == 0.0 and on[jonah]["bm25"] > 0.0
+    # And the speaker bonus still stands for her name
+    assert on[weather]["speaker_named"] == 1.0
+    # And off, the name matches her every turn
+    assert off[weather]["bm25"] > 0.0 and all("bm25_query" not in t for t in off.values())
+    # And a question naming no speaker of theirs is scored as asked
+    assert all("bm25_query" not in t for t in _trace(engine, "Which kayak did Omar get?", {}).values())

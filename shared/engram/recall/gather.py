@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from engram.models import MemoryRecord
 from engram.ports import CandidateSearch, MemoryStore, SearchIndex
 from engram.recall.state import RecallState
+from engram.scoring import channels
 from engram.settings import Settings
 
 if TYPE_CHECKING:
@@ -67,9 +68,42 @@ def text_side(
             state.tenant_id, state.request.query, state.pool, state.conditions, context_weight=context_weight
         )
         records = store.get_many(state.tenant_id, [i for i, _ in hits])
+        topic = topic_hits(state, index, settings, hits, records)
+        if topic is not hits:
+            hits = topic
+            records |= store.get_many(state.tenant_id, [i for i, _ in hits if i not in records])
         return TextSide(hits, records, (time.perf_counter() - start) * 1000.0)
 
     return pool("recall").submit(run)
+
+
+def topic_hits(
+    state: RecallState,
+    index: SearchIndex,
+    settings: Settings,
+    hits: list[tuple[str, float]],
+    records: dict[str, MemoryRecord],
+) -> list[tuple[str, float]]:
+    """BM25's hits for the query without the names of the speakers it names, when the hits' turns
+    show it names one (``recall.bm25_without_speakers``): every turn carries its speaker's label
+    ("Hannah: …"), so "What big purchases has Hannah made?" matched half the conversation on the
+    name and filled the pool with her turns about anything. The speaker bonus stands for the name.
+    The first query's other hits stay candidates, at no BM25 score. ``hits`` itself when nothing
+    changes."""
+    r = settings.recall
+    if not r.bm25_without_speakers or r.speaker_weight <= 0 or state.method != "weighted":
+        return hits
+    entities = channels.query_entities(state.request.query)
+    named = channels.named_speakers(entities, {channels.speaker_of(m.content) for m in records.values()})
+    topic = channels.without_speakers(state.request.query, named) if named else ""
+    if not any(ch.isalnum() for ch in topic):
+        return hits
+    found = index.bm25(state.tenant_id, topic, state.pool, state.conditions, context_weight=r.context_weight)
+    if not found:
+        return hits
+    state.bm25_query = topic
+    seen = {i for i, _ in found}
+    return found + [(i, 0.0) for i, _ in hits if i not in seen]
 
 
 def candidates(state: RecallState, index: SearchIndex, side: Future[TextSide] | None) -> None:
@@ -110,10 +144,32 @@ def fetch(state: RecallState, store: MemoryStore, side: Future[TextSide] | None)
     state.records = fetched
 
 
-def gather(state: RecallState, index: SearchIndex, store: MemoryStore, side: Future[TextSide] | None) -> None:
+def topic_trip(state: RecallState, index: SearchIndex, store: MemoryStore, settings: Settings) -> None:
+    """``topic_hits`` after a one-trip search: the new hits join with their records and cosines."""
+    hits = topic_hits(state, index, settings, state.bm25, state.records)
+    if hits is state.bm25:
+        return
+    state.bm25 = hits
+    new = [i for i, _ in hits if i not in state.records]
+    if new:
+        state.records.update(store.get_many(state.tenant_id, new))
+        assert state.query_vector is not None
+        state.cos.update(index.cosines(state.tenant_id, state.query_vector, new))
+        state.ids.extend(i for i in new if i not in state.ids)
+
+
+def gather(
+    state: RecallState,
+    index: SearchIndex,
+    store: MemoryStore,
+    side: Future[TextSide] | None,
+    settings: Settings,
+) -> None:
     """Candidates, then records, each timed; the ids keep only those with a record."""
     state.timer.run("candidates", lambda: candidates(state, index, side))
     state.timer.run("fetch", lambda: fetch(state, store, side))
+    if one_trip(state, index):  # the words channel came in the same trip: its second query now
+        state.timer.run("topic", lambda: topic_trip(state, index, store, settings))
     if side is not None:
         state.timer.stages["beside_embed"] = side.result().ms
     state.ids = [i for i in state.ids if i in state.records]

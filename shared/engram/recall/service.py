@@ -39,7 +39,7 @@ def recall(
     timer, r = state.timer, settings.recall
     side = gather.text_side(state, index, store, settings)
     state.query_vector = timer.run("embed", lambda: ports.embedder.embed([request.query])[0])
-    gather.gather(state, index, store, side)
+    gather.gather(state, index, store, side, settings)
     timer.run("fusion", lambda: stages.fuse(state, settings))
     timer.run("context", lambda: stages.context(state, store, index, settings))
     wanted = r.rerank if request.rerank is None else request.rerank

@@ -59,7 +59,8 @@ def fuse(state: RecallState, settings: Settings) -> None:
                     "fusion": method,
                     "fusion_score": round(score, 6),  # before the context bonuses ("fused" is after them)
                     "fused": round(score, 6),
-                },
+                }
+                | ({"bm25_query": state.bm25_query} if state.bm25_query else {}),
             )
 
 

@@ -254,6 +254,22 @@ def named_speakers(entities: Sequence[str], speakers: Iterable[str | None]) -> t
     return tuple(sorted(s for s in set(speakers) if s is not None and names_speaker(entities, s)))
 
 
+def without_speakers(query: str, speakers: Sequence[str]) -> str:
+    """``query`` without the names (and their possessive) that name one of ``speakers``, for the
+    words channel: a speaker's label is on every one of their turns, so the name matches half a
+    conversation and says nothing of the topic (the speaker bonus stands for it).
+
+    >>> without_speakers("What big purchases has Hannah made?", ("hannah",))
+    'What big purchases has made?'
+    >>> without_speakers("Where does Nadia want Mari's friend?", ("marisol",))
+    'Where does Nadia want friend?'
+    """
+    names = [e for e in query_entities(query) if any(names_speaker((e,), s) for s in speakers)]
+    for name in names:
+        query = re.sub(rf"\b{re.escape(name)}(?:['’]s)?\b", " ", query, flags=re.IGNORECASE)
+    return " ".join(query.split())
+
+
 def speaker_share(named: Sequence[str], speaker: str | None, text: str) -> float:
     """A labelled turn's share is 1 when its speaker is one of the ``named``; a memory without a
     label (a fact stored on its own) gets 1 when it mentions one of them, so it is not put below

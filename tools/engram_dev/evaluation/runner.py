@@ -61,6 +61,7 @@ PLAIN: dict[str, Any] = {
     "place_weight": 0.0,
     "person_weight": 0.0,
     "speaker_weight": 0.0,
+    "bm25_without_speakers": False,
     "context_weight": 0.0,
     "brevity_anchor": 0,
     "weight_vector": 0.7,

@@ -1,0 +1,87 @@
+"""Recall's words channel without the name of the speaker the query names, on the one-trip path
+(a remote index that answers both channels in one request, as OpenSearch does)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+import numpy as np
+
+from engram.identity import content_hash
+from engram.models import MemoryRecord, RecallRequest
+from engram.ports import Conditions, Vector
+from engram.recall import gather
+from engram.recall.state import RecallState
+from engram.scopes import ScopeSet
+from engram.settings import Settings
+
+T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+TEXTS = {
+    "weather": "Maya: The weather has been lovely all week.",
+    "kayak": "Jonah: Did you get the kayak in the end?",
+}
+
+
+def _record(memory_id: str) -> MemoryRecord:
+    text = TEXTS[memory_id]
+    return MemoryRecord(
+        tenant_id="acme", id=memory_id, scope="user:maya", content=text, created_at=T0,
+        updated_at=T0, content_hash=content_hash(text),
+    )  # fmt: skip
+
+
+class OneTrip:
+    """Both channels in one trip; BM25 finds the kayak only for the words without her name."""
+
+    def __init__(self) -> None:
+        self.bm25_queries: list[str] = []
+
+    def candidates(
+        self, tenant_id: str, vector: Vector, query: str, k: int, conditions: Conditions
+    ) -> tuple[list[tuple[str, float]], list[tuple[str, float]], dict[str, float]]:
+        return [("weather", 0.4)], [("weather", 2.0)], {"weather": 0.4}
+
+    def bm25(
+        self, tenant_id: str, query: str, k: int, conditions: Conditions, *, context_weight: float = 0.0
+    ) -> list[tuple[str, float]]:
+        self.bm25_queries.append(query)
+        return [("kayak", 3.0)] if "Maya" not in query else [("weather", 2.0)]
+
+    def cosines(self, tenant_id: str, vector: Vector, memory_ids: Sequence[str]) -> dict[str, float]:
+        return {i: 0.5 for i in memory_ids}
+
+
+class Records:
+    def get_many(self, tenant_id: str, memory_ids: Sequence[str]) -> dict[str, MemoryRecord]:
+        return {i: _record(i) for i in memory_ids}
+
+
+def _state() -> RecallState:
+    request = RecallRequest.model_validate({"query": "Which kayak did Maya get?"})
+    state = RecallState(
+        "acme", request, Conditions(scopes=ScopeSet.of(["user:maya"])), method="weighted", now=T0
+    )
+    state.query_vector = np.ones(3, dtype=np.float32)
+    return state
+
+
+def test_a_one_trip_search_asks_bm25_again_without_the_named_speaker() -> None:
+    # Given a one-trip index whose first answer holds only a turn of Maya's about the weather
+    index, state = OneTrip(), _state()
+
+    # When recall gathers its candidates for a question naming her
+    gather.gather(state, index, Records(), None, Settings())  # type: ignore[arg-type]
+
+    # Then BM25 is asked again without her name, and its hit joins with its record and cosine
+    assert index.bm25_queries == ["Which kayak did get?"] and state.bm25_query == "Which kayak did get?"
+    assert state.bm25 == [("kayak", 3.0), ("weather", 0.0)]
+    assert state.ids == ["weather", "kayak"] and state.cos["kayak"] == 0.5
+    assert set(state.records) == {"weather", "kayak"}
+
+
+def test_with_the_setting_off_the_one_trip_answer_stands() -> None:
+    index, state = OneTrip(), _state()
+    settings = Settings.model_validate({"recall": {"bm25_without_speakers": False}})
+    gather.gather(state, index, Records(), None, settings)  # type: ignore[arg-type]
+    assert index.bm25_queries == [] and state.bm25 == [("weather", 2.0)] and state.bm25_query is None
