@@ -11,7 +11,7 @@ clock of every store and service.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from engram.deps import Deps
@@ -236,7 +236,7 @@ def stream_changes(
     *,
     vectors: Callable[[str, Sequence[str]], Mapping[str, Vector]] | None = None,
 ) -> list[MemoryChange | None]:
-    """The memory changes in a batch of DynamoDB stream records (the stream indexer's input): the
+    """The memory changes in a batch of DynamoDB stream records (the stream consumer's input): the
     items are the DynamoDB store's, so reading them is its adapter's work. ``vectors`` reads the
     vector items a batch does not hold (``build_vector_reader``)."""
     from engram.adapters.dynamodb_stream import memory_changes
@@ -258,7 +258,7 @@ def build_vector_reader(settings: Settings) -> Callable[[str, Sequence[str]], Ma
 
 
 def stream_events(records: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[Event]]]:
-    """Each stream record's sequence number and the events it implies (the events function's
+    """Each stream record's sequence number and the events it implies (the stream consumer's
     input); reading the DynamoDB store's items is its adapter's work."""
     from engram.adapters.dynamodb_events import stream_events as read
 
@@ -271,8 +271,22 @@ def build_event_publisher(settings: Settings) -> Callable[[Sequence[Event]], lis
     from engram.adapters.eventbridge import EventBridgePublisher
 
     if not settings.aws.event_bus:
-        raise ConfigurationError("ENGRAM_EVENT_BUS is required for the events function")
+        raise ConfigurationError("ENGRAM_EVENT_BUS is required for the stream consumer")
     return EventBridgePublisher(settings.aws.event_bus).publish
+
+
+def build_publishing_tenants(settings: Settings) -> Callable[[Collection[str]], set[str]]:
+    """Which of a batch's tenants publish their events (``events.publish`` in effect), read from
+    the table ``settings.aws`` names and cached a minute per tenant (the stream consumer's)."""
+    from engram.adapters.dynamodb.table import dynamodb_client
+    from engram.adapters.dynamodb.tenants import DynamoTenants
+    from engram.events.subscribers import PublishingTenants
+
+    aws = settings.aws
+    client = dynamodb_client(
+        region=aws.region, endpoint_url=aws.dynamodb_endpoint, max_attempts=aws.max_attempts
+    )
+    return PublishingTenants(settings, DynamoTenants(client, aws.table).overrides_of)
 
 
 def build_reranker(settings: RerankSettings, *, bedrock: Any = None) -> Reranker | None:

@@ -270,6 +270,19 @@ class WebhookSettings(_Section):
     """Finished deliveries stay in the log this long."""
 
 
+class EventsSettings(_Section):
+    """Which tenants' changes the cloud puts on the stack's EventBridge bus (``functions/stream``).
+
+    Events are opt-in, as webhooks are in mem0 and Zep: a tenant's events cost $1.00 a million on
+    the bus whether or not a rule takes them, so an operator turns ``publish`` on for a tenant
+    together with the EventBridge rule that consumes its events (``ENGRAM_EVENTS__PUBLISH=true``:
+    the stage's default, for an operator whose rule takes every tenant's; a tenant's own setting
+    wins either way). The embedded server's webhooks are subscriptions of their own: they are
+    delivered whatever this says."""
+
+    publish: bool = False
+
+
 class RerankSettings(_Section):
     """The cross-encoder provider (DESIGN §6.3, §10); ``none``: recall never reranks."""
 
@@ -397,6 +410,7 @@ class Settings(BaseSettings):
     rerank: RerankSettings = RerankSettings()
     limits: LimitsSettings = LimitsSettings()
     webhook: WebhookSettings = WebhookSettings()
+    events: EventsSettings = EventsSettings()
 
     @field_validator("data_dir")
     @classmethod
@@ -435,7 +449,7 @@ class Settings(BaseSettings):
             reading.reset(token)
 
     def for_tenant(self, overrides: Mapping[str, Any] | None) -> Settings:
-        """These settings with a tenant's overrides applied (only recall, lifecycle, retain, limits)."""
+        """These settings with a tenant's overrides applied (only ``TENANT_SECTIONS``)."""
         if not overrides:
             return self
         unknown = set(overrides) - set(TENANT_SECTIONS)
@@ -453,6 +467,7 @@ TENANT_SECTIONS: dict[str, type[_Section]] = {
     "lifecycle": LifecycleSettings,
     "retain": RetainSettings,
     "limits": LimitsSettings,
+    "events": EventsSettings,
 }
 """The sections a tenant may override (``Settings.for_tenant``)."""
 
