@@ -643,6 +643,27 @@ def test_the_stand_ins_received_only_what_the_services_accept(stack: Deployment)
     } <= operations
 
 
+def test_every_function_peaks_under_its_memory_after_the_flow(stack: Deployment) -> None:
+    """Each container's peak resident memory (``VmHWM``: the runtime, the layer's imports and the
+    flow's invocations) stays under its function's ``MemorySize``, with the margin Lambda's own
+    runtime client needs (``LAMBDA_RUNTIME_MB``); the cost section's memory levers read these."""
+    peaks = {name: _peak_mb(runner.process.pid) for name, runner in stack.runners.items()}
+    print("peak_rss_mb", json.dumps(peaks, sort_keys=True))
+    for name, peak in peaks.items():
+        assert peak + LAMBDA_RUNTIME_MB < stack.functions[name].memory_mb, (name, peak)
+
+
+LAMBDA_RUNTIME_MB = 30
+"""What Lambda's Python runtime interface client adds to a container beyond the handler's process."""
+
+
+def _peak_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    raise AssertionError(f"no VmHWM for {pid}")
+
+
 def test_every_policy_holds_what_its_function_calls_and_no_more(stack: Deployment) -> None:
     """Runs last, so the calls of the whole flow above are logged by now: every call a function
     made is granted (no AccessDenied in AWS), and the grants narrowed to the code's calls hold
