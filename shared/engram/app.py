@@ -206,7 +206,7 @@ def _usage_plans(settings: Settings) -> Any:
 
 
 def build_search_index(settings: Settings, *, client: Any = None) -> SearchIndex:
-    """The OpenSearch index ``settings.aws`` names (the stream indexer and ``build_aws`` use it)."""
+    """The OpenSearch index ``settings.aws`` names (the stream consumer and ``build_aws`` use it)."""
     from engram.adapters.opensearch_client import opensearch_client
     from engram.adapters.opensearch_index import OpenSearchIndex
     from engram.adapters.providers import embedding_spec
@@ -246,7 +246,7 @@ def stream_changes(
 
 def build_vector_reader(settings: Settings) -> Callable[[str, Sequence[str]], Mapping[str, Vector]]:
     """The stored vectors of a tenant's memories, from the table ``settings.aws`` names (a memory's
-    vector is an item of its own; the stream indexer reads those its batch does not hold)."""
+    vector is an item of its own; the stream consumer reads those its batch does not hold)."""
     from engram.adapters.dynamodb.memories import DynamoMemoryReads
     from engram.adapters.dynamodb.table import dynamodb_client
 

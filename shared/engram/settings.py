@@ -362,7 +362,8 @@ class AwsSettings(_Section):
     the scheduled lifecycle run of every tenant."""
     export_url_expiry_s: int = Field(default=900, ge=60, le=43_200)
     event_bus: str | None = None
-    """EventBridge bus (env ENGRAM_EVENT_BUS) the events function puts every memory and job event on."""
+    """EventBridge bus (env ENGRAM_EVENT_BUS) the stream consumer puts memory and job events on,
+    for the tenants whose ``events.publish`` is on."""
 
     @field_validator("opensearch_endpoint")
     @classmethod
