@@ -271,14 +271,9 @@ class WebhookSettings(_Section):
 
 
 class EventsSettings(_Section):
-    """Which tenants' changes the cloud puts on the stack's EventBridge bus (``functions/stream``).
-
-    Events are opt-in, as webhooks are in mem0 and Zep: a tenant's events cost $1.00 a million on
-    the bus whether or not a rule takes them, so an operator turns ``publish`` on for a tenant
-    together with the EventBridge rule that consumes its events (``ENGRAM_EVENTS__PUBLISH=true``:
-    the stage's default, for an operator whose rule takes every tenant's; a tenant's own setting
-    wins either way). The embedded server's webhooks are subscriptions of their own: they are
-    delivered whatever this says."""
+    """Whether a tenant's changes go on the cloud's EventBridge bus (opt-in: $1.00 a million events
+    whether a rule takes them or not); an operator turns it on with the rule that consumes them.
+    ``ENGRAM_EVENTS__PUBLISH`` is the stage's default. Not the embedded server's webhooks."""
 
     publish: bool = False
 
@@ -362,8 +357,7 @@ class AwsSettings(_Section):
     the scheduled lifecycle run of every tenant."""
     export_url_expiry_s: int = Field(default=900, ge=60, le=43_200)
     event_bus: str | None = None
-    """EventBridge bus (env ENGRAM_EVENT_BUS) the stream consumer puts memory and job events on,
-    for the tenants whose ``events.publish`` is on."""
+    """EventBridge bus (env ENGRAM_EVENT_BUS) of the events of tenants with ``events.publish`` on."""
 
     @field_validator("opensearch_endpoint")
     @classmethod
