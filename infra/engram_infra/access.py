@@ -20,8 +20,9 @@ TABLE_ACCESS: dict[str, str] = {
     "memories": "W",
     "admin": "W",
     "docs": "",
-    "indexer": "S",  # the stream (its event source mapping reads it), and vectors not in a batch
-    "events": "S",  # the stream only: the events are derived from its images
+    # the stream (its event source mapping reads it), the vectors a batch does not hold and the
+    # tenants' settings (events.publish); the events are derived from the stream's images
+    "stream": "S",
     "extract_worker": "W",
     "decay": "W",
     "tiering": "W",
@@ -29,14 +30,14 @@ TABLE_ACCESS: dict[str, str] = {
     "search_setup": "",
 }
 # Who searches (R) or also indexes and deletes (W) in the search index. Retain and the extract
-# worker read it for dedup and write a head start of what the stream indexer will apply.
+# worker read it for dedup and write a head start of what the stream consumer will apply.
 SEARCH_ACCESS: dict[str, str] = {
     "retain": "W",
     "recall": "R",
     "extract_worker": "W",
     "forget": "W",
     "memories": "W",
-    "indexer": "W",
+    "stream": "W",
     "decay": "W",
     "tiering": "W",
     "tenant_work": "W",  # an erasure's last step deletes the tenant's documents
@@ -50,10 +51,11 @@ SEARCH_METHODS: dict[str, tuple[str, ...]] = {name: ("es:ESHttpPost",) for name 
 del SEARCH_METHODS["search_setup"]
 # The table actions of the functions whose grant is narrower than CDK's read/read-write sets:
 # the authorizer reads a key and records its last use; feedback reads a memory and writes its
-# new version with a history entry (a transaction of a Put and an Update); the indexer reads the
-# vector items a stream batch does not hold (a memory's vector is an item of its own).
+# new version with a history entry (a transaction of a Put and an Update); the stream consumer
+# reads the vector items a stream batch does not hold (a memory's vector is an item of its own)
+# and the overrides of the batch's tenants (whether they publish events), both with BatchGetItem.
 TABLE_ACTIONS: dict[str, tuple[str, ...]] = {
-    "indexer": ("dynamodb:BatchGetItem",),
+    "stream": ("dynamodb:BatchGetItem",),
     "authorizer": ("dynamodb:GetItem", "dynamodb:UpdateItem"),
     "feedback": ("dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"),
 }
@@ -65,6 +67,6 @@ OBJECTS = ("retain", "extract_worker", "memories", "tenant_work")
 # (decay, tiering), an import job (memories) and the steps that carry on (tenant_work).
 STEPS = ("admin", "decay", "tiering", "memories", "tenant_work")
 # Who calls the embedding model (queries, deferred embeddings, imports) and the extraction LLM.
-EMBEDS = ("retain", "recall", "forget", "memories", "indexer", "extract_worker", "tenant_work")
+EMBEDS = ("retain", "recall", "forget", "memories", "stream", "extract_worker", "tenant_work")
 EXTRACTS = ("retain", "extract_worker")  # retain: mode auto uses the LLM inline when configured
 RERANKS = ("recall",)  # the rerank provider, when one is configured

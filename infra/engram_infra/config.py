@@ -84,6 +84,9 @@ class Config:
     reserved_concurrency: dict[str, int]
     log_retention_days: int
     alarm_email: str | None
+    events_publish: bool
+    """Publish every tenant's events on the bus (a tenant's ``events.publish`` setting still wins);
+    off (the default): only the tenants an operator turned on, who pay for the events they use."""
     alarms: str
     """``all`` or ``essential`` (API 5xx, dead-letter queues, a red search cluster); unset (null in
     cdk.json): ``essential`` on the ``dev`` stage, ``all`` on any other (``observability``)."""

@@ -4,7 +4,7 @@ The backend is a single-table design (``engram.adapters.dynamodb``): the table's
 global secondary indexes and their projections are read from the adapter's own ``CreateTable``
 request (``table_definition``), so the stack and the code that queries the table cannot drift. The
 table is on-demand, has point-in-time recovery, is encrypted with one customer managed KMS key
-(rotated yearly), streams new and old images to the search indexer, and expires items on ``ttl``
+(rotated yearly), streams new and old images to the stream consumer (the index and the events), and expires items on ``ttl``
 (epoch seconds: idempotency records, finished jobs).
 """
 

@@ -1,11 +1,13 @@
 """Events out: the stack's EventBridge bus, an example rule that makes it usable, and their queues.
 
-The ``events`` function reads the table's stream (a second consumer beside the indexer) and puts
-each change's events on the bus: source ``engram``, detail-type = the event type (``memory.created``
-…), detail = the versioned envelope. The example rule sends every Engram event to an SQS queue
-(``<prefix>-events``) a consumer can read, with retries and a dead-letter queue for what the rule
-cannot deliver; the same DLQ receives the stream batches the function gives up on. Add your own
-rules on the bus (``detail-type`` or ``detail.tenant_id`` patterns) for other targets.
+The ``stream`` function, the table stream's one consumer, indexes each batch and then puts its
+changes' events on the bus for the tenants that publish them (``events.publish``, off by default:
+``PUT /v1/admin/tenants/{t}/settings`` with ``{"events": {"publish": true}}``, or the stage's
+``events_publish`` context for every tenant): source ``engram``, detail-type = the event type
+(``memory.created`` …), detail = the versioned envelope. The example rule sends every Engram event
+to an SQS queue (``<prefix>-events``) a consumer can read, with retries and a dead-letter queue
+for what the rule cannot deliver (the stream consumer's own batches go to ``<prefix>-stream-dlq``).
+Add your own rules on the bus (``detail-type`` or ``detail.tenant_id`` patterns) for other targets.
 """
 
 from __future__ import annotations

@@ -86,7 +86,7 @@ class FunctionSpec:
     function merges their OpenAPI documents)."""
 
 
-PER_REQUEST = frozenset({"authorizer", "retain", "recall", "feedback", "indexer", "events"})
+PER_REQUEST = frozenset({"authorizer", "retain", "recall", "feedback", "stream"})
 """The functions that run for every call or every write: at ``WARN`` they log nothing on success
 (the API's access log line is the request's record), only warnings and errors (#28)."""
 
@@ -142,25 +142,23 @@ def extract_worst_case_s(llm_s: float) -> float:
     return EXTRACT_BATCH * (2 * llm_s + worker.embedding_s + worker.opensearch_s)
 
 
+PUT_EVENTS_S = 10.0
+"""The longest the PutEvents calls of one stream batch take, refused entries sent again twice."""
+
+
 def worker_functions(*, extract_timeout_s: int, extract_llm_s: float = 45.0) -> tuple[FunctionSpec, ...]:
     worker = Deadlines(embedding_s=20.0, opensearch_attempt_s=5.0)
     return (
-        FunctionSpec(  # the stream consumers wait on OpenSearch and EventBridge: 256 MB
-            "indexer",
-            "indexer",
+        FunctionSpec(  # the stream's one consumer waits on OpenSearch, then EventBridge: 256 MB
+            "stream",
+            "stream",
             memory_mb=256,
             timeout_s=60,
             in_vpc=True,
             deadlines=worker,
-            worst_case_s=worker.opensearch_s,
-        ),
-        FunctionSpec(
-            "events",
-            "events",
-            memory_mb=256,
-            timeout_s=60,
-            deadlines=Deadlines(embedding_s=3.0, opensearch_attempt_s=2.0),  # calls neither
-            worst_case_s=10.0,  # PutEvents calls of one batch, refused entries sent again twice
+            # the index's bulk requests, then the PutEvents calls of one batch (refused entries
+            # sent again twice)
+            worst_case_s=worker.opensearch_s + PUT_EVENTS_S,
         ),
         FunctionSpec(
             "extract_worker",

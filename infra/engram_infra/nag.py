@@ -40,7 +40,7 @@ class StackParts(Protocol):
     events: Events
     functions: Functions
     api: Api
-    indexer_dead_letters: sqs.Queue
+    stream_dead_letters: sqs.Queue
     schedules: Schedules
     search_setup_provider: cr.Provider
 
@@ -88,7 +88,7 @@ def acknowledge(stack: StackParts) -> None:
                 "(chosen by Bedrock at call time), so the model is granted in every region; the profile itself "
                 "is granted in the stack's region only",
             )
-        if TABLE_ACCESS[name] in ("R", "W") or name == "indexer":  # the indexer: its dead-letter queue
+        if TABLE_ACCESS[name] in ("R", "W") or name == "stream":  # the stream consumer: its dead-letter queue
             for action in ("kms:ReEncrypt*", "kms:GenerateDataKey*"):
                 _ack(
                     role,
@@ -119,7 +119,7 @@ def acknowledge(stack: StackParts) -> None:
                 "objects are keyed by tenant and job or export id at run time (tenants/<tenant>/...)",
             )
         function = functions[name]
-        if name in ("indexer", "events"):
+        if name == "stream":
             reason = "a DynamoDB stream source: failed batches go to the event source mapping's on-failure SQS destination"
         elif name == "tenant_work":
             reason = "an SQS source: failed steps go to the step queue's redrive DLQ"
@@ -209,7 +209,7 @@ def _secrets(stack: StackParts) -> None:
 
 
 def _queues(stack: StackParts) -> None:
-    for queue in (stack.indexer_dead_letters, stack.schedules.dead_letters, stack.events.dead_letters):
+    for queue in (stack.stream_dead_letters, stack.schedules.dead_letters, stack.events.dead_letters):
         _ack(
             queue,
             "AwsSolutions-SQS3",
@@ -217,7 +217,7 @@ def _queues(stack: StackParts) -> None:
             "which cdk-nag cannot see",
         )
     for queue in (
-        stack.indexer_dead_letters,
+        stack.stream_dead_letters,
         stack.schedules.dead_letters,
         stack.extraction.dead_letters,
         stack.steps.dead_letters,

@@ -1,7 +1,7 @@
 """Observability: alarms on what needs a human, and one dashboard.
 
 Alarms (``alarms: all``): API 5xx, throttles of every function, errors of the workers, messages in
-any dead-letter queue, the stream indexer falling behind (iterator age), the share of extractions
+any dead-letter queue, the stream consumer falling behind (iterator age), the share of extractions
 that fell back to the rules, and the search domain's health. ``alarms: essential`` (a dev stage's
 default) keeps API 5xx, the dead-letter queues and a red search cluster: what is failing or lost
 (a worker's failures end in its dead-letter queue once its retries are spent), not what is slow.
@@ -25,12 +25,13 @@ from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
 FIVE_MINUTES = Duration.minutes(5)
-INDEXER_LAG_MS = 60_000
+STREAM_LAG_MS = 60_000
 FALLBACK_RATE_PERCENT = 10.0
 ESSENTIAL = frozenset({"api-5xx", "dlq-depth", "search-red"})
 """The kinds of alarm ``alarms: essential`` keeps."""
-DEAD_LETTER_QUEUES = ("extract", "steps", "indexer", "events", "schedules")
-"""The stack's dead-letter queues, each with a depth alarm."""
+DEAD_LETTER_QUEUES = ("extract", "steps", "stream", "events", "schedules")
+"""The stack's dead-letter queues, each with a depth alarm (``events``: what the example rule
+cannot deliver; ``stream``: the stream consumer's batches)."""
 
 
 def alarm_metrics(
@@ -48,7 +49,7 @@ def alarm_metrics(
         "throttles": len(functions),
         "errors": len(set(functions) & set(workers)),
         "dlq-depth": queues,
-        "indexer-lag": 1,
+        "stream-lag": 1,
         "extraction-fallbacks": 2,
         "search-red": int(domain),
         "search-blocked-writes": int(domain),
@@ -67,7 +68,7 @@ class Observability(Construct):
         api: apigw.RestApi,
         functions: dict[str, lambda_.Function],
         workers: tuple[str, ...],
-        indexer: lambda_.Function,
+        stream: lambda_.Function,
         dead_letter_queues: dict[str, sqs.IQueue],
         domain: opensearch.Domain | None,
         alarm_email: str | None,
@@ -127,13 +128,16 @@ class Observability(Construct):
         lag = cw.Metric(
             namespace="AWS/Lambda",
             metric_name="IteratorAge",
-            dimensions_map={"FunctionName": indexer.function_name},
+            dimensions_map={"FunctionName": stream.function_name},
             period=FIVE_MINUTES,
             statistic="Maximum",
         )
-        if wanted("indexer-lag"):
+        if wanted("stream-lag"):
             alarm(
-                "indexer-lag", lag, INDEXER_LAG_MS, "the search index is more than a minute behind DynamoDB"
+                "stream-lag",
+                lag,
+                STREAM_LAG_MS,
+                "the search index and the events are more than a minute behind DynamoDB",
             )
         extractions = cw.Metric(
             namespace="Engram",

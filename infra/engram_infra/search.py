@@ -105,6 +105,8 @@ class Search(Construct):
             ("Sqs", ec2.InterfaceVpcEndpointAwsService.SQS),
             ("ApiGateway", ec2.InterfaceVpcEndpointAwsService.APIGATEWAY),
             ("XRay", ec2.InterfaceVpcEndpointAwsService.XRAY),
+            # the stream consumer, in the VPC for the domain, puts the events on the bus
+            ("Events", ec2.InterfaceVpcEndpointAwsService.EVENTBRIDGE),
         ):
             self.vpc.add_interface_endpoint(name, service=service, private_dns_enabled=True)
 

@@ -58,7 +58,7 @@ from engram_infra.observability import Observability
 from engram_infra.schedules import Schedules
 from engram_infra.search import Search
 
-WORKERS = ("indexer", "events", "extract_worker", "decay", "tiering", "tenant_work", "search_setup")
+WORKERS = ("stream", "extract_worker", "decay", "tiering", "tenant_work", "search_setup")
 
 
 class EngramStack(Stack):
@@ -130,10 +130,11 @@ class EngramStack(Stack):
             waf=config.waf,
             log_retention=retention,
         )
-        self.indexer_dead_letters = sqs.Queue(
+        # The stream consumer's batches it gave up on (the index's and the events' alike).
+        self.stream_dead_letters = sqs.Queue(
             self,
-            "IndexerDeadLetters",
-            queue_name=f"{config.prefix}-indexer-dlq",
+            "StreamDeadLetters",
+            queue_name=f"{config.prefix}-stream-dlq",
             encryption=sqs.QueueEncryption.KMS,
             encryption_master_key=self.data.key,
             enforce_ssl=True,
@@ -159,11 +160,11 @@ class EngramStack(Stack):
             api=self.api.rest_api,
             functions=fns,
             workers=WORKERS,
-            indexer=fns["indexer"],
+            stream=fns["stream"],
             dead_letter_queues={
                 "extract": self.extraction.dead_letters,
                 "steps": self.steps.dead_letters,
-                "indexer": self.indexer_dead_letters,
+                "stream": self.stream_dead_letters,
                 "events": self.events.dead_letters,
                 "schedules": self.schedules.dead_letters,
             },
@@ -317,10 +318,13 @@ class EngramStack(Stack):
 
     def _event_sources(self) -> None:
         fns = self.functions.functions
-        fns["indexer"].add_event_source(self._stream(self.indexer_dead_letters))
-        # A second reader of the stream: every change as events on the bus.
-        fns["events"].add_event_source(self._stream(self.events.dead_letters))
-        fns["events"].add_environment("ENGRAM_EVENT_BUS", self.events.bus_name)
+        # The stream's one consumer: each batch indexed, then its events on the bus for the
+        # tenants that publish them (events.publish; events_publish: the stage's default).
+        fns["stream"].add_event_source(self._stream(self.stream_dead_letters))
+        fns["stream"].add_environment("ENGRAM_EVENT_BUS", self.events.bus_name)
+        fns["stream"].add_environment(
+            "ENGRAM_EVENTS__PUBLISH", "true" if self.config.events_publish else "false"
+        )
         # Recall's reads by id only rank candidates the index found (it writes nothing from them):
         # eventually consistent reads, half the units (the cost section of docs/deploy.md).
         fns["recall"].add_environment("ENGRAM_MEMORY_READS", "eventual")
@@ -368,7 +372,7 @@ class EngramStack(Stack):
                         actions=["bedrock:InvokeModel"], resources=_model_arns(c.rerank_model_id)
                     )
                 )
-        self.events.grant_put(fns["events"])
+        self.events.grant_put(fns["stream"])
         self.extraction.queue.grant_send_messages(fns["retain"])
         for name in STEPS:
             self.steps.queue.grant_send_messages(fns[name])

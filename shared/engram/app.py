@@ -11,7 +11,7 @@ clock of every store and service.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from engram.deps import Deps
@@ -206,7 +206,7 @@ def _usage_plans(settings: Settings) -> Any:
 
 
 def build_search_index(settings: Settings, *, client: Any = None) -> SearchIndex:
-    """The OpenSearch index ``settings.aws`` names (the stream indexer and ``build_aws`` use it)."""
+    """The OpenSearch index ``settings.aws`` names (the stream consumer and ``build_aws`` use it)."""
     from engram.adapters.opensearch_client import opensearch_client
     from engram.adapters.opensearch_index import OpenSearchIndex
     from engram.adapters.providers import embedding_spec
@@ -236,7 +236,7 @@ def stream_changes(
     *,
     vectors: Callable[[str, Sequence[str]], Mapping[str, Vector]] | None = None,
 ) -> list[MemoryChange | None]:
-    """The memory changes in a batch of DynamoDB stream records (the stream indexer's input): the
+    """The memory changes in a batch of DynamoDB stream records (the stream consumer's input): the
     items are the DynamoDB store's, so reading them is its adapter's work. ``vectors`` reads the
     vector items a batch does not hold (``build_vector_reader``)."""
     from engram.adapters.dynamodb_stream import memory_changes
@@ -246,7 +246,7 @@ def stream_changes(
 
 def build_vector_reader(settings: Settings) -> Callable[[str, Sequence[str]], Mapping[str, Vector]]:
     """The stored vectors of a tenant's memories, from the table ``settings.aws`` names (a memory's
-    vector is an item of its own; the stream indexer reads those its batch does not hold)."""
+    vector is an item of its own; the stream consumer reads those its batch does not hold)."""
     from engram.adapters.dynamodb.memories import DynamoMemoryReads
     from engram.adapters.dynamodb.table import dynamodb_client
 
@@ -258,7 +258,7 @@ def build_vector_reader(settings: Settings) -> Callable[[str, Sequence[str]], Ma
 
 
 def stream_events(records: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[Event]]]:
-    """Each stream record's sequence number and the events it implies (the events function's
+    """Each stream record's sequence number and the events it implies (the stream consumer's
     input); reading the DynamoDB store's items is its adapter's work."""
     from engram.adapters.dynamodb_events import stream_events as read
 
@@ -271,8 +271,22 @@ def build_event_publisher(settings: Settings) -> Callable[[Sequence[Event]], lis
     from engram.adapters.eventbridge import EventBridgePublisher
 
     if not settings.aws.event_bus:
-        raise ConfigurationError("ENGRAM_EVENT_BUS is required for the events function")
+        raise ConfigurationError("ENGRAM_EVENT_BUS is required for the stream consumer")
     return EventBridgePublisher(settings.aws.event_bus).publish
+
+
+def build_publishing_tenants(settings: Settings) -> Callable[[Collection[str]], set[str]]:
+    """Which of a batch's tenants publish their events (``events.publish`` in effect), read from
+    the table ``settings.aws`` names and cached a minute per tenant (the stream consumer's)."""
+    from engram.adapters.dynamodb.table import dynamodb_client
+    from engram.adapters.dynamodb.tenants import DynamoTenants
+    from engram.events.subscribers import PublishingTenants
+
+    aws = settings.aws
+    client = dynamodb_client(
+        region=aws.region, endpoint_url=aws.dynamodb_endpoint, max_attempts=aws.max_attempts
+    )
+    return PublishingTenants(settings, DynamoTenants(client, aws.table).overrides_of)
 
 
 def build_reranker(settings: RerankSettings, *, bedrock: Any = None) -> Reranker | None:

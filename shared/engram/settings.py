@@ -274,6 +274,14 @@ class WebhookSettings(_Section):
     """Finished deliveries stay in the log this long."""
 
 
+class EventsSettings(_Section):
+    """Whether a tenant's changes go on the cloud's EventBridge bus (opt-in: $1.00 a million events
+    whether a rule takes them or not); an operator turns it on with the rule that consumes them.
+    ``ENGRAM_EVENTS__PUBLISH`` is the stage's default. Not the embedded server's webhooks."""
+
+    publish: bool = False
+
+
 class RerankSettings(_Section):
     """The cross-encoder provider (DESIGN §6.3, §10); ``none``: recall never reranks."""
 
@@ -353,7 +361,7 @@ class AwsSettings(_Section):
     the scheduled lifecycle run of every tenant."""
     export_url_expiry_s: int = Field(default=900, ge=60, le=43_200)
     event_bus: str | None = None
-    """EventBridge bus (env ENGRAM_EVENT_BUS) the events function puts every memory and job event on."""
+    """EventBridge bus (env ENGRAM_EVENT_BUS) of the events of tenants with ``events.publish`` on."""
 
     @field_validator("opensearch_endpoint")
     @classmethod
@@ -401,6 +409,7 @@ class Settings(BaseSettings):
     rerank: RerankSettings = RerankSettings()
     limits: LimitsSettings = LimitsSettings()
     webhook: WebhookSettings = WebhookSettings()
+    events: EventsSettings = EventsSettings()
 
     @field_validator("data_dir")
     @classmethod
@@ -439,7 +448,7 @@ class Settings(BaseSettings):
             reading.reset(token)
 
     def for_tenant(self, overrides: Mapping[str, Any] | None) -> Settings:
-        """These settings with a tenant's overrides applied (only recall, lifecycle, retain, limits)."""
+        """These settings with a tenant's overrides applied (only ``TENANT_SECTIONS``)."""
         if not overrides:
             return self
         unknown = set(overrides) - set(TENANT_SECTIONS)
@@ -457,6 +466,7 @@ TENANT_SECTIONS: dict[str, type[_Section]] = {
     "lifecycle": LifecycleSettings,
     "retain": RetainSettings,
     "limits": LimitsSettings,
+    "events": EventsSettings,
 }
 """The sections a tenant may override (``Settings.for_tenant``)."""
 

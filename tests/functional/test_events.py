@@ -33,7 +33,7 @@ EVENTS_DIR = Path(__file__).resolve().parents[2] / "events"
 TENANT, SCOPE, TEXT = "acme", "user:alice", "I prefer dark mode"
 MEMORY_ID = memory_id(TENANT, SCOPE, TEXT)
 SAMPLES = sorted(path.stem for path in EVENTS_DIR.glob("*.json"))
-NOT_PROXIED = ("authorizer.", "indexer.")  # the authorizer's input and the stream indexer's batches
+NOT_PROXIED = ("authorizer.", "stream.")  # the authorizer's input and the stream consumer's batches
 _PARAM = re.compile(r"\{(\w+)\}")
 
 # A handler that records no metric is normal (runtime.py filters this too; pytest resets filters).
@@ -141,7 +141,7 @@ def test_every_route_has_a_sample_event() -> None:
     covered = {
         (load_event(name)["httpMethod"], load_event(name)["resource"])
         for name in SAMPLES
-        if not name.startswith("indexer.")
+        if not name.startswith("stream.")
     }
 
     # When the routes without a sample are listed

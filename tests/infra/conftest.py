@@ -1,6 +1,6 @@
 """Fixtures of the infra tests: the layer, built once per session, and one offline synth of the app.
 
-The synth runs with ``require_handlers=false`` because some workers' handler code (stream indexer,
+The synth runs with ``require_handlers=false`` because some workers' handler code (stream consumer,
 extract worker, lifecycle) is not in this tree yet; an empty folder stands in for it. cdk-nag runs
 inside that synth: a finding that is not acknowledged makes ``app.synth()`` raise, which the
 fixture records for the nag test instead of failing every other test with it.

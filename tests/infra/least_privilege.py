@@ -79,7 +79,7 @@ _DATA_PLANE = (
     "recall",
     "forget",
     "memories",
-    "indexer",
+    "stream",
     "extract_worker",
     "decay",
     "tiering",
@@ -97,8 +97,9 @@ NARROWED: dict[str, dict[str, frozenset[str]]] = {
     "admin": {"es:": frozenset()},
     "authorizer": {"dynamodb:": frozenset(), "es:": frozenset()},
     "feedback": {"dynamodb:": frozenset(), "es:": frozenset()},
-    # the vector items a stream batch lacks (a batch holds those its writes put, as in this run)
-    "indexer": {"dynamodb:": STREAM_SOURCE | {"dynamodb:BatchGetItem"}, "es:": frozenset()},
+    # the stream consumer reads the vector items a batch lacks (a batch holds those its writes
+    # put, as in this run) and the tenants' settings (BatchGetItem), and puts events on the bus
+    "stream": {"dynamodb:": STREAM_SOURCE, "es:": frozenset(), "events:": frozenset()},
 }
 """Per function, the services whose grant must hold nothing its code did not call (and what a
 grant may hold besides, on the function's behalf). The others keep CDK's read or read-write set

@@ -67,7 +67,7 @@ def test_retain_and_the_extract_worker_may_read_the_index_and_are_in_its_role_ma
     props = resource["Properties"]
     mapped = {name: _refs(props[name]) for name in ("Readers", "Writers", "Admins")}
     # retain's dedup searches the index (k-NN) and its head start writes to it
-    for function in ("retain", "extract_worker", "indexer", "forget", "memories"):
+    for function in ("retain", "extract_worker", "stream", "forget", "memories"):
         assert _role_of(synth, function) in mapped["Writers"], function
     assert _role_of(synth, "recall") in mapped["Readers"]
     # the setup function is the domain's master user and an administrator with the operators' role

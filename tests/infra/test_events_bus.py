@@ -1,5 +1,5 @@
-"""The stack's events out: the EventBridge bus, the events function on the table's stream, its
-least-privilege role and the example rule."""
+"""The stack's events out: the EventBridge bus, the stream consumer's grant on it, the stage's
+``events_publish`` default, and the example rule."""
 
 from __future__ import annotations
 
@@ -15,42 +15,47 @@ def _only(resources: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     return lid, resource["Properties"]
 
 
-def test_the_events_function_reads_the_stream_with_partial_failures_and_a_dlq(synth: Synth) -> None:
-    names = _function_names(synth)
-    mappings = {
-        names[_refs(m["Properties"]["FunctionName"]).pop()]: m["Properties"]
-        for m in synth.resources("AWS::Lambda::EventSourceMapping").values()
-    }
-    events = mappings["events"]
-    [table_id] = synth.resources("AWS::DynamoDB::Table")
-    assert _refs(events["EventSourceArn"]) == {table_id}  # the table's stream, beside the indexer's
-    assert events["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
-    assert events["BisectBatchOnFunctionError"] is True
-    assert events["StartingPosition"] == "TRIM_HORIZON"
-    queues = {q["Properties"]["QueueName"]: lid for lid, q in synth.resources("AWS::SQS::Queue").items()}
-    assert _refs(events["DestinationConfig"]["OnFailure"]["Destination"]) == {
-        queues[f"{CONFIG.prefix}-events-dlq"]
-    }
-
-
-def test_the_events_function_may_put_events_on_its_bus_only(synth: Synth) -> None:
-    bus_id, bus = _only(synth.resources("AWS::Events::EventBus"))
-    assert bus["Name"] == f"{CONFIG.prefix}-events"
-    statements = _role_statements(synth, "events")
-    puts = [s for s in statements if "events:PutEvents" in _as_list(s["Action"])]
-    assert [_refs(s["Resource"]) for s in puts] == [{bus_id}]
-    assert not {
-        a for a in _actions(statements) if a.startswith(("dynamodb:PutItem", "dynamodb:Query", "es:"))
-    }
-    # And no other function may put events on it
-    for function in set(_function_names(synth).values()) - {"events"}:
-        assert "events:PutEvents" not in _actions(_role_statements(synth, function)), function
-    env = next(
+def _stream_environment(synth: Synth) -> dict[str, str]:
+    return next(
         f["Properties"]["Environment"]["Variables"]
         for f in synth.resources("AWS::Lambda::Function").values()
-        if f["Properties"].get("FunctionName") == f"{CONFIG.prefix}-events"
+        if f["Properties"].get("FunctionName") == f"{CONFIG.prefix}-stream"
     )
-    assert env["ENGRAM_EVENT_BUS"] == bus["Name"]
+
+
+def test_the_stream_consumer_alone_may_put_events_on_the_bus_and_reads_the_table_by_key_only(
+    synth: Synth,
+) -> None:
+    bus_id, bus = _only(synth.resources("AWS::Events::EventBus"))
+    assert bus["Name"] == f"{CONFIG.prefix}-events"
+    statements = _role_statements(synth, "stream")
+    puts = [s for s in statements if "events:PutEvents" in _as_list(s["Action"])]
+    assert [_refs(s["Resource"]) for s in puts] == [{bus_id}]
+    # its table calls: the vector items and the tenants' settings (BatchGetItem), nothing written
+    assert not {
+        a
+        for a in _actions(statements)
+        if a.startswith(("dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:Query", "dynamodb:GetItem"))
+    }
+    assert "dynamodb:BatchGetItem" in _actions(statements)
+    # And no other function may put events on it, and no events function is left
+    names = set(_function_names(synth).values())
+    assert "events" not in names and "indexer" not in names
+    for function in names - {"stream"}:
+        assert "events:PutEvents" not in _actions(_role_statements(synth, function)), function
+    assert _stream_environment(synth)["ENGRAM_EVENT_BUS"] == bus["Name"]
+
+
+def test_a_default_stage_publishes_only_the_tenants_that_turn_events_on(synth: Synth) -> None:
+    from engram.settings import Settings
+
+    # Given the default stage (test_variants synthesises one with events_publish on)
+    env = _stream_environment(synth)
+    # Then events.publish is off for every tenant that does not turn it on itself
+    assert env["ENGRAM_EVENTS__PUBLISH"] == "false"
+    assert (
+        Settings.from_env({"ENGRAM_EVENTS__PUBLISH": env["ENGRAM_EVENTS__PUBLISH"]}).events.publish is False
+    )
 
 
 def test_the_example_rule_sends_every_engram_event_to_a_queue_with_retries_and_a_dlq(synth: Synth) -> None:

@@ -4,7 +4,8 @@ The layer comes from the stack's builder (for this machine), each function's cod
 asset, its environment from the template; the handlers run in processes that see nothing else.
 The flow is a first deploy and a day of traffic: the custom resource creates the index, an
 operator creates a tenant and a key, the key's calls go through the authorizer to retain,
-recall, forget, export and the docs, the stream reaches the indexer, a large smart retain goes
+recall, forget, export and the docs, the stream reaches its consumer (the index, and the bus for the
+tenant the operator turned events on for), a large smart retain goes
 through S3 and SQS to the extract worker, the schedules fan out to the step worker, and the
 tenant is erased in steps. The stand-ins check what they receive (see ``opensearch_standin``).
 """
@@ -53,6 +54,7 @@ class Clients:
     secrets: Any
     dynamodb: Any
     streams: Any
+    events: Any
 
 
 class Deployment:
@@ -79,6 +81,7 @@ class Deployment:
             secrets=boto3.client("secretsmanager", endpoint_url=moto_url, **session),
             dynamodb=dynamodb.client(),
             streams=boto3.client("dynamodbstreams", endpoint_url=dynamodb.endpoint, **session),
+            events=boto3.client("events", endpoint_url=moto_url, **session),
         )
         self.resolve = self._provision()
         self.opt_python = build_local_layer()
@@ -110,6 +113,10 @@ class Deployment:
                 name = f"engram-dev-objects-{uuid.uuid4().hex[:8]}"
                 c.s3.create_bucket(Bucket=name, CreateBucketConfiguration={"LocationConstraint": REGION})
                 refs[lid] = name
+            elif kind == "AWS::Events::EventBus":
+                c.events.create_event_bus(Name=props["Name"])
+                refs[lid] = props["Name"]
+                attrs[(lid, "Arn")] = f"arn:aws:events:{REGION}:{ACCOUNT}:event-bus/{props['Name']}"
             elif kind == "AWS::ApiGateway::UsagePlan":
                 refs[lid] = c.apigateway.create_usage_plan(name=props["UsagePlanName"])["id"]
             elif kind == "AWS::OpenSearchService::Domain":
@@ -125,6 +132,15 @@ class Deployment:
                 )
         resolver = Resolver(refs, attrs)
         self.opensearch.master = resolver(self._master)
+        for resource in self.raw["Resources"].values():  # the rules, once their targets exist
+            if resource["Type"] == "AWS::Events::Rule" and "EventBusName" in resource["Properties"]:
+                props = resource["Properties"]
+                bus = resolver(props["EventBusName"])
+                c.events.put_rule(
+                    Name=props["Name"], EventBusName=bus, EventPattern=json.dumps(props["EventPattern"])
+                )
+                targets = [{"Id": t["Id"], "Arn": resolver(t["Arn"])} for t in props["Targets"]]
+                c.events.put_targets(Rule=props["Name"], EventBusName=bus, Targets=targets)
         return resolver
 
     def _functions(self, outdir: Path) -> dict[str, Function]:
@@ -235,15 +251,15 @@ class Deployment:
         plans = [p["id"] for p in c.get_usage_plans()["items"]]
         return any(k["id"] in ids for plan in plans for k in c.get_usage_plan_keys(usagePlanId=plan)["items"])
 
-    def stream_to_indexer(self) -> Any:
+    def stream_to_consumer(self) -> Any:
         """The new records of the table's stream, as Lambda's event source mapping hands them over."""
-        table = self.functions["indexer"].env["ENGRAM_TABLE"]
+        table = self.functions["stream"].env["ENGRAM_TABLE"]
         arn = self.clients.dynamodb.describe_table(TableName=table)["Table"]["LatestStreamArn"]
         records = [
             {**lambda_json(r), "eventSourceARN": arn}
             for r in records_of_stream(self.clients.streams, arn, self.stream_position)
         ]
-        return self.invoke("indexer", {"Records": records}), records
+        return self.invoke("stream", {"Records": records}), records
 
     def sqs_event(self, queue: str) -> dict[str, Any] | None:
         """The next message of a queue, as Lambda's SQS event source mapping hands it over."""
@@ -315,6 +331,10 @@ def tenant(stack: Deployment) -> dict[str, str]:
     assert status == 201, body
     status, key, _ = stack.api("POST", "/v1/admin/tenants/acme/keys", {}, key=OPERATOR_TOKEN)
     assert status == 201, key
+    # the operator turns events on for the tenant, with the rule that takes them (the example's)
+    settings = {"settings": {"events": {"publish": True}}}
+    status, body, _ = stack.api("PUT", "/v1/admin/tenants/acme/settings", settings, key=OPERATOR_TOKEN)
+    assert status == 200 and body["effective"]["events"] == {"publish": True}, body
     return {"tenant_id": "acme", "key": key["api_key"]}
 
 
@@ -336,6 +356,15 @@ def custom_resource_event(stack: Deployment, request: str) -> dict[str, Any]:
         event["PhysicalResourceId"] = "engram-search-index-dev"
         event["OldResourceProperties"] = event["ResourceProperties"]
     return event
+
+
+def _queue_id(stack: Deployment, name: str) -> str:
+    [lid] = [
+        k
+        for k, r in stack.raw["Resources"].items()
+        if r["Type"] == "AWS::SQS::Queue" and r["Properties"]["QueueName"] == name
+    ]
+    return lid
 
 
 def index_ready(stack: Deployment) -> None:
@@ -361,7 +390,7 @@ def test_every_function_starts_from_its_asset_and_the_layer_alone(stack: Deploym
             )
     assert set(stack.functions) >= {
         "authorizer", "retain", "recall", "forget", "feedback", "memories", "admin", "docs",
-        "indexer", "extract_worker", "decay", "tiering", "tenant_work", "search_setup",
+        "stream", "extract_worker", "decay", "tiering", "tenant_work", "search_setup",
     }  # fmt: skip
 
 
@@ -400,8 +429,14 @@ def test_retain_then_recall_finds_it_through_the_stream_and_the_index(
         key=tenant["key"],
     )
     assert status == 200 and body["results"][0]["action"] == "created", body
-    answer, records = stack.stream_to_indexer()
+    answer, records = stack.stream_to_consumer()
     assert answer == {"batchItemFailures": []} and records
+    # the same batch put the memory's event on the bus, and the example rule took it to its queue
+    queue = stack.resolve({"Ref": _queue_id(stack, "engram-dev-events")})
+    messages = stack.clients.sqs.receive_message(QueueUrl=queue, MaxNumberOfMessages=10)["Messages"]
+    created = [json.loads(m["Body"]) for m in messages]
+    assert [(e["detail-type"], e["detail"]["tenant_id"]) for e in created] == [("memory.created", "acme")]
+    assert created[0]["detail"]["data"]["memory"]["content"] == "I prefer dark mode"
     status, body, _ = stack.api("POST", "/v1/recall", {"query": "dark mode"}, key=tenant["key"])
     assert status == 200, body
     assert [m["content"] for m in body["memories"]] == ["I prefer dark mode"]
@@ -420,7 +455,7 @@ def test_an_instruction_retained_through_the_layer_is_quarantined_by_the_rule_fi
     # Then retain quarantined it, naming the German rule
     assert status == 200 and memory["status"] == "quarantined", memory
     assert memory["history"][0]["detail"]["quarantined"].startswith("prompt-boundary (de"), memory
-    assert stack.stream_to_indexer()[0] == {"batchItemFailures": []}
+    assert stack.stream_to_consumer()[0] == {"batchItemFailures": []}
 
 
 def test_a_preference_retained_in_auto_mode_is_deduplicated_against_the_index(
@@ -438,7 +473,7 @@ def test_a_preference_retained_in_auto_mode_is_deduplicated_against_the_index(
         r["operation"] == "msearch" and r["key"] == stack.functions["retain"].access_key
         for r in stack.opensearch.requests
     )
-    stack.stream_to_indexer()
+    stack.stream_to_consumer()
 
 
 def test_forgetting_a_text_and_retaining_it_again_leaves_it_searchable(
@@ -447,12 +482,12 @@ def test_forgetting_a_text_and_retaining_it_again_leaves_it_searchable(
     text = {"scope": "user:bob", "text": "Bob keeps bees on the roof", "mode": "raw"}
     _, first, _ = stack.api("POST", "/v1/memories", text, key=tenant["key"])
     memory_id = first["results"][0]["id"]
-    stack.stream_to_indexer()
+    stack.stream_to_consumer()
     status, _, _ = stack.api("POST", "/v1/forget", {"ids": [memory_id]}, key=tenant["key"])
     assert status == 200
     _, again, _ = stack.api("POST", "/v1/memories", text, key=tenant["key"])
     assert again["results"][0]["id"] == memory_id  # the same id: its tombstone is in the index
-    assert stack.stream_to_indexer()[0] == {"batchItemFailures": []}
+    assert stack.stream_to_consumer()[0] == {"batchItemFailures": []}
     assert f"acme:{memory_id}" in stack.opensearch.live("acme")
 
 
@@ -606,6 +641,27 @@ def test_the_stand_ins_received_only_what_the_services_accept(stack: Deployment)
         "msearch",
         "delete_by_query",
     } <= operations
+
+
+def test_every_function_peaks_under_its_memory_after_the_flow(stack: Deployment) -> None:
+    """Each container's peak resident memory (``VmHWM``: the runtime, the layer's imports and the
+    flow's invocations) stays under its function's ``MemorySize``, with the margin Lambda's own
+    runtime client needs (``LAMBDA_RUNTIME_MB``); the cost section's memory levers read these."""
+    peaks = {name: _peak_mb(runner.process.pid) for name, runner in stack.runners.items()}
+    print("peak_rss_mb", json.dumps(peaks, sort_keys=True))
+    for name, peak in peaks.items():
+        assert peak + LAMBDA_RUNTIME_MB < stack.functions[name].memory_mb, (name, peak)
+
+
+LAMBDA_RUNTIME_MB = 30
+"""What Lambda's Python runtime interface client adds to a container beyond the handler's process."""
+
+
+def _peak_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    raise AssertionError(f"no VmHWM for {pid}")
 
 
 def test_every_policy_holds_what_its_function_calls_and_no_more(stack: Deployment) -> None:

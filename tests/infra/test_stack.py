@@ -256,7 +256,7 @@ def test_functions_log_no_platform_lines_and_the_per_request_ones_only_warnings(
         assert props["LoggingConfig"]["SystemLogLevel"] == "WARN", name
         assert props["LoggingConfig"]["ApplicationLogLevel"] == levels[name], name
         assert props["Environment"]["Variables"]["POWERTOOLS_LOG_LEVEL"] == levels[name], name
-    assert {n for n, level in levels.items() if level == "WARN"} >= {"retain", "recall", "indexer", "events"}
+    assert {n for n, level in levels.items() if level == "WARN"} >= {"retain", "recall", "stream"}
 
 
 def test_a_requests_access_log_line_has_what_operations_need_within_the_priced_size(synth: Synth) -> None:
@@ -462,7 +462,7 @@ def test_every_function_reads_each_variable_of_its_environment_into_its_setting(
         assert settings.backend == "aws" and settings.retain.defer_embedding is False
 
 
-def test_the_indexer_reads_the_memories_stream_with_partial_failures_and_an_on_failure_queue(
+def test_one_consumer_reads_the_memories_stream_with_partial_failures_and_an_on_failure_queue(
     synth: Synth,
 ) -> None:
     mappings = synth.resources("AWS::Lambda::EventSourceMapping")
@@ -470,13 +470,19 @@ def test_the_indexer_reads_the_memories_stream_with_partial_failures_and_an_on_f
     by_function = {
         names[_refs(m["Properties"]["FunctionName"]).pop()]: m["Properties"] for m in mappings.values()
     }
-    assert set(by_function) == {"indexer", "events", "extract_worker", "tenant_work"}
-    indexer = by_function["indexer"]
-    assert indexer["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
-    assert indexer["BisectBatchOnFunctionError"] is True
-    assert "OnFailure" in indexer["DestinationConfig"]
-    assert indexer["MaximumRetryAttempts"] == 5
-    assert indexer["StartingPosition"] == "TRIM_HORIZON"
+    # the table's stream has one consumer (it indexes and publishes: one invocation a batch)
+    assert set(by_function) == {"stream", "extract_worker", "tenant_work"}
+    stream = by_function["stream"]
+    [table_id] = synth.resources("AWS::DynamoDB::Table")
+    assert _refs(stream["EventSourceArn"]) == {table_id}
+    assert stream["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
+    assert stream["BisectBatchOnFunctionError"] is True
+    queues = {q["Properties"]["QueueName"]: lid for lid, q in synth.resources("AWS::SQS::Queue").items()}
+    assert _refs(stream["DestinationConfig"]["OnFailure"]["Destination"]) == {
+        queues[f"{CONFIG.prefix}-stream-dlq"]
+    }
+    assert stream["MaximumRetryAttempts"] == 5
+    assert stream["StartingPosition"] == "TRIM_HORIZON"
     assert by_function["extract_worker"]["BatchSize"] == 1
     assert by_function["extract_worker"]["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
 
@@ -522,7 +528,7 @@ def test_every_queue_is_encrypted_and_refuses_plain_http(synth: Synth) -> None:
     queues = synth.resources("AWS::SQS::Queue")
     assert (
         len(queues) == 8
-    )  # extract, steps and events with their DLQs, the indexer's and the schedules' DLQs
+    )  # extract, steps and events with their DLQs, the stream consumer's and the schedules' DLQs
     for queue in queues.values():
         props = queue["Properties"]
         assert "KmsMasterKeyId" in props or props.get("SqsManagedSseEnabled") is True

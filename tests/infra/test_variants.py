@@ -23,7 +23,7 @@ VPC_FUNCTIONS = {
     "forget",
     "memories",
     "admin",
-    "indexer",
+    "stream",
     "extract_worker",
     "decay",
     "tiering",
@@ -80,7 +80,8 @@ def test_serverless_backend_is_a_vectorsearch_collection_with_its_three_policies
 def test_domain_in_a_vpc_behind_waf_with_cors_and_reserved_concurrency_is_nag_clean(
     layer: LayerBuild, tmp_path: Path
 ) -> None:
-    # Given a two-node domain in a VPC, a web ACL and one allowed origin
+    # Given a two-node domain in a VPC, a web ACL, one allowed origin, and every tenant's events
+    # published (an operator whose rule takes them all)
     synth = _variant(
         layer,
         tmp_path,
@@ -89,6 +90,7 @@ def test_domain_in_a_vpc_behind_waf_with_cors_and_reserved_concurrency_is_nag_cl
         waf=True,
         cors_origins=["https://app.example.com"],
         reserved_concurrency={"extract_worker": 10},
+        events_publish=True,
     )
     # Then cdk-nag passes
     assert _violations(synth) == []
@@ -117,6 +119,14 @@ def test_domain_in_a_vpc_behind_waf_with_cors_and_reserved_concurrency_is_nag_cl
     }
     assert any("bedrock-runtime" in s for s in services)
     assert any("dynamodb" in s for s in services)
+    assert any(".events" in s for s in services)  # the stream consumer's PutEvents
+    # And the stream consumer publishes every tenant's events unless the tenant turns them off
+    [stream] = [
+        f["Properties"]
+        for f in synth.resources("AWS::Lambda::Function").values()
+        if f["Properties"].get("FunctionName") == "engram-dev-stream"
+    ]
+    assert stream["Environment"]["Variables"]["ENGRAM_EVENTS__PUBLISH"] == "true"
     assert synth.resources("AWS::EC2::FlowLog")
     # And the web ACL guards the stage, and CORS answers preflights for the allowed origin only
     [acl] = synth.resources("AWS::WAFv2::WebACL")
@@ -168,7 +178,7 @@ def test_bedrock_rerank_is_granted_to_recall_alone(layer: LayerBuild, tmp_path: 
     assert (env["ENGRAM_RERANK_PROVIDER"], env["ENGRAM_RERANK_MODEL"]) == ("bedrock", "cohere.rerank-v3-5:0")
 
 
-def test_alarms_all_watch_5xx_throttles_dead_letters_and_indexer_lag(
+def test_alarms_all_watch_5xx_throttles_dead_letters_and_stream_lag(
     layer: LayerBuild, tmp_path: Path
 ) -> None:
     # Given a stage with every alarm (any stage but dev, by default)

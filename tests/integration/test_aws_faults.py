@@ -1,5 +1,5 @@
 """Faults on the AWS backend: an index outage loses no acknowledged retain, and the stream
-indexer (fed from DynamoDB Local's own stream) makes it searchable once the index is back."""
+consumer (fed from DynamoDB Local's own stream) makes it searchable once the index is back."""
 
 from __future__ import annotations
 
@@ -187,21 +187,26 @@ def test_forgetting_removes_from_the_index_through_the_stream(
     assert action["delete"]["version_type"] == "external"
 
 
-def test_the_indexer_handler_answers_the_sample_stream_event(fake: Any) -> None:
+def _stream_handler() -> Any:
     import importlib.util
 
     spec = importlib.util.spec_from_file_location(
-        "indexer_handler", ROOT / "functions" / "indexer" / "handler.py"
+        "stream_handler", ROOT / "functions" / "stream" / "handler.py"
     )
     assert spec is not None and spec.loader is not None
     handler = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(handler)
-    event = json.loads((ROOT / "events" / "indexer.stream.json").read_text())
+    return handler
+
+
+def test_the_stream_handler_indexes_the_sample_stream_event(fake: Any) -> None:
+    handler = _stream_handler()
+    event = json.loads((ROOT / "events" / "stream.batch.json").read_text())
     # the sample carries what the stack stores: Titan V2 vectors of 1024 dimensions
     index = OpenSearchIndex(
         fake.client(), "engram-memories", dimension=1024, model_id="amazon.titan-embed-text-v2:0@1024"
     )
-    handler.use_index(index)
+    handler.use(index=index, publishing=lambda tenants: set())  # no tenant publishes events
     fake.answer(
         (200, {"errors": False, "items": [{"index": {"status": 201}}]}),
         (200, {"errors": False, "items": [{"delete": {"status": 200}}]}),
@@ -226,6 +231,40 @@ def test_the_indexer_handler_answers_the_sample_stream_event(fake: Any) -> None:
     fake.fail_with = OUTAGE
     failed = handler.handler(event, None)
     assert failed == {
+        "batchItemFailures": [
+            {"itemIdentifier": "100000000000000000001"},
+            {"itemIdentifier": "100000000000000000003"},
+        ]
+    }
+
+
+def test_the_stream_handler_publishes_a_batch_whose_index_is_down_and_reports_both_failures(
+    fake: Any,
+) -> None:
+    # Given the sample batch, a tenant that publishes its events and a search index that is down
+    handler = _stream_handler()
+    event = json.loads((ROOT / "events" / "stream.batch.json").read_text())
+    index = OpenSearchIndex(
+        fake.client(), "engram-memories", dimension=1024, model_id="amazon.titan-embed-text-v2:0@1024"
+    )
+    put: list[Any] = []
+
+    def bus(events: Any) -> list[int]:  # refuses the last event of the batch
+        put.extend(events)
+        return [len(events) - 1]
+
+    handler.use(index=index, publishing=lambda tenants: set(tenants), publisher=bus)
+    fake.fail_with = OUTAGE
+    try:
+        # When the consumer handles it
+        answer = handler.handler(event, None)
+    finally:
+        handler.use(index=None, publishing=None, publisher=None)
+    # Then the batch's event was put all the same (events never wait for the index; a memory
+    # item's REMOVE is no event: a forget's is its deletion-log entry)
+    assert [e.type for e in put] == ["memory.created"]
+    # And the batch is retried from the first record either part failed, in stream order
+    assert answer == {
         "batchItemFailures": [
             {"itemIdentifier": "100000000000000000001"},
             {"itemIdentifier": "100000000000000000003"},

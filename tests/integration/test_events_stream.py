@@ -1,6 +1,7 @@
-"""The cloud's events out: the events function fed from DynamoDB Local's own stream, publishing to
+"""The cloud's events out: the stream consumer fed from DynamoDB Local's own stream, publishing to
 EventBridge through botocore's Stubber (what PutEvents receives is checked, and its answers,
-partial failures included, are scripted).
+partial failures included, are scripted), for the tenants whose ``events.publish`` is on (read
+from the same table).
 
 The writes go through the real engine and store (retain, PATCH, a supersede written as the
 retain writes it, forget, the lifecycle's expiry, a job), so the stream items are exactly what the
@@ -23,11 +24,13 @@ from test_aws_faults import stream_records
 
 from engram.adapters.dynamodb_events import stream_events
 from engram.adapters.eventbridge import EventBridgePublisher
+from engram.adapters.memory_index import InMemoryIndex
 from engram.engine import Engine
+from engram.events.subscribers import PublishingTenants
 from engram.identity import memory_id
 from engram.models import ForgetRequest, HistoryEntry, Job, PatchRequest, RetainRequest, RetainResult
 from engram.ports import WriteBatch
-from engram.settings import AwsSettings, Settings
+from engram.settings import AwsSettings, EventsSettings, Settings
 from engram_http.loader import load_handler
 
 SCOPE = "user:alice"
@@ -98,15 +101,34 @@ class Bus:
         )
 
 
-def run_handler(records: list[dict[str, Any]], bus: Bus, **options: Any) -> dict[str, Any]:
-    handler = load_handler("events")
-    handler.use_publisher(EventBridgePublisher(BUS, client=bus.client, backoff_s=0.0, **options).publish)
+def run_handler(
+    records: list[dict[str, Any]],
+    bus: Bus,
+    engine: Engine,
+    *,
+    publishing: Any = None,
+    index: Any = None,
+    **options: Any,
+) -> dict[str, Any]:
+    """The stream consumer on ``records``: the engine's index and table, ``bus`` for the events;
+    ``publishing``: which tenants publish (by default every one: the stage's ``events.publish``
+    on, read from the table as the stack reads it)."""
+    handler = load_handler("stream")
+    chooser = publishing or PublishingTenants(
+        Settings(events=EventsSettings(publish=True)), engine.store.overrides_of
+    )
+    handler.use(
+        index=index or engine.deps.index,
+        vectors=engine.store.get_vectors,
+        publisher=EventBridgePublisher(BUS, client=bus.client, backoff_s=0.0, **options).publish,
+        publishing=chooser,
+    )
     try:
         with bus.stubber:
             answer: dict[str, Any] = handler.handler({"Records": records}, None)
             bus.stubber.assert_no_pending_responses()
     finally:
-        handler.use_publisher(None)
+        handler.use(index=None, vectors=None, publisher=None, publishing=None)
     return answer
 
 
@@ -169,8 +191,8 @@ def test_every_write_path_reaches_the_bus_as_its_events(engine: Engine, dynamodb
     records = [lambda_shaped(r) for r in stream_records(engine, dynamodb_local)]
     bus = Bus()
 
-    # When the events function handles the batch (each PutEvents call accepted)
-    answer = run_with_exact_answers(records, bus)
+    # When the stream consumer handles the batch (each PutEvents call accepted)
+    answer = run_with_exact_answers(records, bus, engine)
 
     # Then nothing is reported failed, and the bus got each change's events, in stream order
     assert answer == {"batchItemFailures": []}
@@ -221,7 +243,7 @@ def test_a_merge_is_told_from_an_edit_when_its_history_entry_is_in_another_batch
     assert [e.type for _, found in stream_events(alone) for e in found] == ["memory.created", "memory.merged"]
 
 
-def run_with_exact_answers(records: list[dict[str, Any]], bus: Bus) -> dict[str, Any]:
+def run_with_exact_answers(records: list[dict[str, Any]], bus: Bus, engine: Engine) -> dict[str, Any]:
     """Run the handler, answering each PutEvents call with success for exactly its entries."""
     from engram.adapters.dynamodb_events import stream_events
     from engram.adapters.eventbridge import _batches
@@ -231,7 +253,7 @@ def run_with_exact_answers(records: list[dict[str, Any]], bus: Bus) -> dict[str,
     entries = [publisher._entry(e) for e in events]
     for batch in _batches(entries, list(range(len(entries)))):
         bus.answer(len(batch))
-    return run_handler(records, bus)
+    return run_handler(records, bus, engine)
 
 
 def test_entries_the_bus_refuses_are_retried_and_reported_if_they_keep_failing(
@@ -247,7 +269,7 @@ def test_entries_the_bus_refuses_are_retried_and_reported_if_they_keep_failing(
     bus = Bus()
     bus.answer(3, failed=(1,))
     bus.answer(1)
-    answer = run_handler(records, bus)
+    answer = run_handler(records, bus, engine)
     # Then nothing is reported, and the refused entry alone was sent again
     assert answer == {"batchItemFailures": []}
     assert [len(c) for c in bus.calls] == [3, 1]
@@ -257,19 +279,20 @@ def test_entries_the_bus_refuses_are_retried_and_reported_if_they_keep_failing(
     bus = Bus()
     bus.answer(3, failed=(1,))
     bus.answer(1, failed=(0,))
-    answer = run_handler(records, bus, attempts=2)
+    answer = run_handler(records, bus, engine, attempts=2)
     # Then the record it came from is reported, so Lambda retries the batch from there
     second = mem_records[1]["dynamodb"]["SequenceNumber"]
     assert answer == {"batchItemFailures": [{"itemIdentifier": second}]}
 
 
-def test_the_sample_stream_event_puts_its_created_memory_on_the_bus() -> None:
-    # Given the real-shaped sample batch (an insert with its history entry, and a removal)
-    sample = json.loads((Path(__file__).resolve().parents[2] / "events" / "indexer.stream.json").read_text())
+def test_the_sample_stream_event_puts_its_created_memory_on_the_bus(engine: Engine) -> None:
+    # Given the real-shaped sample batch (an insert with its history entry, and a removal), of
+    # 1,024 dimensions (the stack's Titan vectors)
+    sample = json.loads((Path(__file__).resolve().parents[2] / "events" / "stream.batch.json").read_text())
     bus = Bus()
     bus.answer(1)
     # When handled
-    answer = run_handler(sample["Records"], bus)
+    answer = run_handler(sample["Records"], bus, engine, index=InMemoryIndex(engine.store, dimension=1024))
     # Then one memory.created goes to the bus; the removal (no deletion log entry) implies nothing
     assert answer == {"batchItemFailures": []}
     [[entry]] = bus.calls
@@ -280,3 +303,60 @@ def test_the_sample_stream_event_puts_its_created_memory_on_the_bus() -> None:
         "I prefer dark mode",
     )
     assert datetime.fromisoformat(detail["occurred_at"]) == datetime(2026, 3, 1, 9, 30, tzinfo=UTC)
+
+
+def test_only_the_tenants_that_turn_events_on_put_them_on_the_bus(
+    engine: Engine, dynamodb_local: Any
+) -> None:
+    # Given a stage that publishes no tenant's events by default, and a tenant that retained one
+    engine.create_tenant("globex")
+    engine.retain("acme", RetainRequest(scope=SCOPE, text="I live in Porto", mode="raw"))
+    engine.retain("globex", RetainRequest(scope=SCOPE, text="I live in Lyon", mode="raw"))
+    records = [lambda_shaped(r) for r in stream_records(engine, dynamodb_local)]
+    now = [0.0]
+    chooser = PublishingTenants(Settings(), engine.store.overrides_of, clock=lambda: now[0])
+
+    # When the stream consumer handles the batch (no PutEvents answer is scripted: a call fails)
+    answer = run_handler(records, Bus(), engine, publishing=chooser)
+    # Then the batch is done, and nothing went to the bus
+    assert answer == {"batchItemFailures": []}
+    assert chooser.reads == 1
+
+    # When an operator turns events on for acme, and the cached answer has expired
+    engine.configure_tenant("acme", {"events": {"publish": True}})
+    now[0] += 61.0
+    bus = Bus()
+    bus.answer(1)
+    answer = run_handler(records, bus, engine, publishing=chooser)
+    # Then acme's memory.created is put on the bus, and globex's is not
+    assert answer == {"batchItemFailures": []}
+    [[entry]] = bus.calls
+    assert (entry["DetailType"], json.loads(entry["Detail"])["tenant_id"]) == ("memory.created", "acme")
+    # And the two tenants' settings were read once more, in one read
+    assert chooser.reads == 2
+
+
+def test_a_tenants_setting_is_read_once_a_minute(engine: Engine) -> None:
+    # Given a chooser over the table, and a tenant that publishes
+    engine.configure_tenant("acme", {"events": {"publish": True}})
+    now = [0.0]
+    chooser = PublishingTenants(Settings(), engine.store.overrides_of, clock=lambda: now[0])
+    assert chooser({"acme"}) == {"acme"}
+    # When the tenant turns events off, within the minute and after it
+    engine.configure_tenant("acme", {})
+    within = chooser({"acme"})
+    now[0] += 60.0
+    after = chooser({"acme"})
+    # Then the cached answer holds for the minute, and the next read sees the change
+    assert (within, after, chooser.reads) == ({"acme"}, set(), 2)
+
+
+def test_the_stage_setting_publishes_every_tenant_unless_the_tenant_turns_it_off(engine: Engine) -> None:
+    # Given a stage that publishes every tenant's events, and a tenant that turned them off
+    engine.create_tenant("globex")
+    engine.configure_tenant("globex", {"events": {"publish": False}})
+    chooser = PublishingTenants(Settings(events=EventsSettings(publish=True)), engine.store.overrides_of)
+    # When asked for both, and for a tenant the table does not hold (erased)
+    chosen = chooser({"acme", "globex", "gone"})
+    # Then the tenant's own setting wins; the others take the stage's
+    assert chosen == {"acme", "gone"}

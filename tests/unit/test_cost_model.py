@@ -5,22 +5,41 @@ from __future__ import annotations
 
 import pytest
 
-from engram_dev.cost import FULL_CPU_MB, billed_s, memory_mb
+from engram_dev.cost import FULL_CPU_MB, PUBLISH_WAIT_S, Units, billed_s, memory_mb, per_million
 
 
 def test_cpu_time_stretches_below_a_full_vcpu_and_waits_do_not() -> None:
     cpu = {"recall": 0.02}
     assert billed_s("recall", FULL_CPU_MB, cpu) == pytest.approx(0.15 + 0.02)
     assert billed_s("recall", 512, cpu) == pytest.approx(0.15 + 0.02 * FULL_CPU_MB / 512)
-    assert billed_s("indexer", 256, cpu) == pytest.approx(0.1)  # no CPU measured: its waits
+    assert billed_s("stream", 256, cpu) == pytest.approx(0.1)  # no CPU measured: its waits
+    # the stream consumer waits on the bus only for the writes whose tenant publishes events
+    assert billed_s("stream", 256, cpu, publishing=1.0) == pytest.approx(0.1 + PUBLISH_WAIT_S)
 
 
 def test_the_functions_that_wait_are_right_sized() -> None:
     memory = memory_mb()
     # retain, recall and the extract worker spend 14-28 ms of CPU a call: 512 MB
     assert (memory["retain"], memory["recall"], memory["extract_worker"]) == (512, 512, 512)
-    # the stream consumers wait on OpenSearch and EventBridge
-    assert (memory["indexer"], memory["events"]) == (256, 256)
+    # the stream's one consumer waits on OpenSearch and EventBridge
+    assert memory["stream"] == 256 and "indexer" not in memory and "events" not in memory
     # at 512 MB a recall of 20 ms CPU costs less a million than at 1,024 MB, though it runs longer
     cpu = {"recall": 0.02}
     assert billed_s("recall", 512, cpu) * 512 < billed_s("recall", 1024, cpu) * 1024
+
+
+def test_events_cost_only_for_the_writes_whose_tenant_publishes_them_and_their_setting_is_read() -> None:
+    # Given a raw retain's measured units and the stack's memory
+    units = Units(rru=2.0, wru=7.0, calls={}, texts_chars=100.0)
+    memory = memory_mb()
+    # When it is priced on a default stage (no tenant publishes) and on one that publishes all
+    quiet = per_million("retain_raw", units, memory)
+    every = per_million("retain_raw", units, memory, publishing=1.0)
+    # Then only the publishing one pays the bus, and both pay the cached read of the setting
+    assert (quiet["eventbridge"], every["eventbridge"]) == (0.0, 1.0)
+    assert quiet["dynamodb_reads"] == every["dynamodb_reads"] == round((2.0 + 0.5) * 0.125, 2)
+    # And one consumer is one invocation a write (the two before were two)
+    from engram_dev.cost import TWO_CONSUMERS
+
+    two = per_million("retain_raw", units, memory, publishing=1.0, invoked=TWO_CONSUMERS, reads_setting=False)
+    assert two["lambda"] - every["lambda"] == pytest.approx(0.20, abs=0.01)

@@ -602,7 +602,7 @@ export interface components {
          *     }
          */
         ConfigureTenant: {
-            /** @description overrides of the "recall", "lifecycle", "retain" and "limits" settings; {} restores the defaults */
+            /** @description overrides of the "recall", "lifecycle", "retain", "limits" and "events" settings ("events": {"publish": true} puts the tenant's changes on the cloud's EventBridge bus); {} restores the defaults */
             settings: components["schemas"]["TenantOverrides"];
         };
         /** CreateKey */
@@ -746,6 +746,11 @@ export interface components {
             }[] | null;
             /** Message */
             message: string;
+        };
+        /** EventsOverrides */
+        EventsOverrides: {
+            /** Publish */
+            publish?: boolean | null;
         };
         /**
          * ExportLink
@@ -2026,6 +2031,7 @@ export interface components {
         };
         /** TenantOverrides */
         TenantOverrides: {
+            events?: components["schemas"]["EventsOverrides"] | null;
             lifecycle?: components["schemas"]["LifecycleOverrides"] | null;
             limits?: components["schemas"]["LimitsOverrides"] | null;
             recall?: components["schemas"]["RecallOverrides"] | null;

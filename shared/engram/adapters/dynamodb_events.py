@@ -1,6 +1,6 @@
 """The table's change stream read as events (the cloud's events out).
 
-Memory items go through the stream adapter the indexer uses (``engram.adapters.dynamodb_stream``);
+Memory items go through the stream adapter the index's part of the stream consumer uses (``engram.adapters.dynamodb_stream``);
 besides them, three kinds of item matter: a history entry (its event tells a merge from a content edit;
 the memory item carries the same event as ``cause``, which is read first, and an item written
 before that is explained by its entry in the same batch), a deletion-log entry

@@ -61,7 +61,9 @@ class ConfigureTenant(Request):
     )
 
     settings: TenantOverrides = Field(
-        description='overrides of the "recall", "lifecycle", "retain" and "limits" settings; {} restores the defaults'
+        description='overrides of the "recall", "lifecycle", "retain", "limits" and "events" settings '
+        '("events": {"publish": true} puts the tenant\'s changes on the cloud\'s EventBridge bus); '
+        "{} restores the defaults"
     )
 
 

@@ -21,6 +21,7 @@ def _warn_if_fresh(args: argparse.Namespace) -> None:
 def cmd_tenant(args: argparse.Namespace) -> int:
     _warn_if_fresh(args)
     deps = open_engine(args).deps  # names the pip command when the local extra is missing
+    from engram.settings import TENANT_SECTIONS
     from engram.tenants import admin
 
     if args.action == "create":
@@ -32,9 +33,7 @@ def cmd_tenant(args: argparse.Namespace) -> int:
         data = {
             "tenant_id": args.name,
             "overrides": overrides,
-            "effective": effective.model_dump(
-                mode="json", include={"recall", "lifecycle", "retain", "limits"}
-            ),
+            "effective": effective.model_dump(mode="json", include=set(TENANT_SECTIONS)),
         }
         out(args, data, f"{args.name}: overrides {json.dumps(overrides)}")
     elif args.action == "list":

@@ -5,8 +5,9 @@ The DynamoDB units are measured (``replay``: the cloud's store against DynamoDB 
 call's ``ReturnConsumedCapacity``); everything else is the price table (``prices``) times what a
 call uses: API Gateway requests, Lambda invocations at each function's memory (from the stack's
 function table) and an assumed duration, Titan tokens of the texts, SQS requests, EventBridge
-events, and log bytes (the access log line of each API request, and what each invocation logs
-at its function's log level, from the stack). Each assumption is printed under ``units``. LLM tokens of a smart retain
+events (only for the tenants that publish them: ``events.publish``, off by default) and the
+stream consumer's cached read of that setting, and log bytes (the access log line of each API
+request, and what each invocation logs at its function's log level, from the stack). Each assumption is printed under ``units``. LLM tokens of a smart retain
 are not included (they depend on the model and the text).
 """
 
@@ -25,11 +26,24 @@ DURATION_S = {
     "recall": 0.15,
     "memories": 0.05,
     "extract_worker": 3.0,
-    "indexer": 0.1,
-    "events": 0.05,
+    "stream": 0.1,
 }
 """Assumed time per invocation spent waiting on other services (Titan, DynamoDB, OpenSearch, the
-LLM), which a function's memory does not change: not measurable here."""
+LLM), which a function's memory does not change: not measurable here. The stream consumer's is
+its ``_bulk`` (the indexer's, before the two consumers were one); ``PUBLISH_WAIT_S`` more when the
+batch's events go on the bus."""
+PUBLISH_WAIT_S = 0.05
+"""The stream consumer's PutEvents call, when the tenant publishes (the events function's wait)."""
+SETTINGS_READ_RRU = 0.5
+"""The stream consumer's read of a tenant's ``events.publish``: one eventually consistent
+``BatchGetItem`` of the tenant item (0.5 RRU) at most once a minute per tenant and container,
+counted here for every raw or smart retain (the bound for a tenant that writes once a minute or
+less; a busier tenant's writes share the read)."""
+PUBLISHING = 0.0
+"""The share of writes whose tenant publishes events on a default stage (``events.publish`` is off
+until an operator turns it on for a tenant); ``events_publish`` on a stage makes it 1."""
+TWO_CONSUMER_FUNCTIONS = {"indexer": (256, 0.1), "events": (256, PUBLISH_WAIT_S)}
+"""The two stream consumers before they were one: (memory, waits) of each."""
 FULL_CPU_MB = 1769
 """Lambda's memory at which a function has one full vCPU; below it, CPU time stretches by
 ``FULL_CPU_MB / memory``."""
@@ -38,9 +52,13 @@ CPU_OF = {"retain": "retain_raw", "recall": "recall", "extract_worker": "retain_
 smart retain's is the extract worker's, less the raw retain's that the retain function spends."""
 
 
-def billed_s(function: str, memory_mb: int, cpu: dict[str, float]) -> float:
-    """One invocation's billed duration: its waits plus its CPU time at its memory's share of a vCPU."""
-    return DURATION_S[function] + cpu.get(function, 0.0) * max(1.0, FULL_CPU_MB / memory_mb)
+def billed_s(function: str, memory_mb: int, cpu: dict[str, float], publishing: float = PUBLISHING) -> float:
+    """One invocation's billed duration: its waits plus its CPU time at its memory's share of a vCPU
+    (the stream consumer waits on the bus too for the share of writes that publish)."""
+    waits = DURATION_S.get(function, 0.0) + (publishing * PUBLISH_WAIT_S if function == "stream" else 0.0)
+    if function in TWO_CONSUMER_FUNCTIONS:
+        waits = TWO_CONSUMER_FUNCTIONS[function][1]
+    return waits + cpu.get(function, 0.0) * max(1.0, FULL_CPU_MB / memory_mb)
 
 
 def cpu_by_function(measured: dict[str, Units]) -> dict[str, float]:
@@ -78,21 +96,33 @@ def memory_mb() -> dict[str, int]:
     return {s.name: s.memory_mb for s in specs}
 
 
-# What one operation invokes: (function, invocations); the stream's consumers see each write once.
+# What one operation invokes: (function, invocations); the stream's one consumer sees each write once.
 INVOCATIONS: dict[str, list[tuple[str, float]]] = {
+    "retain_raw": [("retain", 1), ("stream", 1)],
+    "recall": [("recall", 1)],
+    "retain_smart": [("retain", 1), ("extract_worker", 1), ("memories", 1), ("stream", 1)],
+}
+API_REQUESTS = {"retain_raw": 1, "recall": 1, "retain_smart": 2}  # smart: the POST and one job poll
+SQS_REQUESTS = {"retain_raw": 0, "recall": 0, "retain_smart": 3}  # send, receive, delete
+EVENTS = {"retain_raw": 1, "recall": 0, "retain_smart": 1}  # memory.created, for a tenant that publishes
+SETTINGS_READS = {"retain_raw": 1, "recall": 0, "retain_smart": 1}  # the stream consumer's, each write
+TWO_CONSUMERS: dict[str, list[tuple[str, float]]] = {
     "retain_raw": [("retain", 1), ("indexer", 1), ("events", 1)],
     "recall": [("recall", 1)],
     "retain_smart": [("retain", 1), ("extract_worker", 1), ("memories", 1), ("indexer", 1), ("events", 1)],
 }
-API_REQUESTS = {"retain_raw": 1, "recall": 1, "retain_smart": 2}  # smart: the POST and one job poll
-SQS_REQUESTS = {"retain_raw": 0, "recall": 0, "retain_smart": 3}  # send, receive, delete
-EVENTS = {"retain_raw": 1, "recall": 0, "retain_smart": 1}  # memory.created on the bus
+"""What the operations invoked before the stream had one consumer: the indexer (0.1 s) and the
+events function (0.05 s), both at 256 MB and ``WARN`` (the one-consumer lever's "before")."""
 
 
-def log_bytes(name: str, levels: dict[str, str]) -> float:
+def log_bytes(
+    name: str, levels: dict[str, str], invocations: dict[str, list[tuple[str, float]]] | None = None
+) -> float:
     """What one operation logs: its API requests' access log lines, and each invocation's lines at
     its function's log level (``levels``, from the stack; ``INFO`` when not given)."""
-    invoked = sum(n * p.LOG_BYTES_PER_INVOCATION[levels.get(f, "INFO")] for f, n in INVOCATIONS[name])
+    invoked = sum(
+        n * p.LOG_BYTES_PER_INVOCATION[levels.get(f, "INFO")] for f, n in (invocations or INVOCATIONS)[name]
+    )
     return API_REQUESTS[name] * p.ACCESS_LOG_BYTES + invoked
 
 
@@ -113,25 +143,38 @@ def per_million(
     memory: dict[str, int],
     cpu: dict[str, float] | None = None,
     levels: dict[str, str] | None = None,
+    *,
+    publishing: float = PUBLISHING,
+    invoked: dict[str, list[tuple[str, float]]] | None = None,
+    reads_setting: bool = True,
 ) -> dict[str, float]:
     """Dollars per million of one operation, by service (``cpu``: seconds per function's invocation;
-    ``levels``: each function's log level)."""
-    gb_s = sum(n * billed_s(f, memory[f], cpu or {}) * memory[f] / 1024 for f, n in INVOCATIONS[name])
-    invocations = sum(n for _, n in INVOCATIONS[name])
+    ``levels``: each function's log level; ``publishing``: the share of writes whose events go on
+    the bus; ``invoked``: what each operation invokes, ``INVOCATIONS`` unless given;
+    ``reads_setting``: the stream consumer reads the tenants' ``events.publish``)."""
+    calls = (invoked or INVOCATIONS)[name]
+    memory = {**memory, **{f: mb for f, (mb, _) in TWO_CONSUMER_FUNCTIONS.items()}}
+    gb_s = sum(n * billed_s(f, memory[f], cpu or {}, publishing) * memory[f] / 1024 for f, n in calls)
+    invocations = sum(n for _, n in calls)
+    # the stream consumer reads the tenant's events.publish (cached); the two consumers did not
+    consumer = any(f == "stream" for f, _ in calls)
+    settings_rru = SETTINGS_READS[name] * SETTINGS_READ_RRU if consumer and reads_setting else 0.0
     lines = {
         "api_gateway": API_REQUESTS[name] * p.PRICES["apigw_rest_per_million"],
         "lambda": invocations * p.PRICES["lambda_per_million_requests"]
         + gb_s * p.PRICES["lambda_arm64_per_gb_s"] * 1e6,
         "dynamodb_writes": units.wru * p.PRICES["dynamodb_per_million_wru"],
-        "dynamodb_reads": units.rru * p.PRICES["dynamodb_per_million_rru"],
+        "dynamodb_reads": (units.rru + settings_rru) * p.PRICES["dynamodb_per_million_rru"],
         "titan": units.texts_chars
         / p.TITAN_CHARS_PER_TOKEN
         / 1000
         * p.PRICES["titan_v2_per_1k_tokens"]
         * 1e6,
         "sqs": SQS_REQUESTS[name] * p.PRICES["sqs_per_million_requests"],
-        "eventbridge": EVENTS[name] * p.PRICES["eventbridge_per_million_events"],
-        "logs": log_bytes(name, levels or {}) / 1e9 * p.PRICES["cloudwatch_logs_per_gb"] * 1e6,
+        "eventbridge": EVENTS[name]
+        * (publishing if consumer else 1.0)
+        * p.PRICES["eventbridge_per_million_events"],
+        "logs": log_bytes(name, levels or {}, invoked) / 1e9 * p.PRICES["cloudwatch_logs_per_gb"] * 1e6,
     }
     return {k: round(v, 2) for k, v in lines.items()}
 
@@ -152,7 +195,7 @@ def idle_per_month(instance: str, volume_gb: int, alarm_metrics: int) -> dict[st
     return {k: round(v, 2) for k, v in lines.items()}
 
 
-PREVIOUS_MEMORY_MB = {"retain": 1024, "recall": 1024, "extract_worker": 1024, "indexer": 512, "events": 512}
+PREVIOUS_MEMORY_MB = {"retain": 1024, "recall": 1024, "extract_worker": 1024, "stream": 512}
 """The memory these functions had before they were right-sized (the Lambda lever's "before")."""
 
 
@@ -172,6 +215,7 @@ def levers(measured: dict[str, Units], memory: dict[str, int], cpu: dict[str, fl
         },
         "after_usd_per_million": {k: round(v, 2) for k, v in total.items()},
     }
+    out.update(stream_levers(measured, memory, cpu, levels))
     out["http_api"] = {
         "how": "HTTP API ($1.00/M) instead of REST API ($3.50/M): not applied, the tiers are REST usage plans "
         "with API keys, which an HTTP API does not have",
@@ -184,6 +228,40 @@ def levers(measured: dict[str, Units], memory: dict[str, int], cpu: dict[str, fl
         },
     }
     return out
+
+
+def stream_levers(
+    measured: dict[str, Units], memory: dict[str, int], cpu: dict[str, float], levels: dict[str, str]
+) -> dict[str, Any]:
+    """The stream's two levers, each on the same replay: one consumer instead of the indexer and
+    the events function (both publishing every event, as before), then events only for the
+    tenants that publish them (a default stage: none until an operator turns a tenant on)."""
+    two = {**levels, "indexer": "WARN", "events": "WARN"}
+
+    def total(**options: Any) -> dict[str, float]:
+        return {
+            k: round(sum(per_million(k, u, memory, cpu, two, **options).values()), 2)
+            for k, u in measured.items()
+        }
+
+    every = total(publishing=1.0, reads_setting=False)
+    return {
+        "one_stream_consumer": {
+            "how": "one function reads the table's stream, indexes each batch and puts its events "
+            "(functions/stream): one invocation instead of two, and the bus's wait in it",
+            "measured": True,
+            "before_usd_per_million": total(publishing=1.0, invoked=TWO_CONSUMERS, reads_setting=False),
+            "after_usd_per_million": every,
+        },
+        "events_opt_in": {
+            "how": "events only for the tenants whose events.publish is on (off by default; the stage's "
+            "events_publish context turns it on for every tenant), read by the stream consumer "
+            f"once a minute per tenant ({SETTINGS_READ_RRU} RRU, counted on every write)",
+            "measured": True,
+            "before_usd_per_million": every,
+            "after_usd_per_million": total(publishing=PUBLISHING),
+        },
+    }
 
 
 def report(n: int, endpoint: str | None) -> dict[str, Any]:
@@ -219,6 +297,8 @@ def report(n: int, endpoint: str | None) -> dict[str, Any]:
             "lambda_cpu_s": {f: round(v, 4) for f, v in cpu.items()},
             "lambda_billed_s": {f: round(billed_s(f, memory[f], cpu), 4) for f in DURATION_S},
             "invocations": INVOCATIONS,
+            "events_published_share": PUBLISHING,
+            "settings_read_rru": {k: n * SETTINGS_READ_RRU for k, n in SETTINGS_READS.items()},
             "api_requests": API_REQUESTS,
             "log_levels": levels,
             "log_bytes_per_invocation": p.LOG_BYTES_PER_INVOCATION,

@@ -131,7 +131,7 @@ def memory_update(
         "last_accessed_at": iso(record.last_accessed_at),
         "occurred_at": iso(record.occurred_at),
         "session_id": record.source.session_id,
-        # the history event of this change, on the item itself: the events function reads it from
+        # the history event of this change, on the item itself: the stream consumer reads it from
         # the stream's new image, whether or not the history entry is in the same stream batch
         "cause": cause,
     }
