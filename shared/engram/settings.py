@@ -100,9 +100,7 @@ class RecallSettings(_Section):
     """For a question asking who, bonus weight for memories that name a person the question does
     not ("with Cormac", "my sister"); 0: off."""
     bm25_without_speakers: bool = True
-    """When the query names the speaker of candidate turns ("What did Hannah buy?"), BM25 scores
-    the query without that name: it is on every one of the speaker's turns (their label), so it
-    matched half a conversation; the speaker bonus stands for it (the weighted fusion only)."""
+    """BM25 scores a query naming a speaker without the name (``gather.topic_hits``)."""
     speaker_weight: float = Field(default=0.3, ge=0)
     """Bonus weight for transcript turns whose speaker label ("Priya: ...") the query names, when
     it names the speaker of any candidate; 0: off (on since it won on the calibrated dev set)."""
