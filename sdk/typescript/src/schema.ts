@@ -1593,6 +1593,8 @@ export interface components {
             access_top?: number | null;
             /** Amount Weight */
             amount_weight?: number | null;
+            /** Bm25 Without Speakers */
+            bm25_without_speakers?: boolean | null;
             /** Brevity Anchor */
             brevity_anchor?: number | null;
             /** Brevity Floor */
