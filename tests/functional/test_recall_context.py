@@ -283,6 +283,13 @@ def test_facts_sent_together_are_embedded_alone_even_with_the_turn_before_asked_
     engine.close()
 
 
+def _session(engine: Engine, texts: list[str], session_id: str) -> list[str]:
+    """The ids of ``texts`` retained raw as one session of Maya's."""
+    items = [RetainItem(text=t) for t in texts]
+    request = RetainRequest(scope="user:maya", items=items, mode="raw", session_id=session_id)
+    return [r.id for r in engine.retain("acme", request).results]
+
+
 def _trace(engine: Engine, query: str, settings: dict[str, object]) -> dict[str, dict[str, object]]:
     engine.configure_tenant("acme", {"recall": settings})
     request = parse(RecallRequest, {"query": query, "limit": 10, "min_score": 0, "debug": True})
@@ -417,16 +424,12 @@ def test_amount_bonus_favours_turns_with_a_number_for_a_question_asking_how_much
 
 def test_place_and_person_bonuses_favour_turns_that_name_the_kind_of_answer_asked(engine: Engine) -> None:
     # Given a session where one turn says where and with whom, and another only echoes the topic
-    items = [
-        RetainItem(text=t)
-        for t in [
-            "Jonah: Did you make it to the concert?",
-            "Maya: Yes! We ended up in Copenhagen with Nadia.",
-            "Maya: Still loving that concert, honestly.",
-        ]
+    texts = [
+        "Jonah: Did you make it to the concert?",
+        "Maya: Yes! We ended up in Copenhagen with Nadia.",
+        "Maya: Still loving that concert, honestly.",
     ]
-    reply = engine.retain("acme", RetainRequest(scope="user:maya", items=items, mode="raw", session_id="s10"))
-    ids = [r.id for r in reply.results]
+    ids = _session(engine, texts, "s10")
     on = {"place_weight": 0.3, "person_weight": 0.3}
 
     # When a "where", a "who" and another question are asked with the bonuses on
@@ -448,16 +451,12 @@ def test_place_and_person_bonuses_favour_turns_that_name_the_kind_of_answer_aske
 
 def test_bm25_scores_a_question_without_the_name_of_the_speaker_it_names(engine: Engine) -> None:
     # Given Maya's turns, one about the kayak and one about anything else, and Jonah's question
-    items = [
-        RetainItem(text=t)
-        for t in [
-            "Jonah: Did you get the kayak in the end?",
-            "Maya: Yes! From a neighbour, for 400 dollars.",
-            "Maya: The weather has been lovely all week.",
-        ]
+    texts = [
+        "Jonah: Did you get the kayak in the end?",
+        "Maya: Yes! From a neighbour, for 400 dollars.",
+        "Maya: The weather has been lovely all week.",
     ]
-    reply = engine.retain("acme", RetainRequest(scope="user:maya", items=items, mode="raw", session_id="s11"))
-    jonah, _, weather = [r.id for r in reply.results]
+    jonah, _, weather = _session(engine, texts, "s11")
 
     # When a question naming her is asked at the defaults, and with the setting off
     on = _trace(engine, "Which kayak did Maya get?", {})
