@@ -269,7 +269,7 @@ class Ports:
     """The ports an operation that reads, writes and embeds works with, as one argument
     (a service builds it from the ports it names; a metered operation's embedder counts its use)."""
 
-    store: MemoryStore
+    records: MemoryRecords
     index: SearchIndex
     embedder: Embedder
     clock: Clock
