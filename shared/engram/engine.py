@@ -24,7 +24,7 @@ from engram.deps import Deps
 from engram.imports import transfer
 from engram.imports.peers import PeerFormat
 from engram.lifecycle.sweep import LifecycleOptions
-from engram.ports import Clock, Embedder, MemoryStore, SearchIndex
+from engram.ports import Clock, Embedder, SearchIndex, Store
 from engram.retain import jobs
 from engram.scopes import EVERY_SCOPE, ScopeSet
 from engram.settings import Settings
@@ -49,7 +49,7 @@ class Engine:
         self.deps = deps
         # The ports most read (every port is in ``deps``).
         self.settings: Settings = deps.settings
-        self.store: MemoryStore = deps.store
+        self.store: Store = deps.store
         self.index: SearchIndex = deps.index
         self.embedder: Embedder = deps.embedder
         self.background = background or Background(deps)
