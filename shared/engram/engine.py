@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, TypedDict, TypeVar, Unpack
+from typing import TYPE_CHECKING, Any, TypedDict, TypeVar, Unpack
 
 import engram.forget.service
 import engram.lifecycle.service
@@ -24,11 +24,29 @@ from engram.deps import Deps
 from engram.imports import transfer
 from engram.imports.peers import PeerFormat
 from engram.lifecycle.sweep import LifecycleOptions
-from engram.ports import Clock, Embedder, SearchIndex, Store
+from engram.ports import (
+    LLM,
+    BlobStore,
+    Clock,
+    Embedder,
+    Extractor,
+    JobQueue,
+    JobRunner,
+    Reranker,
+    SearchIndex,
+    StepQueue,
+    Store,
+    UsageLedger,
+    UsagePlanRegistry,
+)
 from engram.retain import jobs
 from engram.scopes import EVERY_SCOPE, ScopeSet
 from engram.settings import Settings
 from engram.tenants import admin, tenancy
+
+if TYPE_CHECKING:
+    from engram.auth.keys import KeyService
+    from engram.webhooks.dispatch import DispatchStore
 
 R = TypeVar("R")
 Scopes = Sequence[str] | None
@@ -40,6 +58,28 @@ class PeerImport(TypedDict, total=False):
     dry_run: bool
     skip_invalid: bool
     progress: Callable[[int, int], None] | None
+
+
+class Swapped(TypedDict, total=False):
+    """The ports ``Engine.with_ports`` may put in place of the engine's: every field of ``Deps``
+    but the clock (the stores' too) and the backlog (this process's)."""
+
+    settings: Settings
+    store: Store
+    index: SearchIndex
+    embedder: Embedder
+    extractor: Extractor
+    llm: LLM | None
+    reranker: Reranker | None
+    ledger: UsageLedger | None
+    keys: KeyService | None
+    queue: JobQueue | None
+    runner: JobRunner | None
+    steps: StepQueue | None
+    blobs: BlobStore | None
+    usage_plans: UsagePlanRegistry | None
+    operator_token: str | Callable[[], str | None] | None
+    webhooks: DispatchStore | None
 
 
 class Engine:
@@ -71,7 +111,7 @@ class Engine:
     def from_settings(cls, settings: Settings) -> Engine:
         return cls(app.build(settings))
 
-    def with_ports(self, **ports: Any) -> Engine:
+    def with_ports(self, **ports: Unpack[Swapped]) -> Engine:
         """An engine over these ports in place of this one's (tests: a failing store, a recording
         queue); it takes over this engine's background work, so use it, not this one, from then on
         (closing either closes that work). The clock is the stores' too: give it to the builder."""
