@@ -14,7 +14,7 @@ import functools
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 
 from engram.embedding.backlog import Backfill, Backlog, ImportPorts
 from engram.lifecycle.ports import LifecyclePorts
@@ -110,6 +110,28 @@ class Deps:
     def operator_credential(self) -> str | None:
         """The operator token, read (once, by its reader) when first needed."""
         return self.operator_token() if callable(self.operator_token) else self.operator_token
+
+
+class Swapped(TypedDict, total=False):
+    """The ports one may put in place of a ``Deps``' own (``engram.engine.Engine.with_ports``):
+    every field but the clock (the stores' too) and the backlog (this process's)."""
+
+    settings: Settings
+    store: Store
+    index: SearchIndex
+    embedder: Embedder
+    extractor: Extractor
+    llm: LLM | None
+    reranker: Reranker | None
+    ledger: UsageLedger | None
+    keys: KeyService | None
+    queue: JobQueue | None
+    runner: JobRunner | None
+    steps: StepQueue | None
+    blobs: BlobStore | None
+    usage_plans: UsagePlanRegistry | None
+    operator_token: str | Callable[[], str | None] | None
+    webhooks: DispatchStore | None
 
 
 STORE_PARTS = frozenset(

@@ -13,40 +13,22 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, TypedDict, TypeVar, Unpack
+from typing import Any, TypedDict, TypeVar, Unpack
 
 import engram.forget.service
 import engram.lifecycle.service
 import engram.memories.service
 from engram import app, imports, models, recall, retain
 from engram.background import Background
-from engram.deps import Deps
+from engram.deps import Deps, Swapped
 from engram.imports import transfer
 from engram.imports.peers import PeerFormat
 from engram.lifecycle.sweep import LifecycleOptions
-from engram.ports import (
-    LLM,
-    BlobStore,
-    Clock,
-    Embedder,
-    Extractor,
-    JobQueue,
-    JobRunner,
-    Reranker,
-    SearchIndex,
-    StepQueue,
-    Store,
-    UsageLedger,
-    UsagePlanRegistry,
-)
+from engram.ports import Clock, Embedder, SearchIndex, Store
 from engram.retain import jobs
 from engram.scopes import EVERY_SCOPE, ScopeSet
 from engram.settings import Settings
 from engram.tenants import admin, tenancy
-
-if TYPE_CHECKING:
-    from engram.auth.keys import KeyService
-    from engram.webhooks.dispatch import DispatchStore
 
 R = TypeVar("R")
 Scopes = Sequence[str] | None
@@ -58,28 +40,6 @@ class PeerImport(TypedDict, total=False):
     dry_run: bool
     skip_invalid: bool
     progress: Callable[[int, int], None] | None
-
-
-class Swapped(TypedDict, total=False):
-    """The ports ``Engine.with_ports`` may put in place of the engine's: every field of ``Deps``
-    but the clock (the stores' too) and the backlog (this process's)."""
-
-    settings: Settings
-    store: Store
-    index: SearchIndex
-    embedder: Embedder
-    extractor: Extractor
-    llm: LLM | None
-    reranker: Reranker | None
-    ledger: UsageLedger | None
-    keys: KeyService | None
-    queue: JobQueue | None
-    runner: JobRunner | None
-    steps: StepQueue | None
-    blobs: BlobStore | None
-    usage_plans: UsagePlanRegistry | None
-    operator_token: str | Callable[[], str | None] | None
-    webhooks: DispatchStore | None
 
 
 class Engine:

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from engram.deps import Deps
-from engram.engine import Engine, Swapped
+from engram.deps import Deps, Swapped
+from engram.engine import Engine
 from engram.models import RetainRequest
 from engram.settings import Settings
 
