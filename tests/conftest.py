@@ -138,7 +138,7 @@ def engine(data_dir: Path, request: pytest.FixtureRequest) -> Iterator[Engine]:
     engine.close()
     if request.param == "dynamodb":
         store: Any = engine.store
-        store.client.delete_table(TableName=store.table)
+        store.records.client.delete_table(TableName=store.records.table)
 
 
 CliResult = tuple[int, Any, str]

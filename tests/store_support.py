@@ -3,6 +3,7 @@ test on SQLite and on DynamoDB Local) and what they build their rows from."""
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -15,7 +16,7 @@ import pytest
 from engram.adapters.clock import FixedClock
 from engram.identity import content_hash, memory_id, receipt_id
 from engram.models import DeletionLogEntry, HistoryEntry, MemoryRecord, Tenant
-from engram.ports import Conditions, KeyStore, MemoryStore, UsageLedger, Vector, WriteBatch
+from engram.ports import Conditions, KeyStore, Store, UsageLedger, Vector, WriteBatch
 from engram.records import ApiKeyRecord
 from engram.scopes import ScopeSet
 
@@ -26,7 +27,7 @@ EVERY_SCOPE = Conditions(scopes=ScopeSet.every())
 @dataclass
 class Backend:
     name: str
-    store: MemoryStore
+    store: Store
     keys: KeyStore
     usage: UsageLedger
     clock: FixedClock
@@ -57,9 +58,9 @@ def created(r: MemoryRecord) -> HistoryEntry:
     return HistoryEntry(memory_id=r.id, version=1, event="created", at=r.created_at, content=r.content)
 
 
-def put(store: MemoryStore, *records: MemoryRecord, embed: bool = True) -> None:
+def put(store: Store, *records: MemoryRecord, embed: bool = True) -> None:
     """Write records (each with its vector ``vector(i)`` unless ``embed`` is false) and history."""
-    store.write(
+    store.records.write(
         records[0].tenant_id,
         WriteBatch(
             records=list(records),
@@ -67,6 +68,14 @@ def put(store: MemoryStore, *records: MemoryRecord, embed: bool = True) -> None:
             history=[created(r) for r in records],
         ),
     )
+
+
+def with_parts(store: Store, **parts: Any) -> Store:
+    """A copy of ``store`` with these parts in place of its own (a failing or racing fake)."""
+    copied = copy.copy(store)
+    for name, part in parts.items():
+        setattr(copied, name, part)
+    return copied
 
 
 def log(tenant: str, reason: str = "forget") -> DeletionLogEntry:
@@ -102,7 +111,7 @@ def open_backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Bac
             clock,
         )
     for tenant in ("acme", "globex"):
-        built.store.create_tenant(Tenant(tenant_id=tenant, name=tenant, created_at=T0))
+        built.store.tenants.create_tenant(Tenant(tenant_id=tenant, name=tenant, created_at=T0))
     yield built
     if request.param == "dynamodb":
         client.delete_table(TableName=table)

@@ -22,6 +22,7 @@ from engram.ports import (
     Embedder,
     JobQueue,
     MemoryChange,
+    MemoryRecords,
     Reranker,
     SearchIndex,
     StepQueue,
@@ -132,7 +133,7 @@ def build_aws(
     store = DynamoStore(client, aws.table, blobs=blobs, clock=clock, memory_reads=aws.memory_reads)
     embedder = embedder or build_embedder(settings)
     if index is None:
-        index = _aws_index(settings, store, embedder, opensearch)
+        index = _aws_index(settings, store.records, embedder, opensearch)
     keys = None
     if aws.key_pepper is not None:  # the value itself or, in the stack, a Secrets Manager ARN
         pepper = LazySecret(aws.key_pepper.get_secret_value(), name="the API key pepper")
@@ -180,12 +181,14 @@ def _compose(settings: Settings, clock: Clock, *, bedrock: Any = None, **ports: 
     return deps
 
 
-def _aws_index(settings: Settings, store: Any, embedder: Embedder, opensearch: Any) -> SearchIndex:
+def _aws_index(
+    settings: Settings, records: MemoryRecords, embedder: Embedder, opensearch: Any
+) -> SearchIndex:
     """The in-process index over the store (``index: memory``) or OpenSearch kept by the stream."""
     if settings.aws.index == "memory":
         from engram.adapters.memory_index import InMemoryIndex
 
-        return InMemoryIndex(store, dimension=embedder.dimension)
+        return InMemoryIndex(records, dimension=embedder.dimension)
     from engram.adapters.opensearch_index import OpenSearchIndex
     from engram.adapters.stream_backed_index import StreamBackedIndex
 

@@ -1,11 +1,11 @@
 """``Deps``: the ports one process works with, built once by ``engram.app`` and then never changed.
 
 No service takes ``Deps``: a service names the ports it uses as keyword-only parameters
-(``store``, ``index``, ``embedder``, ``meter``, ``clock`` …, each typed with the narrowest port),
-and ``deps.call(service, *args)`` passes those the service names (cosmicpython's bootstrap does
-the same by parameter name). Which adapter stands behind each port is the composition root's
-choice. The only state ``Deps`` carries is the embedding backlog's coordination
-(``engram.embedding.backlog.Backlog``).
+(``records``, ``jobs``, ``index``, ``embedder``, ``meter``, ``clock`` …, each typed with the
+narrowest port; a part of the store is ``deps.store.<part>``), and ``deps.call(service, *args)``
+passes those the service names (cosmicpython's bootstrap does the same by parameter name). Which
+adapter stands behind each port is the composition root's choice. The only state ``Deps`` carries
+is the embedding backlog's coordination (``engram.embedding.backlog.Backlog``).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import functools
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 
 from engram.embedding.backlog import Backfill, Backlog, ImportPorts
 from engram.lifecycle.ports import LifecyclePorts
@@ -28,10 +28,10 @@ from engram.ports import (
     JobQueue,
     JobRunner,
     KeyStore,
-    MemoryStore,
     Reranker,
     SearchIndex,
     StepQueue,
+    Store,
     UsageLedger,
     UsagePlanRegistry,
 )
@@ -50,7 +50,8 @@ class Deps:
     """Everything a service may use; built by ``engram.app.build_local`` / ``build_aws``."""
 
     settings: Settings
-    store: MemoryStore
+    store: Store
+    """The system of record, by part: a service is given the parts it names (``STORE_PARTS``)."""
     index: SearchIndex
     embedder: Embedder
     extractor: Extractor
@@ -101,7 +102,7 @@ class Deps:
 
     def _port(self, name: str) -> Any:
         if name in STORE_PARTS:
-            return self.store
+            return getattr(self.store, name)
         if name in BUNDLES:
             return self.call(BUNDLES[name])
         return getattr(self, name)
@@ -111,11 +112,33 @@ class Deps:
         return self.operator_token() if callable(self.operator_token) else self.operator_token
 
 
+class Swapped(TypedDict, total=False):
+    """The ports one may put in place of a ``Deps``' own (``engram.engine.Engine.with_ports``):
+    every field but the clock (the stores' too) and the backlog (this process's)."""
+
+    settings: Settings
+    store: Store
+    index: SearchIndex
+    embedder: Embedder
+    extractor: Extractor
+    llm: LLM | None
+    reranker: Reranker | None
+    ledger: UsageLedger | None
+    keys: KeyService | None
+    queue: JobQueue | None
+    runner: JobRunner | None
+    steps: StepQueue | None
+    blobs: BlobStore | None
+    usage_plans: UsagePlanRegistry | None
+    operator_token: str | Callable[[], str | None] | None
+    webhooks: DispatchStore | None
+
+
 STORE_PARTS = frozenset(
     {"tenants", "records", "history", "deletion_log", "idempotency", "jobs", "reports", "pending"}
 )
 """The store's parts, each the name of its port (``records: MemoryRecords``, ``jobs: JobStore`` …):
-a service naming one is given the store, which is every one of them (``MemoryStore``)."""
+a service naming one is given that part of the store (``deps.store.records``, ``engram.ports.Store``)."""
 
 BUNDLES: dict[str, type[Any]] = {
     "metered_ports": MeteredPorts,

@@ -20,11 +20,11 @@ import engram.lifecycle.service
 import engram.memories.service
 from engram import app, imports, models, recall, retain
 from engram.background import Background
-from engram.deps import Deps
+from engram.deps import Deps, Swapped
 from engram.imports import transfer
 from engram.imports.peers import PeerFormat
 from engram.lifecycle.sweep import LifecycleOptions
-from engram.ports import Clock, Embedder, MemoryStore, SearchIndex
+from engram.ports import Clock, Embedder, SearchIndex, Store
 from engram.retain import jobs
 from engram.scopes import EVERY_SCOPE, ScopeSet
 from engram.settings import Settings
@@ -49,7 +49,7 @@ class Engine:
         self.deps = deps
         # The ports most read (every port is in ``deps``).
         self.settings: Settings = deps.settings
-        self.store: MemoryStore = deps.store
+        self.store: Store = deps.store
         self.index: SearchIndex = deps.index
         self.embedder: Embedder = deps.embedder
         self.background = background or Background(deps)
@@ -71,7 +71,7 @@ class Engine:
     def from_settings(cls, settings: Settings) -> Engine:
         return cls(app.build(settings))
 
-    def with_ports(self, **ports: Any) -> Engine:
+    def with_ports(self, **ports: Unpack[Swapped]) -> Engine:
         """An engine over these ports in place of this one's (tests: a failing store, a recording
         queue); it takes over this engine's background work, so use it, not this one, from then on
         (closing either closes that work). The clock is the stores' too: give it to the builder."""

@@ -22,17 +22,19 @@ def test_history_lists_every_change_in_order_and_a_failed_update_adds_none(backe
     r = record("acme", "I prefer dark mode")
     put(store, r)
     patched = r.model_copy(update={"version": 2, "tags": ["ui"]})
-    assert store.update("acme", patched, expected_version=1, history=_entry(r.id, 2, "updated", r.content))
-    assert not store.update(
+    assert store.records.update(
+        "acme", patched, expected_version=1, history=_entry(r.id, 2, "updated", r.content)
+    )
+    assert not store.records.update(
         "acme", patched, expected_version=1, history=_entry(r.id, 2, "feedback", r.content)
     )
     archived = patched.model_copy(update={"version": 3, "tier": "archived"})
-    applied = store.update_many(
+    applied = store.records.update_many(
         "acme",
         [ConditionalUpdate(archived, expected_version=2, history=_entry(r.id, 3, "tier", r.content))],
     )
     assert applied == [r.id]
-    assert [(h.version, h.event) for h in store.history("acme", r.id)] == [
+    assert [(h.version, h.event) for h in store.history.history("acme", r.id)] == [
         (1, "created"),
         (2, "updated"),
         (3, "tier"),
@@ -43,7 +45,7 @@ def test_history_is_per_tenant_and_goes_with_its_memory(backend: Backend) -> Non
     store = backend.store
     mine, kept = record("acme", "acme's plan"), record("acme", "acme's other plan", minute=1)
     put(store, mine, kept)
-    assert store.history("globex", mine.id) == []
-    assert store.delete("acme", [mine.id], log("acme")) == [mine.id]
-    assert store.history("acme", mine.id) == []
-    assert [h.event for h in store.history("acme", kept.id)] == ["created"]
+    assert store.history.history("globex", mine.id) == []
+    assert store.records.delete("acme", [mine.id], log("acme")) == [mine.id]
+    assert store.history.history("acme", mine.id) == []
+    assert [h.event for h in store.history.history("acme", kept.id)] == ["created"]

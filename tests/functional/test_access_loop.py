@@ -83,7 +83,7 @@ def test_three_hundred_tracked_recalls_leave_recall_at_10_within_a_point(
     # Then the same questions rank as well as before (within one point), and access was recorded
     after = _recall_at_10(engine, sample, dia_of)
     assert abs(after - before) <= 1.0, (before, after)
-    counts = [r.access_count for r, _ in engine.store.iter_records("acme")]
+    counts = [r.access_count for r, _ in engine.store.records.iter_records("acme")]
     assert sum(counts) == 300 * engine.settings.recall.access_top
 
 

@@ -26,10 +26,10 @@ def test_a_raw_retain_is_stored_before_its_vector_and_recall_still_finds_it(data
     # When raw texts are retained
     ids = _retain_raw(engine, ["I prefer dark mode", "The standup starts at nine"])
     # Then they are durable without vectors, and a paraphrased recall embeds them first and finds them
-    assert {i for i, _, _ in engine.store.pending_embedding("acme", 10)} == set(ids)
+    assert {i for i, _, _ in engine.store.pending.pending_embedding("acme", 10)} == set(ids)
     found = engine.recall("acme", RecallRequest(query="what theme do I like?"))
     assert found.memories[0].id == ids[0]
-    assert engine.store.pending_embedding("acme", 10) == []
+    assert engine.store.pending.pending_embedding("acme", 10) == []
 
 
 TOPICS = [
@@ -67,7 +67,7 @@ def test_a_recall_right_after_a_5000_turn_retain_answers_from_bm25_while_the_bac
         )
         ids += [r.id for r in engine.retain("acme", request).results]
     passport, exact = ids[-50], ids[-3]
-    unembedded = {i for i, _, _ in engine.store.pending_embedding("acme", 5000)}
+    unembedded = {i for i, _, _ in engine.store.pending.pending_embedding("acme", 5000)}
     assert {passport, exact} <= unembedded
 
     # When recalls come at once: one by the passport's words, one by a turn's exact text
@@ -93,11 +93,11 @@ def test_the_background_embedder_clears_the_backlog_without_any_read(data_dir: P
         )
     # When nobody reads, for as long as the backlog takes
     deadline = time.monotonic() + 60
-    while engine.store.pending_embedding("acme", 1) and time.monotonic() < deadline:
+    while engine.store.pending.pending_embedding("acme", 1) and time.monotonic() < deadline:
         time.sleep(0.05)
     # Then every memory has its vector, of the configured model
-    assert engine.store.pending_embedding("acme", 10) == []
-    records = list(engine.store.iter_records("acme"))
+    assert engine.store.pending.pending_embedding("acme", 10) == []
+    records = list(engine.store.records.iter_records("acme"))
     assert len(records) == 300
     assert all(v is not None and v.shape == (384,) for _, v in records)
     assert {r.embedding_model for r, _ in records} == {engine.embedder.model_id}
@@ -112,7 +112,7 @@ def test_close_embeds_what_is_still_pending(data_dir: Path) -> None:
     # When the engine closes
     engine.close()
     # Then nothing is left pending
-    assert engine.store.pending_embedding("acme", 10) == []
+    assert engine.store.pending.pending_embedding("acme", 10) == []
 
 
 def test_a_vector_computed_for_an_old_text_never_lands_on_a_patched_memory(data_dir: Path) -> None:
@@ -123,12 +123,12 @@ def test_a_vector_computed_for_an_old_text_never_lands_on_a_patched_memory(data_
     stale = engine.embedder.embed(["I live in Porto"])[0]
     # When its text is patched, and then the old text's vector arrives
     engine.patch("acme", memory_id, PatchRequest(content="I live in Lisbon"))
-    updated = engine.store.set_embeddings(
+    updated = engine.store.pending.set_embeddings(
         "acme", [(memory_id, content_hash("I live in Porto"), stale)], engine.embedder.model_id
     )
     # Then the stale vector is refused and the stored one is the new text's
     assert updated == []
-    ((_, vector),) = [(r, v) for r, v in engine.store.iter_records("acme")]
+    ((_, vector),) = [(r, v) for r, v in engine.store.records.iter_records("acme")]
     assert vector is not None
     expected = engine.embedder.embed(["I live in Lisbon"])[0]
     assert float(np.dot(vector, expected)) > 0.999
@@ -142,7 +142,7 @@ def test_deferral_can_be_turned_off(data_dir: Path) -> None:
     # When a raw text is retained
     _retain_raw(engine, ["I prefer dark mode"])
     # Then it has its vector at once
-    assert engine.store.pending_embedding("acme", 10) == []
+    assert engine.store.pending.pending_embedding("acme", 10) == []
 
 
 def test_writes_in_this_process_keep_the_search_cache_without_reloading_it(data_dir: Path) -> None:

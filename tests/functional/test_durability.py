@@ -52,7 +52,7 @@ def test_killing_the_process_mid_batch_loses_no_acknowledged_item(tmp_path: Path
     proc.wait(timeout=30)
     # Then every acknowledged item is there, and no batch is half-written
     engine = Engine.local(Settings(data_dir=tmp_path))
-    stored = engine.store.get_many("acme", acked)
+    stored = engine.store.records.get_many("acme", acked)
     assert len(stored) == len(acked) == 400
     total = engine.stats("acme").total
     assert total % 100 == 0 and total >= 400
@@ -83,7 +83,7 @@ def test_twenty_concurrent_feedback_updates_equal_the_sequential_result(engine: 
     expected = 0.5
     for _ in range(20):
         expected = round(feedback_ema(expected, "used"), 6)  # stored as answered: six places
-    record = engine.store.get("acme", memory_id)
+    record = engine.store.records.get("acme", memory_id)
     assert record is not None
     assert abs(record.feedback_weight - expected) < 1e-9
-    assert len([h for h in engine.store.history("acme", memory_id) if h.event == "feedback"]) == 20
+    assert len([h for h in engine.store.history.history("acme", memory_id) if h.event == "feedback"]) == 20

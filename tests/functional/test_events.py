@@ -322,7 +322,7 @@ def test_the_forget_sample_deletes_the_memory_it_names(seeded: Engine) -> None:
     # Then the memory is deleted, with a receipt
     assert response["statusCode"] == 200
     assert body(response)["deleted"] == [MEMORY_ID]
-    assert seeded.store.get(TENANT, MEMORY_ID) is None
+    assert seeded.store.records.get(TENANT, MEMORY_ID) is None
 
 
 def test_the_feedback_sample_raises_the_feedback_weight_to_0_65(seeded: Engine) -> None:
@@ -502,7 +502,9 @@ def test_the_import_sample_imports_its_one_memory(seeded: Engine) -> None:
     # Then the memory is imported and can be read back
     assert response["statusCode"] == 200
     assert body(response) == {"imported": 1, "skipped": 0}
-    assert seeded.store.get(TENANT, memory_id(TENANT, SCOPE, "My favourite editor is Vim")) is not None
+    assert (
+        seeded.store.records.get(TENANT, memory_id(TENANT, SCOPE, "My favourite editor is Vim")) is not None
+    )
 
 
 # -- operator routes -----------------------------------------------------------------------------
@@ -512,7 +514,7 @@ def test_the_create_tenant_sample_creates_its_tenant(seeded: Engine) -> None:
     # Given an engine without the sample's tenant
     event = load_event("admin.create_tenant")
     tenant = json.loads(event["body"])["tenant_id"]
-    assert seeded.store.get_tenant(tenant) is None
+    assert seeded.store.tenants.get_tenant(tenant) is None
 
     # When the admin handler gets the sample
     response = invoke("admin", event)
@@ -520,7 +522,7 @@ def test_the_create_tenant_sample_creates_its_tenant(seeded: Engine) -> None:
     # Then the tenant exists
     assert response["statusCode"] == 201
     assert body(response)["tenant_id"] == tenant
-    assert seeded.store.get_tenant(tenant) is not None
+    assert seeded.store.tenants.get_tenant(tenant) is not None
 
 
 def test_the_create_key_sample_creates_a_working_key_for_acme(seeded: Engine) -> None:
@@ -592,7 +594,7 @@ def test_the_erase_tenant_sample_erases_its_own_tenant(seeded: Engine) -> None:
     # Then globex and its memory are gone, and acme is untouched
     assert response["statusCode"] == 200
     assert body(response) == {"tenant_id": "globex", "status": "erased", "erased_memories": 1}
-    assert seeded.store.get(TENANT, MEMORY_ID) is not None
+    assert seeded.store.records.get(TENANT, MEMORY_ID) is not None
 
 
 def test_an_admin_sample_without_the_operator_role_is_forbidden(seeded: Engine) -> None:

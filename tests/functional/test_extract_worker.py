@@ -13,6 +13,7 @@ from typing import Any
 import boto3
 import pytest
 from botocore.stub import Stubber
+from store_support import with_parts
 
 from engram.adapters.sqs_queue import SqsJobQueue, job_message
 from engram.engine import Engine
@@ -144,21 +145,21 @@ def test_only_the_bad_message_of_a_batch_is_reported_failed(queued: tuple[Engine
     assert engine.get_job("acme", accepted.job_id).status == "succeeded"
 
 
-class StoreThatFailsOnce:
-    """The engine's real store, except that its first ``write`` fails (a storage outage)."""
+class RecordsThatFailOnce:
+    """The engine's real memory records, except that their first ``write`` fails (a storage outage)."""
 
-    def __init__(self, store: Any) -> None:
-        self._store = store
+    def __init__(self, records: Any) -> None:
+        self._records = records
         self.failed = False
 
     def write(self, tenant_id: str, batch: Any) -> None:
         if not self.failed:
             self.failed = True
             raise OSError("disk I/O error")
-        self._store.write(tenant_id, batch)
+        self._records.write(tenant_id, batch)
 
     def __getattr__(self, name: str) -> Any:
-        return getattr(self._store, name)
+        return getattr(self._records, name)
 
 
 def test_a_failed_job_is_reported_for_retry_and_succeeds_on_redelivery(
@@ -169,7 +170,9 @@ def test_a_failed_job_is_reported_for_retry_and_succeeds_on_redelivery(
     accepted = engine.submit_retain("acme", RetainRequest(scope=SCOPE, text="I live in Porto", mode="smart"))
     from engram_http.runtime import use_engine
 
-    engine = engine.with_ports(store=StoreThatFailsOnce(engine.store))
+    engine = engine.with_ports(
+        store=with_parts(engine.store, records=RecordsThatFailOnce(engine.store.records))
+    )
     use_engine(engine)  # the handlers read the engine's ports (the fixture uninstalls it)
     event = sqs_event(job_message("acme", accepted.job_id))
 

@@ -162,7 +162,7 @@ def test_an_import_that_reaches_its_deadline_hands_the_rest_to_a_job(
     engine = build_engine(backend, tmp_path, request)
     if backend == "dynamodb":  # as in the stack, large job bodies wait in object storage
         store: Any = engine.store
-        store.blobs = MemoryBlobs()
+        store.jobs.blobs = MemoryBlobs()
     engine.create_tenant("acme")
     context = engine.deps.call(tenancy.of_tenant, "acme")
     text = export_file(400, vectors=False)
@@ -171,7 +171,7 @@ def test_an_import_that_reaches_its_deadline_hands_the_rest_to_a_job(
         answer = engine.deps.call(imports.import_text, context, text)
     # Then the answer is a job, which holds how far the call got (one batch, written whole)
     assert isinstance(answer, JobAccepted)
-    job = engine.deps.store.get_job("acme", answer.job_id)
+    job = engine.deps.store.jobs.get_job("acme", answer.job_id)
     assert job is not None and job.progress is not None
     first = imports.service.INLINE_BATCH
     assert (job.progress.done, job.progress.imported) == (first, first)
@@ -187,7 +187,7 @@ def test_an_import_that_reaches_its_deadline_hands_the_rest_to_a_job(
     assert small == ImportResponse(imported=0, skipped=3)
     engine.close()
     if backend == "dynamodb":
-        store.client.delete_table(TableName=store.table)
+        store.records.client.delete_table(TableName=store.records.table)
 
 
 def test_the_embedded_server_keeps_no_uploads_and_says_where_to_post(server: Server) -> None:
@@ -215,16 +215,16 @@ def test_a_long_import_job_lets_the_jobs_queued_behind_it_run(tmp_path: Path) ->
     retain = engine.submit_retain("globex", RetainRequest.model_validate(body))
     # Then the retain ends while the import is still under way (the import yields between slices)
     for _ in range(600):
-        job = engine.deps.store.get_job("globex", retain.job_id)
+        job = engine.deps.store.jobs.get_job("globex", retain.job_id)
         if job is not None and job.status == "succeeded":
             break
         time.sleep(0.05)
-    imported = engine.deps.store.get_job("acme", started.job_id)
+    imported = engine.deps.store.jobs.get_job("acme", started.job_id)
     assert job is not None and job.status == "succeeded"
     assert imported is not None and imported.status in ("queued", "running"), imported
     # And the import still ends with every memory written once
     for _ in range(1200):
-        imported = engine.deps.store.get_job("acme", started.job_id)
+        imported = engine.deps.store.jobs.get_job("acme", started.job_id)
         if imported is not None and imported.status == "succeeded":
             break
         time.sleep(0.05)

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from conftest import BACKENDS, build_engine
+from store_support import with_parts
 
 from engram.adapters.clock import FixedClock
 from engram.engine import Engine
@@ -40,7 +41,7 @@ def timed(data_dir: Path, clock: FixedClock, request: pytest.FixtureRequest) -> 
     engine.close()
     if request.param == "dynamodb":
         store: Any = engine.store
-        store.client.delete_table(TableName=store.table)
+        store.records.client.delete_table(TableName=store.records.table)
 
 
 def retain(engine: Engine, text: str, tenant: str = "acme", **extra: object) -> str:
@@ -185,9 +186,12 @@ def test_an_expired_memory_is_deleted_with_a_deletion_log_entry_and_a_pinned_one
 
     # Then only the unpinned expired memory is gone, with a content-free log entry
     assert (before.expired, after.expired) == (0, 1)
-    assert timed.store.get("acme", doomed) is None
-    assert timed.store.get("acme", kept) is not None and timed.store.get("acme", other) is not None
-    log = timed.store.deletion_log("acme")
+    assert timed.store.records.get("acme", doomed) is None
+    assert (
+        timed.store.records.get("acme", kept) is not None
+        and timed.store.records.get("acme", other) is not None
+    )
+    log = timed.store.deletion_log.deletion_log("acme")
     assert [(e.ids, e.reason) for e in log] == [([doomed], "expired")]
 
 
@@ -217,7 +221,7 @@ def test_a_corrected_memory_is_demoted_at_once_and_not_promoted_back(timed: Engi
     # When the user corrects it, and the job runs
     timed.feedback("acme", memory, FeedbackRequest(signal="corrected"))
     tier_at_once = timed.get("acme", memory).tier
-    timed.store.record_access("acme", [memory] * 1, T0)
+    timed.store.records.record_access("acme", [memory] * 1, T0)
     timed.run_lifecycle("acme")
 
     # Then it went to working at once and stays there
@@ -240,11 +244,11 @@ def test_used_feedback_counts_an_access_and_a_recall_only_its_best_few(
 
     # Then only the best access_top (3) of the recall gained an access, and the used one one more
     returned = [m.id for m in hits.memories]
-    counts = {i: timed.store.get("acme", i).access_count for i in ids}  # type: ignore[union-attr]
+    counts = {i: timed.store.records.get("acme", i).access_count for i in ids}  # type: ignore[union-attr]
     assert len(returned) == 5
     expected = {i: int(i in returned[:3]) + int(i == ids[4]) for i in ids}
     assert counts == expected
-    used = timed.store.get("acme", ids[4])
+    used = timed.store.records.get("acme", ids[4])
     assert used is not None and used.last_accessed_at == T0 + timedelta(days=1)
 
 
@@ -281,9 +285,9 @@ def test_accesses_and_positive_feedback_promote_an_important_memory_to_core(
 ) -> None:
     # Given an important memory (0.9) recalled and used over twenty days
     memory = retain(timed, TEXT)
-    record = timed.store.get("acme", memory)
+    record = timed.store.records.get("acme", memory)
     assert record is not None
-    timed.store.update(
+    timed.store.records.update(
         "acme", record.model_copy(update={"importance": 0.9, "version": 2}), expected_version=1
     )
     for day in range(1, 21):
@@ -312,7 +316,7 @@ def _seed_mix(engine: Engine, clock: FixedClock) -> list[str]:
     engine.patch("acme", ids[3], PatchRequest(tier="working"))
     engine.patch("acme", ids[4], PatchRequest(tier="core", pinned=True))
     clock.set(LATER - timedelta(days=1))
-    engine.store.record_access("acme", [ids[5]] * 1, clock.now())
+    engine.store.records.record_access("acme", [ids[5]] * 1, clock.now())
     clock.set(LATER)
     return ids
 
@@ -321,7 +325,7 @@ def test_a_second_run_at_the_same_time_changes_nothing(timed: Engine, clock: Fix
     # Given a mix of memories and a first run at LATER
     ids = _seed_mix(timed, clock)
     first = timed.run_lifecycle("acme", now=LATER)
-    versions = {i: r.version for i, r in timed.store.get_many("acme", ids).items()}
+    versions = {i: r.version for i, r in timed.store.records.get_many("acme", ids).items()}
 
     # When the job runs again for the same time
     second = timed.run_lifecycle("acme", now=LATER)
@@ -329,7 +333,7 @@ def test_a_second_run_at_the_same_time_changes_nothing(timed: Engine, clock: Fix
     # Then the first run changed things and the second changed nothing, record by record
     assert first.archived + first.demoted > 0
     assert (second.promoted, second.demoted, second.archived, second.expired) == (0, 0, 0, 0)
-    assert {i: r.version for i, r in timed.store.get_many("acme", ids).items()} == versions
+    assert {i: r.version for i, r in timed.store.records.get_many("acme", ids).items()} == versions
     assert second.by_tier == first.by_tier
 
 
@@ -338,12 +342,12 @@ def test_a_dry_run_reports_the_changes_but_makes_none_and_stores_no_report(
 ) -> None:
     # Given a mix of memories
     ids = _seed_mix(timed, clock)
-    tiers = {i: r.tier for i, r in timed.store.get_many("acme", ids).items()}
+    tiers = {i: r.tier for i, r in timed.store.records.get_many("acme", ids).items()}
 
     # When the job runs dry, then for real
     dry = timed.run_lifecycle("acme", dry_run=True)
-    unchanged = {i: r.tier for i, r in timed.store.get_many("acme", ids).items()}
-    stored_after_dry = timed.store.lifecycle_reports("acme")
+    unchanged = {i: r.tier for i, r in timed.store.records.get_many("acme", ids).items()}
+    stored_after_dry = timed.store.reports.lifecycle_reports("acme")
     real = timed.run_lifecycle("acme")
 
     # Then the dry run predicted exactly the real run's counts and touched nothing
@@ -417,7 +421,7 @@ def test_a_run_on_one_tenant_never_touches_or_counts_another(timed: Engine, cloc
     # Then acme's memory is counted and archived, globex's is untouched and globex has no report
     assert report.scanned == 1
     assert timed.get("globex", theirs).tier == "peripheral"
-    assert timed.store.lifecycle_reports("globex") == []
+    assert timed.store.reports.lifecycle_reports("globex") == []
     assert theirs in recalled(timed, "passport number", tenant="globex")
 
 
@@ -426,7 +430,7 @@ def test_only_the_latest_hundred_reports_of_a_tenant_are_kept(timed: Engine) -> 
     runs = [timed.run_lifecycle("acme").run_id for _ in range(103)]
 
     # When its reports are listed
-    kept = [r.run_id for r in timed.store.lifecycle_reports("acme", 500)]
+    kept = [r.run_id for r in timed.store.reports.lifecycle_reports("acme", 500)]
 
     # Then the newest 100 remain, newest first
     assert kept == runs[::-1][:100]
@@ -441,7 +445,7 @@ def test_erasing_a_tenant_removes_its_lifecycle_reports(timed: Engine) -> None:
     timed.erase_tenant("acme")
 
     # Then no report of it remains
-    assert timed.store.lifecycle_reports("acme") == []
+    assert timed.store.reports.lifecycle_reports("acme") == []
 
 
 def test_get_explains_retention_composite_tier_and_the_next_move(timed: Engine, clock: FixedClock) -> None:
@@ -474,8 +478,8 @@ def test_the_serve_scheduler_runs_the_job_at_once_and_stops_on_close(
     timed.start_lifecycle(3600.0)
     deadline = datetime.now(UTC) + timedelta(seconds=30)
     while (
-        not timed.store.lifecycle_reports("acme")
-        or timed.store.lifecycle_reports("acme")[0].status != "completed"
+        not timed.store.reports.lifecycle_reports("acme")
+        or timed.store.reports.lifecycle_reports("acme")[0].status != "completed"
     ):
         assert datetime.now(UTC) < deadline, "the scheduled run did not finish"
     timed.close()
@@ -490,8 +494,8 @@ def test_the_serve_scheduler_runs_the_job_at_once_and_stops_on_close(
 def test_update_many_applies_current_versions_skips_stale_ones_and_stores_the_report(timed: Engine) -> None:
     # Given two memories, one of which changed since it was read, and one whose text is new
     same, stale = retain(timed, TEXT), retain(timed, "The car insurance renews in April")
-    records = timed.store.get_many("acme", [same, stale])
-    timed.store.record_access("acme", [stale], T0)
+    records = timed.store.records.get_many("acme", [same, stale])
+    timed.store.records.record_access("acme", [stale], T0)
     report = LifecycleReport(run_id="lc_test", tenant_id="acme", now=T0, started_at=T0)
     changes = [
         ConditionalUpdate(records[same].model_copy(update={"tier": "core", "version": 2}), 1),
@@ -506,14 +510,14 @@ def test_update_many_applies_current_versions_skips_stale_ones_and_stores_the_re
     )
 
     # When they are applied with a report, then a change of text at the next version
-    applied = timed.store.update_many("acme", changes, report=report)
-    again = timed.store.update_many("acme", [ConditionalUpdate(renamed, 2)])
+    applied = timed.store.records.update_many("acme", changes, report=report)
+    again = timed.store.records.update_many("acme", [ConditionalUpdate(renamed, 2)])
 
     # Then only the current one was applied, the report is stored, and the new text is searchable
     assert applied == [same] and again == [same]
-    left = timed.store.get("acme", stale)
+    left = timed.store.records.get("acme", stale)
     assert left is not None and left.tier == "peripheral"
-    assert [r.run_id for r in timed.store.lifecycle_reports("acme")] == ["lc_test"]
+    assert [r.run_id for r in timed.store.reports.lifecycle_reports("acme")] == ["lc_test"]
     assert same in recalled(timed, "bicycle lock")
 
 
@@ -524,7 +528,7 @@ def test_get_vectors_returns_stored_vectors_of_this_tenant_only(timed: Engine) -
     timed.embed_pending("globex")
 
     # When acme asks for both ids and an unknown one
-    vectors = timed.store.get_vectors("acme", [mine, theirs, "mem_" + "0" * 32])
+    vectors = timed.store.records.get_vectors("acme", [mine, theirs, "mem_" + "0" * 32])
 
     # Then only its own comes back, as a unit vector of the model's dimension
     assert mine != theirs and list(vectors) == [mine]
@@ -532,9 +536,9 @@ def test_get_vectors_returns_stored_vectors_of_this_tenant_only(timed: Engine) -
     assert abs(float((vectors[mine] ** 2).sum()) - 1.0) < 1e-4
 
 
-class RacingStore:
-    """The engine's store, with a recall landing on the first memory of every page the job reads
-    (between its read and its write): a fake adapter for the race the version check guards."""
+class RacingRecords:
+    """The engine's memory records, with a recall landing on the first memory of every page the
+    job reads (between its read and its write): a fake adapter for the race the version check guards."""
 
     def __init__(self, inner: Any, clock: FixedClock) -> None:
         self.inner = inner
@@ -556,13 +560,13 @@ def test_a_memory_recalled_while_the_job_runs_keeps_its_access_and_is_counted_as
     # Given two old memories and a recall that lands on the first one while the job looks at it
     first, second = retain(timed, TEXT), retain(timed, "The car insurance renews in April")
     clock.set(LATER)
-    timed = timed.with_ports(store=RacingStore(timed.store, clock))
+    timed = timed.with_ports(store=with_parts(timed.store, records=RacingRecords(timed.store.records, clock)))
 
     # When the job runs
     report = timed.run_lifecycle("acme")
 
     # Then the raced memory is not overwritten (its access stays), and is a conflict, not an archival
-    raced = timed.store.get("acme", first)
+    raced = timed.store.records.get("acme", first)
     assert raced is not None and (raced.access_count, raced.tier) == (1, "peripheral")
     assert (report.archived, report.conflicts) == (1, 1)
     assert timed.get("acme", second).tier == "archived"

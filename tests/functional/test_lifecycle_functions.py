@@ -64,14 +64,14 @@ def installed(data_dir: Path) -> Iterator[tuple[Engine, dict[str, str]]]:
         "used": retain("Alice's daughter Mia is allergic to peanuts"),
         "expired": retain("The door code this week is 4471", expires_at=(T0 + timedelta(days=7)).isoformat()),
     }
-    record = engine.store.get("acme", ids["used"])
+    record = engine.store.records.get("acme", ids["used"])
     assert record is not None
-    engine.store.update(
+    engine.store.records.update(
         "acme", record.model_copy(update={"importance": 0.9, "version": 2}), expected_version=1
     )
     engine.patch("acme", ids["used"], PatchRequest(tier="working"))
     for _ in range(12):
-        engine.store.record_access("acme", [ids["used"]], EVENT_TIME - timedelta(hours=1))
+        engine.store.records.record_access("acme", [ids["used"]], EVENT_TIME - timedelta(hours=1))
     use_engine(engine)
     try:
         yield engine, ids
@@ -105,7 +105,7 @@ def test_the_decay_function_expires_and_archives_but_promotes_nothing(
     (report,) = result["reports"]
     assert (result["rules"], report["rules"], report["now"]) == ("decay", "decay", "2026-06-01T03:00:00Z")
     assert (report["expired"], report["archived"], report["promoted"]) == (1, 1, 0)
-    assert engine.store.get("acme", ids["expired"]) is None
+    assert engine.store.records.get("acme", ids["expired"]) is None
     assert engine.get("acme", ids["untouched"]).tier == "archived"
     assert engine.get("acme", ids["used"]).tier == "working"
 
@@ -124,7 +124,7 @@ def test_the_tiering_function_promotes_but_neither_archives_nor_expires(
     assert (report["promoted"], report["archived"], report["expired"]) == (1, 0, 0)
     assert engine.get("acme", ids["used"]).tier == "core"
     assert engine.get("acme", ids["untouched"]).tier == "peripheral"
-    assert engine.store.get("acme", ids["expired"]) is not None
+    assert engine.store.records.get("acme", ids["expired"]) is not None
 
 
 @pytest.mark.usefixtures("installed")
@@ -150,7 +150,7 @@ def test_an_event_naming_a_tenant_runs_only_that_tenant(installed: tuple[Engine,
 
     # Then only acme ran
     assert [r["tenant_id"] for r in result["reports"]] == ["acme"]
-    assert engine.store.lifecycle_reports("globex") == []
+    assert engine.store.reports.lifecycle_reports("globex") == []
 
 
 def test_a_run_short_of_time_stops_after_a_page_and_the_next_invocation_resumes_it(
@@ -198,4 +198,4 @@ def test_an_event_with_a_malformed_time_is_refused(installed: tuple[Engine, dict
 
     with pytest.raises(ValidationFailedError, match="time"):
         invoke("decay", event)
-    assert installed[0].store.lifecycle_reports("acme") == []
+    assert installed[0].store.reports.lifecycle_reports("acme") == []

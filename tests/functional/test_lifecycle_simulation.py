@@ -32,7 +32,7 @@ def played(
 
     def on_day(day: int, sim: Simulation) -> None:
         if day == CORRECTION_DAY:
-            seen[day] = {i: engine.store.history(TENANT, i)[-1] for i in sim.groups["corrected"]}
+            seen[day] = {i: engine.store.history.history(TENANT, i)[-1] for i in sim.groups["corrected"]}
         if day == 60:  # the job is idempotent: a second run at the same time changes nothing
             seen[day] = engine.run_lifecycle(TENANT, now=clock.now())
 
@@ -42,7 +42,7 @@ def played(
 
 
 def tiers(engine: Engine, ids: list[str]) -> Counter[str]:
-    records = engine.store.get_many(TENANT, ids)
+    records = engine.store.records.get_many(TENANT, ids)
     return Counter(records[i].tier if i in records else "deleted" for i in ids)
 
 
@@ -98,7 +98,7 @@ def test_pinned_untouched_memories_are_unchanged_and_never_expire(
     start = {s.text: s.tier for s in specs() if s.group == "pinned"}
 
     # Then each is in its starting tier and none was deleted
-    records = engine.store.get_many(TENANT, sim.groups["pinned"])
+    records = engine.store.records.get_many(TENANT, sim.groups["pinned"])
     assert len(records) == 30
     assert {r.content: r.tier for r in records.values()} == start
 
@@ -112,7 +112,7 @@ def test_expired_memories_are_deleted_on_their_day_with_a_log_entry(
     # Then they are gone since day 90, and the deletion log says why
     assert tiers(engine, sim.groups["ttl"]) == {"deleted": 30}
     assert sim.deleted[EXPIRY_DAY - 2] == 0 and sim.deleted[EXPIRY_DAY - 1] == 30
-    log = [e for e in engine.store.deletion_log(TENANT) if e.reason == "expired"]
+    log = [e for e in engine.store.deletion_log.deletion_log(TENANT) if e.reason == "expired"]
     assert sorted(i for e in log for i in e.ids) == sorted(sim.groups["ttl"])
     assert {e.at for e in log} == {START + timedelta(days=EXPIRY_DAY)}
 
@@ -161,7 +161,7 @@ def test_recall_of_an_archived_memory_misses_it_while_get_still_returns_it(
     # Given an archived memory of the cold group
     engine, sim, _ = played
     memory = sim.groups["cold"][0]
-    record = engine.store.get(TENANT, memory)
+    record = engine.store.records.get(TENANT, memory)
     assert record is not None and record.tier == "archived"
 
     # When its exact text is recalled, and it is read by id

@@ -419,15 +419,15 @@ def test_an_access_moves_no_version_and_a_concurrent_write_keeps_it(engine: Any)
 
     retained = engine.retain("acme", RetainRequest(scope="user:alice", text="I prefer dark mode", mode="raw"))
     memory_id = retained.results[0].id
-    stale = engine.store.get("acme", memory_id)
+    stale = engine.store.records.get("acme", memory_id)
     engine.recall("acme", RecallRequest(query="dark mode"))
     # When the writer's update lands after the access
-    assert engine.store.get("acme", memory_id).version == stale.version
+    assert engine.store.records.get("acme", memory_id).version == stale.version
     moved = stale.model_copy(update={"version": stale.version + 1, "tags": ["ui"]})
-    assert engine.store.update("acme", moved, expected_version=stale.version)
+    assert engine.store.records.update("acme", moved, expected_version=stale.version)
     engine.feedback("acme", memory_id, FeedbackRequest(signal="used"))
     # Then the versions are the writes alone, and both accesses (the recall's and the "used"
     # feedback's) are counted
-    record = engine.store.get("acme", memory_id)
+    record = engine.store.records.get("acme", memory_id)
     assert (record.version, record.access_count, record.tags) == (3, 2, ["ui"])
     assert record.last_accessed_at is not None

@@ -44,14 +44,16 @@ def test_neighbours_are_the_adjacent_turns_of_the_same_session_in_retained_order
     _seed(engine, tenant="globex")
 
     # When the neighbours of the second and fourth turns are asked for, one on each side
-    around = engine.store.neighbours(
+    around = engine.store.records.neighbours(
         "acme", [ids[1], ids[3]], Conditions(scopes=ScopeSet.of(["user:maya"])), 1
     )
 
     # Then they are the turns around each, in order, from acme's session s1 alone
     assert around == {ids[1]: [ids[0], ids[2]], ids[3]: [ids[2]]}
     # And creation times follow the order the turns came in (what any backend can sort by)
-    created = [record.created_at for record in map(lambda i: engine.store.get("acme", i), ids) if record]
+    created = [
+        record.created_at for record in map(lambda i: engine.store.records.get("acme", i), ids) if record
+    ]
     assert created == sorted(created) and len(set(created)) == len(ids)
 
 
@@ -64,13 +66,13 @@ def test_turns_retained_in_one_call_without_a_session_id_are_one_thread(engine: 
     alone = engine.retain("acme", RetainRequest(scope="user:maya", text="Maya: an aside", mode="raw"))
 
     # When the neighbours of its second turn and of the lone turn are asked for
-    around = engine.store.neighbours(
+    around = engine.store.records.neighbours(
         "acme", [ids[1], alone.results[0].id], Conditions(scopes=ScopeSet.of(["user:maya"])), 1
     )
 
     # Then the call's batch is the thread (the lone turn has none), and it is not a session id
     assert around == {ids[1]: [ids[0], ids[2]]}
-    record = engine.store.get("acme", ids[1])
+    record = engine.store.records.get("acme", ids[1])
     assert record is not None and record.source.session_id is None and record.thread is not None
 
 
@@ -82,7 +84,7 @@ def test_neighbours_meet_the_recall_conditions(engine: Engine) -> None:
 
     # When neighbours are asked for under a tag condition
     conditions = Conditions(scopes=ScopeSet.of(["user:maya"]), tags_any=("kept",))
-    around = engine.store.neighbours("acme", [ids[1]], conditions, 2)
+    around = engine.store.records.neighbours("acme", [ids[1]], conditions, 2)
 
     # Then only the tagged turn comes back
     assert around == {ids[1]: [ids[2]]}
@@ -231,11 +233,11 @@ def test_a_turn_is_embedded_with_the_turn_before_it_when_asked(data_dir: Path) -
     # Then the answer's vector is that of the question and the answer; the first turn's is its own;
     # the content is unchanged
     first, answer = reply.results[0].id, reply.results[1].id
-    vectors = engine.store.get_vectors("acme", [first, answer])
+    vectors = engine.store.records.get_vectors("acme", [first, answer])
     expected = engine.embedder.embed([key_text(SESSION[1], SESSION[0]), SESSION[0]])
     assert float(vectors[answer] @ expected[0]) > 0.999
     assert float(vectors[first] @ expected[1]) > 0.999
-    record = engine.store.get("acme", reply.results[1].id)
+    record = engine.store.records.get("acme", reply.results[1].id)
     assert record is not None and record.content == SESSION[1]
     engine.close()
 
@@ -255,7 +257,7 @@ def test_a_reply_is_embedded_with_what_the_turn_before_asked(data_dir: Path) -> 
 
     # Then the reply's vector is that of the question alone (not the chat before it) and the reply
     answer = reply.results[1].id
-    vector = engine.store.get_vectors("acme", [answer])[answer]
+    vector = engine.store.records.get_vectors("acme", [answer])[answer]
     asked, whole = engine.embedder.embed(
         ["Jonah: What did you make at the workshop?\nMaya: A blue bowl.", key_text(session[1], session[0])]
     )
@@ -278,7 +280,7 @@ def test_facts_sent_together_are_embedded_alone_even_with_the_turn_before_asked_
 
     # Then the second fact's vector is its own text's: it is not a reply to the first
     second = reply.results[1].id
-    vector = engine.store.get_vectors("acme", [second])[second]
+    vector = engine.store.records.get_vectors("acme", [second])[second]
     assert float(vector @ engine.embedder.embed([facts[1]])[0]) > 0.999
     engine.close()
 

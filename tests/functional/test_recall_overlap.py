@@ -35,7 +35,7 @@ def test_bm25_and_its_records_are_read_beside_the_embedding(engine: Engine) -> N
     expected = engine.recall("acme", request)
     seen: list[tuple[str, str]] = []
     _spy(engine, engine.index, "bm25", seen)
-    _spy(engine, engine.store, "get_many", seen)
+    _spy(engine, engine.store.records, "get_many", seen)
     _spy(engine, engine.embedder, "embed", seen)
 
     response = engine.recall("acme", request, with_timings=True)

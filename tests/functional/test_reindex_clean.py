@@ -16,7 +16,7 @@ def test_a_clean_rebuild_keeps_the_stores_memories_and_drops_a_stray(engine: Eng
     engine.embed_pending("acme")
     assert ids <= set(engine.index.indexed_ids("acme"))
     # a document the store has no memory for (left by a crash between a delete and its index removal)
-    stray = next(iter(engine.store.get_many("acme", sorted(ids)).values())).model_copy(
+    stray = next(iter(engine.store.records.get_many("acme", sorted(ids)).values())).model_copy(
         update={"id": "mem_" + "f" * 32, "content": "stray", "content_hash": content_hash("stray")}
     )
     assert isinstance(stray, MemoryRecord)

@@ -79,7 +79,7 @@ def _recall_event() -> dict[str, Any]:
 def test_a_memory_over_the_item_limit_is_a_413_not_a_boto_error(dynamodb_local: Any) -> None:
     client = dynamodb_local.client()
     store = DynamoStore(client, dynamodb_local.new_table(client))
-    store.create_tenant(Tenant(tenant_id="acme", name="acme", created_at=T0))
+    store.tenants.create_tenant(Tenant(tenant_id="acme", name="acme", created_at=T0))
     text = "x" * 450_000  # DynamoDB Local enforces the 400 KB item limit as DynamoDB does
     big = MemoryRecord(
         tenant_id="acme",
@@ -92,7 +92,7 @@ def test_a_memory_over_the_item_limit_is_a_413_not_a_boto_error(dynamodb_local: 
         content_hash=content_hash(text),
     )
     with pytest.raises(PayloadTooLargeError, match="400 KB item size limit"):
-        store.write("acme", WriteBatch(records=[big], vectors=[None]))
+        store.records.write("acme", WriteBatch(records=[big], vectors=[None]))
 
 
 def test_throttling_is_a_503_with_retry_after(dynamodb_local: Any) -> None:
@@ -101,7 +101,7 @@ def test_throttling_is_a_503_with_retry_after(dynamodb_local: Any) -> None:
     with Stubber(client) as stubber:
         stubber.add_client_error("get_item", "ProvisionedThroughputExceededException", http_status_code=400)
         with pytest.raises(UnavailableError, match="throttling get_item") as raised:
-            store.get_tenant("acme")
+            store.tenants.get_tenant("acme")
     assert http_status(raised.value) == 503 and raised.value.retry_after == 1
 
 
@@ -117,7 +117,7 @@ def test_an_unreachable_table_is_a_503() -> None:
         aws_secret_access_key="local",
     )
     with pytest.raises(UnavailableError, match="DynamoDB did not answer get_item"):
-        DynamoStore(client, "nowhere").get_tenant("acme")
+        DynamoStore(client, "nowhere").tenants.get_tenant("acme")
 
 
 def test_an_unhandled_error_in_a_handler_is_the_envelope_with_the_request_id(
@@ -126,7 +126,7 @@ def test_an_unhandled_error_in_a_handler_is_the_envelope_with_the_request_id(
     found, client = engine
     store: Any = found.store
     # Given a table that is gone (a raw ResourceNotFoundException, which no adapter translates)
-    client.delete_table(TableName=store.table)
+    client.delete_table(TableName=store.records.table)
     event = _recall_event()
     # When recall is invoked as API Gateway would
     answer = invoke("recall", event)
@@ -137,7 +137,7 @@ def test_an_unhandled_error_in_a_handler_is_the_envelope_with_the_request_id(
     assert body == {
         "error": {"code": "internal_error", "message": f"internal error (request {rid})", "request_id": rid}
     }
-    client.create_table(**_definition(store.table))
+    client.create_table(**_definition(store.records.table))
 
 
 def test_a_throttled_table_in_a_handler_is_a_503_envelope_with_retry_after(

@@ -74,7 +74,7 @@ def stream_records(engine: Engine, dynamodb_local: Any) -> list[dict[str, Any]]:
         aws_access_key_id="local",
         aws_secret_access_key="local",
     )
-    arn = store.client.describe_table(TableName=store.table)["Table"]["LatestStreamArn"]
+    arn = store.records.client.describe_table(TableName=store.records.table)["Table"]["LatestStreamArn"]
     records: list[dict[str, Any]] = []
     for shard in streams.describe_stream(StreamArn=arn)["StreamDescription"]["Shards"]:
         iterator = streams.get_shard_iterator(
@@ -108,7 +108,7 @@ def test_a_retain_acked_during_an_index_outage_is_durable_and_indexed_from_the_s
     response = engine.retain("acme", RetainRequest(scope="user:alice", text="I prefer dark mode", mode="raw"))
     [result] = response.results
     assert result.action == "created"
-    stored = engine.store.get("acme", result.id)
+    stored = engine.store.records.get("acme", result.id)
     assert stored is not None and stored.content == "I prefer dark mode"
     # and recall fails with a clear error instead of an empty answer
     with pytest.raises(ProviderError, match=r"search index is unavailable \(HTTP 503\)"):
@@ -154,7 +154,7 @@ def test_a_stream_batch_that_fails_midway_reports_the_first_failure_and_everythi
     fake.answer((200, {"errors": False, "items": [{"index": {"status": 201}}, {"index": {"status": 201}}]}))
     fake.answer(*[failure] * 10)
     outcome = apply_stream(
-        memory_changes(records, vectors=engine.store.get_vectors), opensearch_index_of(engine)
+        memory_changes(records, vectors=engine.store.records.get_vectors), opensearch_index_of(engine)
     )
     # Then the globex record is reported so Lambda retries from it; acme's are done
     assert outcome.upserted == 2
@@ -312,13 +312,15 @@ def test_access_counting_by_recall_sends_nothing_to_the_index(
     fake.fail_with = OUTAGE
     kept = engine.retain("acme", RetainRequest(scope="user:alice", text="I prefer dark mode", mode="raw"))
     store: Any = engine.store
-    store.record_access("acme", [kept.results[0].id], store.get("acme", kept.results[0].id).created_at)
+    store.records.record_access(
+        "acme", [kept.results[0].id], store.records.get("acme", kept.results[0].id).created_at
+    )
     fake.fail_with = None
     fake.requests.clear()
     fake.answer((200, {"errors": False, "items": [{"index": {"status": 201}}]}))
     records = [r for r in stream_records(engine, dynamodb_local) if r["dynamodb"]["Keys"]["sk"]["S"] == "MEM"]
     assert [r["eventName"] for r in records] == ["INSERT", "MODIFY"]
     outcome = apply_stream(
-        memory_changes(records, vectors=engine.store.get_vectors), opensearch_index_of(engine)
+        memory_changes(records, vectors=engine.store.records.get_vectors), opensearch_index_of(engine)
     )
     assert (outcome.upserted, outcome.skipped, len(fake.requests)) == (1, 1, 1)

@@ -41,7 +41,7 @@ def store(dynamodb_local: Any, client: Any) -> Iterator[DynamoStore]:
     table = dynamodb_local.new_table(client)
     store = DynamoStore(client, table)
     for tenant in ("acme", "globex"):
-        store.create_tenant(Tenant(tenant_id=tenant, name=tenant, created_at=T0))
+        store.tenants.create_tenant(Tenant(tenant_id=tenant, name=tenant, created_at=T0))
     yield store
     client.delete_table(TableName=table)
 
@@ -63,8 +63,8 @@ def test_twenty_concurrent_feedback_updates_lose_nothing(store: DynamoStore) -> 
                 "acme",
                 original.id,
                 FeedbackRequest(signal="used"),
-                records=store,
-                index=InMemoryIndex(store, dimension=4),
+                records=store.records,
+                index=InMemoryIndex(store.records, dimension=4),
                 clock=SystemClock(),
                 settings=Settings(),
                 scopes=EVERY_SCOPE,
@@ -83,10 +83,10 @@ def test_twenty_concurrent_feedback_updates_lose_nothing(store: DynamoStore) -> 
     expected = 0.5
     for _ in range(20):
         expected = round(feedback_ema(expected, "used"), 6)  # stored as answered: six places
-    stored = store.get("acme", original.id)
+    stored = store.records.get("acme", original.id)
     assert stored is not None and abs(stored.feedback_weight - expected) < 1e-12
     assert stored.version == 21
-    assert len([h for h in store.history("acme", original.id) if h.event == "feedback"]) == 20
+    assert len([h for h in store.history.history("acme", original.id) if h.event == "feedback"]) == 20
 
 
 # -- transactions ----------------------------------------------------------------------------------
@@ -100,13 +100,13 @@ def test_a_write_that_dynamodb_rejects_leaves_nothing_behind(store: DynamoStore)
     with pytest.raises(PayloadTooLargeError, match="item size limit"):
         put(store, *small, huge)
     # Then none of the batch (records, history) was stored
-    assert store.get_many("acme", [r.id for r in small]) == {}
-    assert all(store.history("acme", r.id) == [] for r in small)
+    assert store.records.get_many("acme", [r.id for r in small]) == {}
+    assert all(store.history.history("acme", r.id) == [] for r in small)
 
 
 def test_a_batch_larger_than_one_transaction_is_written_whole(store: DynamoStore) -> None:
     records = [record("acme", f"fact number {i}", minute=i) for i in range(130)]
-    store.write(
+    store.records.write(
         "acme",
         WriteBatch(
             records=records,
@@ -115,9 +115,12 @@ def test_a_batch_larger_than_one_transaction_is_written_whole(store: DynamoStore
             idempotency=("key-1", "fingerprint", [{"id": r.id} for r in records]),
         ),
     )
-    assert len(store.get_many("acme", [r.id for r in records])) == 130
-    assert store.history("acme", records[-1].id)[0].event == "created"
-    assert store.idempotent_result("acme", "key-1") == ("fingerprint", [{"id": r.id} for r in records])
+    assert len(store.records.get_many("acme", [r.id for r in records])) == 130
+    assert store.history.history("acme", records[-1].id)[0].event == "created"
+    assert store.idempotency.idempotent_result("acme", "key-1") == (
+        "fingerprint",
+        [{"id": r.id} for r in records],
+    )
 
 
 # -- GSI queries with pagination -------------------------------------------------------------------
@@ -128,8 +131,8 @@ def test_reading_more_than_one_megabyte_follows_last_evaluated_key(store: Dynamo
     records = [record("acme", f"{i} " + "lorem ipsum " * 700, minute=i) for i in range(140)]
     for start in range(0, 140, 20):
         put(store, *records[start : start + 20])
-    assert [r.id for r, _ in store.iter_records("acme")] == [r.id for r in records]
-    assert store.stats("acme").total == 140
+    assert [r.id for r, _ in store.records.iter_records("acme")] == [r.id for r in records]
+    assert store.records.stats("acme").total == 140
 
 
 # -- TTL -------------------------------------------------------------------------------------------
@@ -138,24 +141,24 @@ def test_reading_more_than_one_megabyte_follows_last_evaluated_key(store: Dynamo
 def test_idempotency_items_carry_a_ttl_and_expired_ones_count_as_gone(
     store: DynamoStore, client: Any
 ) -> None:
-    ttl = client.describe_time_to_live(TableName=store.table)["TimeToLiveDescription"]
+    ttl = client.describe_time_to_live(TableName=store.records.table)["TimeToLiveDescription"]
     assert ttl == {"TimeToLiveStatus": "ENABLED", "AttributeName": "ttl"}
-    store.write("acme", WriteBatch(idempotency=("k", "fp", [])))
+    store.records.write("acme", WriteBatch(idempotency=("k", "fp", [])))
     item = client.get_item(
-        TableName=store.table, Key={"pk": {"S": "TENANT#acme#IDEM#k"}, "sk": {"S": "IDEM"}}
+        TableName=store.records.table, Key={"pk": {"S": "TENANT#acme#IDEM#k"}, "sk": {"S": "IDEM"}}
     )
     expires = int(item["Item"]["ttl"]["N"])
     assert abs(expires - (time.time() + 24 * 3600)) < 120
-    assert store.idempotent_result("acme", "k") == ("fp", [])
+    assert store.idempotency.idempotent_result("acme", "k") == ("fp", [])
     # DynamoDB deletes expired items lazily (up to days later): reads must ignore them
     client.update_item(
-        TableName=store.table,
+        TableName=store.records.table,
         Key={"pk": {"S": "TENANT#acme#IDEM#k"}, "sk": {"S": "IDEM"}},
         UpdateExpression="SET #t = :past",
         ExpressionAttributeNames={"#t": "ttl"},
         ExpressionAttributeValues={":past": {"N": str(int(time.time()) - 1)}},
     )
-    assert store.idempotent_result("acme", "k") is None
+    assert store.idempotency.idempotent_result("acme", "k") is None
 
 
 # -- batch limits ----------------------------------------------------------------------------------
@@ -188,20 +191,20 @@ def test_erasing_a_tenant_batches_by_25_and_retries_unprocessed_items(
     # Given 60 memories of acme (120 items with their history), an API key, and one of globex
     put(store, *[record("acme", f"fact number {i}", minute=i) for i in range(60)])
     put(store, record("globex", "globex keeps this"))
-    DynamoUsage(client, store.table).add("acme", "2026-12-01", {"retain_calls": 3})
-    keys = DynamoKeyStore(client, store.table)
+    DynamoUsage(client, store.records.table).add("acme", "2026-12-01", {"retain_calls": 3})
+    keys = DynamoKeyStore(client, store.records.table)
     keys.put_key(key_record("aaaaaaaaaaaa", "acme"))
     keys.put_key(key_record("bbbbbbbbbbbb", "globex"))
-    wrapped = DynamoStore(_Unprocessing(client), store.table)
+    wrapped = DynamoStore(_Unprocessing(client), store.records.table)
     # When acme is erased through a client that leaves a third of every batch unprocessed
-    assert wrapped.erase_tenant("acme") == 60
+    assert wrapped.tenants.erase_tenant("acme") == 60
     # Then every batch held at most 25 writes, the leftovers were retried, and nothing of acme remains
-    calls = wrapped.client.calls
+    calls = wrapped.records.client.calls
     assert max(calls) <= 25 and len(calls) > 120 / 25
-    left = client.scan(TableName=store.table)["Items"]
+    left = client.scan(TableName=store.records.table)["Items"]
     assert not [i for i in left if i["pk"]["S"].startswith("TENANT#acme")]
-    assert store.get_tenant("acme") is None and keys.get_key("aaaaaaaaaaaa") is None
-    assert store.stats("globex").total == 1 and keys.get_key("bbbbbbbbbbbb") is not None
+    assert store.tenants.get_tenant("acme") is None and keys.get_key("aaaaaaaaaaaa") is None
+    assert store.records.stats("globex").total == 1 and keys.get_key("bbbbbbbbbbbb") is not None
 
 
 # -- API key records (the erasure above deletes them too) ----------------------------------------
@@ -213,9 +216,9 @@ def test_erasing_a_tenant_batches_by_25_and_retries_unprocessed_items(
 def test_a_finished_job_carries_a_ttl_attribute(store: DynamoStore, client: Any) -> None:
     from engram.models import Job
 
-    store.put_job("acme", Job(job_id="job_1", status="succeeded", created_at=T0, updated_at=T0))
+    store.jobs.put_job("acme", Job(job_id="job_1", status="succeeded", created_at=T0, updated_at=T0))
     item = client.get_item(
-        TableName=store.table, Key={"pk": {"S": "TENANT#acme#JOB#job_1"}, "sk": {"S": "JOB"}}
+        TableName=store.records.table, Key={"pk": {"S": "TENANT#acme#JOB#job_1"}, "sk": {"S": "JOB"}}
     )
     assert int(item["Item"]["ttl"]["N"]) > time.time() + 29 * 24 * 3600
 
@@ -265,7 +268,7 @@ class _Meter:
 def test_the_capacity_a_memory_write_and_access_tracking_consume(store: DynamoStore, client: Any) -> None:
     # Given memories of ~200 characters with 1,024-dimension vectors (Titan V2's default)
     meter = _Meter(client)
-    metered = DynamoStore(meter, store.table)
+    metered = DynamoStore(meter, store.records.table)
     text = "I moved to Lisbon last spring and now work remotely for a design studio in Berlin, mostly on UI work."
     big = np.full(1024, 1 / 32, dtype=np.float32)
     first = record("acme", text)
@@ -274,25 +277,29 @@ def test_the_capacity_a_memory_write_and_access_tracking_consume(store: DynamoSt
     # vector, no field twice: 1) is one UpdateItem carrying its creation's history entry, and each listing
     # index gets its filter fields alone (no record): 1 WRU; a peripheral memory has no entry in
     # g3, nor one whose id its text derives in g4 (both sparse)
-    metered.write("acme", WriteBatch(records=[first], vectors=[big], history=[created(first)]))
+    metered.records.write("acme", WriteBatch(records=[first], vectors=[big], history=[created(first)]))
     assert meter.units == {"table": 4.0, "g1-index": 1.0, "g2-index": 1.0}
-    item = client.get_item(TableName=store.table, Key=memory_key("acme", first.id))["Item"]
+    item = client.get_item(TableName=store.records.table, Key=memory_key("acme", first.id))["Item"]
     assert "embedding" not in item and item["dim"] == {"N": "1024"}
-    assert np.array_equal(store.get_vectors("acme", [first.id])[first.id], big)
+    assert np.array_equal(store.records.get_vectors("acme", [first.id])[first.id], big)
     # When recall's access tracking touches five memories, only the base items are written, one
     # unit each
     others = [record("acme", f"{text} {i}", minute=i) for i in range(1, 6)]
-    store.write("acme", WriteBatch(records=others, vectors=[big] * 5, history=[created(r) for r in others]))
+    store.records.write(
+        "acme", WriteBatch(records=others, vectors=[big] * 5, history=[created(r) for r in others])
+    )
     meter.units = {}
-    metered.record_access("acme", [r.id for r in others], T0)
+    metered.records.record_access("acme", [r.id for r in others], T0)
     assert meter.units == {"table": 5.0}
     # And fetching them by id reads 1 RRU each (strongly consistent, under 4 KB: no vector)
     meter.units = {}
-    metered.get_many("acme", [r.id for r in others])
+    metered.records.get_many("acme", [r.id for r in others])
     assert meter.units == {"table": 5.0}
     # And half that where the store reads eventually consistent (the recall function's)
     meter.units = {}
-    DynamoStore(meter, store.table, memory_reads="eventual").get_many("acme", [r.id for r in others])
+    DynamoStore(meter, store.records.table, memory_reads="eventual").records.get_many(
+        "acme", [r.id for r in others]
+    )
     assert meter.units == {"table": 2.5}
 
 
@@ -305,7 +312,7 @@ def test_vectors_are_stored_halved_and_those_stored_before_in_single_precision_s
     put(store, new, older, oldest)
     full = vector(7)
     client.put_item(
-        TableName=store.table,
+        TableName=store.records.table,
         Item={
             **vector_key("acme", older.id),
             "tenant_id": {"S": "acme"},
@@ -313,23 +320,23 @@ def test_vectors_are_stored_halved_and_those_stored_before_in_single_precision_s
             "embedding": {"B": full.tobytes()},
         },
     )
-    client.delete_item(TableName=store.table, Key=vector_key("acme", oldest.id))
+    client.delete_item(TableName=store.records.table, Key=vector_key("acme", oldest.id))
     client.update_item(
-        TableName=store.table,
+        TableName=store.records.table,
         Key=memory_key("acme", oldest.id),
         UpdateExpression="SET embedding = :e",
         ExpressionAttributeValues={":e": {"B": full.tobytes()}},
     )
     # Then the new vector item is 2 bytes a component, within 2^-11 of each, and a cosine moves
     # by less than 1e-4
-    item = client.get_item(TableName=store.table, Key=vector_key("acme", new.id))["Item"]
+    item = client.get_item(TableName=store.records.table, Key=vector_key("acme", new.id))["Item"]
     assert "embedding" not in item and len(item["e16"]["B"]) == 2 * 384
-    vectors = store.get_vectors("acme", [new.id, older.id, oldest.id])
+    vectors = store.records.get_vectors("acme", [new.id, older.id, oldest.id])
     assert np.allclose(vectors[new.id], vector(0), rtol=2**-11, atol=1e-7)
     assert abs(float(vectors[new.id] @ full) - float(vector(0) @ full)) < 1e-4
     # And the single-precision ones come back exactly, from the vector item or the memory item
     assert np.array_equal(vectors[older.id], full) and np.array_equal(vectors[oldest.id], full)
-    assert [v is not None for _, v in store.iter_records("acme")] == [True, True, True]
+    assert [v is not None for _, v in store.records.iter_records("acme")] == [True, True, True]
 
 
 def test_a_peripheral_memory_is_listed_by_its_tier_without_an_entry_in_the_tier_index(
@@ -341,21 +348,24 @@ def test_a_peripheral_memory_is_listed_by_its_tier_without_an_entry_in_the_tier_
     put(store, quiet, busy)
 
     def tier_of(memory: MemoryRecord) -> set[str]:
-        return set(store.select_ids("acme", Conditions(scopes=EVERY_SCOPE, tiers=(memory.tier,))))
+        return set(store.records.select_ids("acme", Conditions(scopes=EVERY_SCOPE, tiers=(memory.tier,))))
 
     def in_tier_index(memory_id: str) -> bool:
-        return "g3pk" in client.get_item(TableName=store.table, Key=memory_key("acme", memory_id))["Item"]
+        return (
+            "g3pk"
+            in client.get_item(TableName=store.records.table, Key=memory_key("acme", memory_id))["Item"]
+        )
 
     # Then each is listed by its own tier, and only the working one has a g3 entry
     assert tier_of(quiet) == {quiet.id} and tier_of(busy) == {busy.id}
     assert not in_tier_index(quiet.id) and in_tier_index(busy.id)
     # When the working one moves down to peripheral
     moved = busy.model_copy(update={"tier": "peripheral", "version": busy.version + 1})
-    assert store.update("acme", moved, expected_version=busy.version)
+    assert store.records.update("acme", moved, expected_version=busy.version)
     # Then it leaves the tier index and is listed with the other peripheral one
     assert not in_tier_index(busy.id)
     assert tier_of(moved) == {quiet.id, busy.id}
-    assert store.select_ids("acme", Conditions(scopes=EVERY_SCOPE, tiers=("working",))) == []
+    assert store.records.select_ids("acme", Conditions(scopes=EVERY_SCOPE, tiers=("working",))) == []
 
 
 def test_an_eventually_consistent_read_leaves_out_what_was_forgotten_in_the_last_minute(
@@ -367,7 +377,7 @@ def test_an_eventually_consistent_read_leaves_out_what_was_forgotten_in_the_last
     put(store, kept, forgotten)
     deleted_at = T0 + timedelta(minutes=5)
     log_deletion(
-        store,
+        store.deletion_log,
         "acme",
         DeletionLogEntry(
             receipt_id="rcpt_1", tenant_id="acme", at=deleted_at, ids=[forgotten.id], reason="forget"
@@ -378,7 +388,9 @@ def test_an_eventually_consistent_read_leaves_out_what_was_forgotten_in_the_last
     def read(at: timedelta, memory_reads: Any = "eventual") -> set[str]:
         clock = FixedClock(deleted_at + at)
         return set(
-            DynamoStore(client, store.table, clock=clock, memory_reads=memory_reads).get_many("acme", ids)
+            DynamoStore(client, store.records.table, clock=clock, memory_reads=memory_reads).records.get_many(
+                "acme", ids
+            )
         )
 
     # Then a recall's read leaves it out within the minute after the forget, and a consistent
@@ -428,7 +440,7 @@ def test_a_failed_history_write_leaves_whole_records_and_its_replay_adds_no_dupl
 ) -> None:
     # Given two memories, and a store whose history write fails once, after the records were
     # written, when it writes their next versions (a creation's entry is on its item: no write)
-    flaky = DynamoStore(_FailingHistory(client), store.table)
+    flaky = DynamoStore(_FailingHistory(client), store.records.table)
     first = [record("acme", "I prefer dark mode"), record("acme", "Mia is allergic to peanuts", minute=1)]
     put(store, *first)
     records = [r.model_copy(update={"version": 2, "tags": ["edited"]}) for r in first]
@@ -446,16 +458,16 @@ def test_a_failed_history_write_leaves_whole_records_and_its_replay_adds_no_dupl
     )
     # When the write is made, it fails, and no result is stored for the request
     with pytest.raises(EngramError):
-        flaky.write("acme", batch)
-    assert store.idempotent_result("acme", "key-1") is None
+        flaky.records.write("acme", batch)
+    assert store.idempotency.idempotent_result("acme", "key-1") is None
     # Then the records are whole, only without their latest history entry yet
-    assert {i: r.tags for i, r in store.get_many("acme", [r.id for r in records]).items()} == {
+    assert {i: r.tags for i, r in store.records.get_many("acme", [r.id for r in records]).items()} == {
         r.id: ["edited"] for r in records
     }
-    assert all([e.event for e in store.history("acme", r.id)] == ["created"] for r in records)
+    assert all([e.event for e in store.history.history("acme", r.id)] == ["created"] for r in records)
     # When the same batch is written again (the caller's retry, a job's redelivery), twice
-    flaky.write("acme", batch)
-    flaky.write(
+    flaky.records.write("acme", batch)
+    flaky.records.write(
         "acme",
         replace(
             batch,
@@ -463,11 +475,14 @@ def test_a_failed_history_write_leaves_whole_records_and_its_replay_adds_no_dupl
         ),
     )
     # Then each record has its creation and one entry of the change, and the request its result
-    assert [[e.event for e in store.history("acme", r.id)] for r in records] == [
+    assert [[e.event for e in store.history.history("acme", r.id)] for r in records] == [
         ["created", "updated"],
         ["created", "updated"],
     ]
-    assert store.idempotent_result("acme", "key-1") == ("fingerprint", [{"id": r.id} for r in records])
+    assert store.idempotency.idempotent_result("acme", "key-1") == (
+        "fingerprint",
+        [{"id": r.id} for r in records],
+    )
 
 
 def _history_items(client: Any, table: str, memory_id: str) -> list[str]:
@@ -486,31 +501,34 @@ def test_a_creation_is_carried_by_its_item_until_the_first_change_writes_it_out(
     a, b = record("acme", "I prefer dark mode"), record("acme", "I water the plants", minute=1)
     put(store, a, b)
     assert (
-        _history_items(client, store.table, a.id) == []
-        and "born" in client.get_item(TableName=store.table, Key=memory_key("acme", a.id))["Item"]
+        _history_items(client, store.records.table, a.id) == []
+        and "born" in client.get_item(TableName=store.records.table, Key=memory_key("acme", a.id))["Item"]
     )
-    assert store.history("acme", a.id) == [created(a)]
+    assert store.history.history("acme", a.id) == [created(a)]
     # When one changes through a conditional update (a PATCH of its text) and the other through a
     # batch write (a merge)
     edited = a.model_copy(update={"content": "I prefer light mode", "version": 2})
     change = HistoryEntry(
         memory_id=a.id, version=2, event="updated", at=T0 + timedelta(hours=1), content=edited.content
     )
-    assert store.update("acme", edited, expected_version=1, history=change)
+    assert store.records.update("acme", edited, expected_version=1, history=change)
     merged = b.model_copy(update={"content": "I water the plants on Mondays", "version": 2})
     merge = HistoryEntry(
         memory_id=b.id, version=2, event="merged", at=T0 + timedelta(hours=1), content=merged.content
     )
-    store.write("acme", WriteBatch(records=[merged], vectors=[vector(1)], history=[merge]))
+    store.records.write("acme", WriteBatch(records=[merged], vectors=[vector(1)], history=[merge]))
     # Then each creation is written out with its first text, before its change, and its item
     # carries it no more
-    assert store.history("acme", a.id) == [created(a), change]
-    assert store.history("acme", b.id) == [created(b), merge]
+    assert store.history.history("acme", a.id) == [created(a), change]
+    assert store.history.history("acme", b.id) == [created(b), merge]
     for memory in (a, b):
-        assert _history_items(client, store.table, memory.id) == [
+        assert _history_items(client, store.records.table, memory.id) == [
             "created",
             change.event if memory is a else "merged",
         ]
-        assert "born" not in client.get_item(TableName=store.table, Key=memory_key("acme", memory.id))["Item"]
+        assert (
+            "born"
+            not in client.get_item(TableName=store.records.table, Key=memory_key("acme", memory.id))["Item"]
+        )
     # And no other tenant reads it
-    assert store.history("globex", a.id) == []
+    assert store.history.history("globex", a.id) == []

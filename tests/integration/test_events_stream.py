@@ -137,7 +137,7 @@ def write_everything(engine: Engine) -> dict[str, str]:
     now = engine.deps.clock.now()
     kept = engine.retain("acme", RetainRequest(scope=SCOPE, text="I prefer dark mode", mode="raw")).results[0]
     engine.patch("acme", kept.id, PatchRequest(tags=["ui"]))
-    old = engine.store.get("acme", kept.id)
+    old = engine.store.records.get("acme", kept.id)
     assert old is not None
     new_id = memory_id("acme", SCOPE, "I prefer light mode")
     new = old.model_copy(
@@ -146,7 +146,7 @@ def write_everything(engine: Engine) -> dict[str, str]:
     replaced = old.model_copy(
         update={"status": "superseded", "superseded_by": new_id, "version": old.version + 1}
     )
-    engine.store.write(
+    engine.store.records.write(
         "acme",
         WriteBatch(
             records=[replaced, new],
@@ -173,9 +173,9 @@ def write_everything(engine: Engine) -> dict[str, str]:
     ).results[0]
     engine.run_lifecycle("acme", now=now + timedelta(hours=2))
     job = Job(job_id="job_1", status="running", scope=SCOPE, created_at=now, updated_at=now)
-    engine.store.put_job("acme", job)
+    engine.store.jobs.put_job("acme", job)
     done = [RetainResult(id=new_id, action="created")]
-    engine.store.put_job("acme", job.model_copy(update={"status": "succeeded", "results": done}))
+    engine.store.jobs.put_job("acme", job.model_copy(update={"status": "succeeded", "results": done}))
     return {
         "kept": kept.id,
         "new": new_id,
@@ -222,7 +222,7 @@ def test_a_merge_is_told_from_an_edit_when_its_history_entry_is_in_another_batch
 ) -> None:
     # Given a memory merged with a new text: its record, then its history entry after it
     kept = engine.retain("acme", RetainRequest(scope=SCOPE, text="I prefer dark mode", mode="raw")).results[0]
-    old = engine.store.get("acme", kept.id)
+    old = engine.store.records.get("acme", kept.id)
     assert old is not None
     merged = old.model_copy(
         update={"content": "I prefer dark mode in every editor", "version": old.version + 1}
@@ -234,7 +234,7 @@ def test_a_merge_is_told_from_an_edit_when_its_history_entry_is_in_another_batch
         at=engine.deps.clock.now(),
         content=merged.content,
     )
-    engine.store.write("acme", WriteBatch(records=[merged], vectors=[None], history=[entry]))
+    engine.store.records.write("acme", WriteBatch(records=[merged], vectors=[None], history=[entry]))
 
     # When the events are read from a batch holding the memory's records alone
     records = [lambda_shaped(r) for r in stream_records(engine, dynamodb_local)]

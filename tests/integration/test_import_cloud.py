@@ -72,7 +72,7 @@ def cloud(dynamodb_local: Any, tmp_path: Path) -> Iterator[tuple[Engine, StepQue
     engine = Engine.aws(settings, dynamodb=client)
     queue, blobs = StepQueue(), MemoryBlobs()
     store: Any = engine.store
-    store.blobs = blobs
+    store.jobs.blobs = blobs
     engine = engine.with_ports(steps=queue, blobs=blobs)
     engine.create_tenant("acme")
     yield engine, queue, blobs
@@ -108,12 +108,12 @@ def test_an_uploaded_file_is_imported_by_steps_that_resume(
     assert queue.sent == [{"kind": "import", "tenant_id": "acme", "job_id": upload.job_id}]
     # And a step that runs out of time after one batch leaves the job running with its progress
     queue.drain(engine, after_one_batch(), budget=1)
-    job = engine.deps.store.get_job("acme", upload.job_id)
+    job = engine.deps.store.jobs.get_job("acme", upload.job_id)
     assert job is not None and job.status == "running" and job.progress is not None
     assert (job.progress.done, job.progress.total) == (200, 450) and len(queue.sent) == 1
     # And the steps that carry on finish it: every memory once, and the upload is removed
     assert queue.drain(engine, after_one_batch()) == 2
-    job = engine.deps.store.get_job("acme", upload.job_id)
+    job = engine.deps.store.jobs.get_job("acme", upload.job_id)
     assert job is not None and job.status == "succeeded" and job.progress is not None
     assert (job.progress.imported, job.progress.skipped) == (450, 0)
     assert engine.stats("acme").total == 450 and key not in blobs.objects
@@ -142,13 +142,13 @@ def test_a_step_killed_between_batches_resumes_from_the_last_batch_it_wrote(
     message = queue.sent[0]
     with pytest.raises(Killed):
         queue.drain(engine, killed_after_two_batches)
-    job = engine.deps.store.get_job("acme", accepted.job_id)
+    job = engine.deps.store.jobs.get_job("acme", accepted.job_id)
     assert job is not None and job.status == "running" and job.progress is not None
     assert job.progress.done == 400
     # Then the redelivered step carries on from there: every memory imported once, none counted twice
     queue.send(message)
     queue.drain(engine, lambda: False)
-    job = engine.deps.store.get_job("acme", accepted.job_id)
+    job = engine.deps.store.jobs.get_job("acme", accepted.job_id)
     assert job is not None and job.status == "succeeded" and job.progress is not None
     assert (job.progress.imported, job.progress.skipped) == (imports.INLINE_MAX + 50, 0)
 
@@ -173,7 +173,7 @@ def test_a_posted_body_over_the_inline_limit_waits_in_object_storage(
     assert isinstance(answer, JobAccepted)
     assert list(blobs.objects) == [f"tenants/acme/imports/{answer.job_id}.jsonl"]
     queue.drain(engine, lambda: False)
-    job = engine.deps.store.get_job("acme", answer.job_id)
+    job = engine.deps.store.jobs.get_job("acme", answer.job_id)
     assert job is not None and job.status == "succeeded" and job.progress is not None
     assert job.progress.imported == imports.INLINE_MAX + 1 and blobs.objects == {}
 

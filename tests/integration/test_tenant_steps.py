@@ -55,7 +55,7 @@ def cloud(dynamodb_local: Any, tmp_path: Path) -> Iterator[tuple[Engine, Queue, 
     engine = Engine.aws(settings, dynamodb=client)
     queue, blobs = Queue(), MemoryBlobs()
     store: Any = engine.store
-    store.blobs = blobs
+    store.jobs.blobs = blobs
     engine = engine.with_ports(steps=queue, blobs=blobs)
     engine.create_tenant("acme")
     engine.create_tenant("globex")
@@ -89,7 +89,7 @@ def test_without_object_storage_an_oversized_job_is_a_clear_413(
 ) -> None:
     engine, _, _ = cloud
     store: Any = engine.store
-    store.blobs = None
+    store.jobs.blobs = None
     messages = [{"role": "user", "content": "x" * 9_000} for _ in range(50)]
     request = RetainRequest.model_validate({"scope": "user:alice", "messages": messages, "async": True})
     with pytest.raises(PayloadTooLargeError, match="KB"):
@@ -116,11 +116,11 @@ def test_an_erasure_answers_at_once_and_finishes_in_steps(cloud: tuple[Engine, Q
     step = steps.Step.model_validate(queue.sent.pop())
     stops = iter([False, False, True])
     assert work.run(step, call=engine.deps.call, should_stop=lambda: next(stops, True)) == [step]
-    assert engine.store.get_tenant("acme") is not None
+    assert engine.store.tenants.get_tenant("acme") is not None
     # And the next steps finish it: store, index and objects; the other tenant is untouched
     queue.send(step.message())
     assert queue.drain(engine) >= 1
-    assert engine.store.get_tenant("acme") is None and blobs.objects == {}
+    assert engine.store.tenants.get_tenant("acme") is None and blobs.objects == {}
     with pytest.raises(NotFoundError):
         engine.erase_tenant("acme")
     assert engine.stats("globex").total == 0
@@ -154,7 +154,7 @@ def test_the_lifecycle_of_every_tenant_is_one_step_per_tenant_resumed_until_comp
     queue.send(acme.message())
     queue.drain(engine)
     for tenant in ("acme", "globex"):
-        [report] = engine.store.lifecycle_reports(tenant, 1)
+        [report] = engine.store.reports.lifecycle_reports(tenant, 1)
         assert report.status == "completed" and report.scanned == 5
 
 

@@ -47,7 +47,7 @@ class _Writes:
 def table(dynamodb_local: Any) -> Iterator[tuple[Any, str]]:
     client = dynamodb_local.client()
     name = dynamodb_local.new_table(client)
-    DynamoStore(client, name).create_tenant(Tenant(tenant_id="acme", name="acme", created_at=T0))
+    DynamoStore(client, name).tenants.create_tenant(Tenant(tenant_id="acme", name="acme", created_at=T0))
     yield client, name
     client.delete_table(TableName=name)
 
@@ -64,17 +64,17 @@ def test_recalls_write_no_access_per_call_and_the_counts_are_right_after_the_flu
     # When 20 recalls (each an invocation) return the same five memories
     for i in range(20):
         with write_behind.invocation():
-            store.record_access("acme", [m.id for m in memories], T0.replace(minute=i))
+            store.records.record_access("acme", [m.id for m in memories], T0.replace(minute=i))
     # Then no access was written yet, the container sees its own counts, another does not
     assert writes.updates == 0
-    assert store.get("acme", memories[0].id).access_count == 20  # type: ignore[union-attr]
-    assert other.get("acme", memories[0].id).access_count == 0  # type: ignore[union-attr]
+    assert store.records.get("acme", memories[0].id).access_count == 20  # type: ignore[union-attr]
+    assert other.records.get("acme", memories[0].id).access_count == 0  # type: ignore[union-attr]
     # When the interval is over (the next invocation's end) they are one write per memory
-    store.accesses().max_age_s = 0.0
+    store.records.accesses().max_age_s = 0.0
     with write_behind.invocation():
         pass
     assert writes.updates == 5
-    stored = other.get_many("acme", [m.id for m in memories])
+    stored = other.records.get_many("acme", [m.id for m in memories])
     assert {r.access_count for r in stored.values()} == {20}
     assert {r.last_accessed_at for r in stored.values()} == {T0.replace(minute=19)}
 
@@ -84,12 +84,12 @@ def test_access_counts_wait_at_most_for_the_bound_of_memories(table: tuple[Any, 
     store = DynamoStore(client, name)
     memories = [record("acme", f"fact {i}", minute=i) for i in range(3)]
     put(store, *memories)
-    store.accesses().max_keys = 2
+    store.records.accesses().max_keys = 2
     with write_behind.invocation():
-        store.record_access("acme", [m.id for m in memories], T0)
+        store.records.record_access("acme", [m.id for m in memories], T0)
         # the second memory filled the buffer: both written at once, the third waits
-        assert DynamoStore(client, name).get("acme", memories[1].id).access_count == 1  # type: ignore[union-attr]
-        assert DynamoStore(client, name).get("acme", memories[2].id).access_count == 0  # type: ignore[union-attr]
+        assert DynamoStore(client, name).records.get("acme", memories[1].id).access_count == 1  # type: ignore[union-attr]
+        assert DynamoStore(client, name).records.get("acme", memories[2].id).access_count == 0  # type: ignore[union-attr]
 
 
 def test_outside_an_invocation_access_is_written_at_once(table: tuple[Any, str]) -> None:
@@ -97,8 +97,8 @@ def test_outside_an_invocation_access_is_written_at_once(table: tuple[Any, str])
     store = DynamoStore(client, name)
     memory = record("acme", "I prefer dark mode")
     put(store, memory)
-    store.record_access("acme", [memory.id], T0)
-    assert DynamoStore(client, name).get("acme", memory.id).access_count == 1  # type: ignore[union-attr]
+    store.records.record_access("acme", [memory.id], T0)
+    assert DynamoStore(client, name).records.get("acme", memory.id).access_count == 1  # type: ignore[union-attr]
 
 
 def test_a_requests_usage_counters_are_one_write_at_the_end_of_its_invocation(table: tuple[Any, str]) -> None:
@@ -127,8 +127,8 @@ client = dynamodb_client(region="us-east-1", endpoint_url=sys.argv[1], aws_acces
                          aws_secret_access_key="local")
 store = DynamoStore(client, sys.argv[2])
 with write_behind.invocation():
-    store.record_access("acme", [sys.argv[3]], datetime(2026, 12, 1, tzinfo=UTC))
-assert store.accesses().waiting()  # not due: it waits for the interval
+    store.records.record_access("acme", [sys.argv[3]], datetime(2026, 12, 1, tzinfo=UTC))
+assert store.records.accesses().waiting()  # not due: it waits for the interval
 """
 
 
@@ -145,4 +145,4 @@ def test_a_normal_exit_writes_what_waits(table: tuple[Any, str], dynamodb_local:
         timeout=60,
     )
     assert done.returncode == 0, done.stderr
-    assert DynamoStore(client, name).get("acme", memory.id).access_count == 1  # type: ignore[union-attr]
+    assert DynamoStore(client, name).records.get("acme", memory.id).access_count == 1  # type: ignore[union-attr]

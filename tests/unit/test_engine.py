@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from pathlib import Path
 
 import pytest
 
+from engram.deps import Deps, Swapped
 from engram.engine import Engine
 from engram.models import RetainRequest
 from engram.settings import Settings
@@ -78,5 +80,10 @@ def test_an_engine_with_other_ports_uses_them_and_leaves_the_first_one_as_it_was
 
 def test_the_clock_is_not_swapped(engine: Engine) -> None:
     with pytest.raises(TypeError, match="clock"):
-        engine.with_ports(clock=engine.deps.clock)
+        engine.with_ports(clock=engine.deps.clock)  # type: ignore[call-arg]
     engine.close()
+
+
+def test_with_ports_takes_every_port_of_deps_but_the_clock_and_the_backlog() -> None:
+    # Swapped types with_ports' keywords: a port added to Deps is added there too
+    assert set(Swapped.__annotations__) == {f.name for f in dataclasses.fields(Deps)} - {"clock", "backlog"}

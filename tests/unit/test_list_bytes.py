@@ -38,15 +38,17 @@ def test_a_page_of_large_cjk_memories_stays_under_5_mb_and_its_cursor_reaches_th
 ) -> None:
     # Given 80 memories of 30,000 CJK characters each (90 KB of UTF-8; 180 KB as \u escapes)
     store = SqliteStore(SqliteDatabase(tmp_path / "engram.db"))
-    store.create_tenant(Tenant(tenant_id="acme", name="acme", created_at=T0))
+    store.tenants.create_tenant(Tenant(tenant_id="acme", name="acme", created_at=T0))
     records = [_record(i, f"{i:03d} " + "記憶" * 15_000) for i in range(80)]
-    store.write("acme", WriteBatch(records=records, vectors=[None] * 80))
+    store.records.write("acme", WriteBatch(records=records, vectors=[None] * 80))
     # When they are listed 500 at a time
     seen: list[str] = []
     cursor = None
     pages = 0
     while True:
-        page = list_memories("acme", ListRequest(limit=500, cursor=cursor), scopes=EVERY_SCOPE, records=store)
+        page = list_memories(
+            "acme", ListRequest(limit=500, cursor=cursor), scopes=EVERY_SCOPE, records=store.records
+        )
         body = json_response(page).body
         assert isinstance(body, str)
         size = len(body.encode())

@@ -162,7 +162,7 @@ def test_the_plan_follows_the_request_order_and_keeps_one_row_per_id(store: Sqli
     more = _item("I prefer dark mode in my editor and my terminal", _unit(1, 0.01), nearest=[])
     event = _item("Installed the new editor today", None, category="event")
     state = _state(first, again, more, event)
-    planning.plan(state, store=store, index=None, embedder=None, settings=SETTINGS)  # type: ignore[arg-type]
+    planning.plan(state, store=store.records, index=None, embedder=None, settings=SETTINGS)  # type: ignore[arg-type]
     actions = [(r.action, r.reason) for r in state.results]
     assert actions == [("created", None), ("skipped", "duplicate"), ("merged", None), ("created", None)]
     # the merge replaced the first row in place: one row per id, in the order first planned

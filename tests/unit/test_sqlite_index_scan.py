@@ -57,12 +57,12 @@ def db(tmp_path: Path) -> SqliteDatabase:
     database = SqliteDatabase(tmp_path / "engram.db")
     store = SqliteStore(database)
     for tenant in ("acme", "other"):
-        store.create_tenant(Tenant(tenant_id=tenant, name=tenant, created_at=NOW))
+        store.tenants.create_tenant(Tenant(tenant_id=tenant, name=tenant, created_at=NOW))
     vectors = _vectors(N, seed=1)
     records = [_record(i, f"user:{i % 3}") for i in range(N)]
-    store.write("acme", WriteBatch(records=records, vectors=list(vectors)))
+    store.records.write("acme", WriteBatch(records=records, vectors=list(vectors)))
     # Another tenant's vectors sit next to the queries: they must never be found.
-    store.write(
+    store.records.write(
         "other",
         WriteBatch(
             records=[_record(N + i, "user:0", "other") for i in range(50)], vectors=list(_vectors(50, 9))
@@ -125,7 +125,7 @@ def test_writes_after_the_fit_are_projected_and_removals_vanish(db: SqliteDataba
     fitted = index._tenants["acme"].quantized
     # A new memory equal to the query must come first, found through its int8 code.
     record = _record(N + 100, "user:1")
-    SqliteStore(db).write("acme", WriteBatch(records=[record], vectors=[query]))
+    SqliteStore(db).records.write("acme", WriteBatch(records=[record], vectors=[query]))
     index.upsert("acme", [record], [query])
     hits = index.knn("acme", query, 10, everything)
     assert hits[0] == (record.id, pytest.approx(1.0, abs=1e-5))
@@ -142,7 +142,7 @@ def test_refits_when_the_tenant_has_doubled(db: SqliteDatabase) -> None:
     assert first is not None and first.fitted_rows == N
     more = [_record(N + 1_000 + i, "user:2") for i in range(N + 1)]
     vectors = list(_vectors(len(more), seed=3))
-    SqliteStore(db).write("acme", WriteBatch(records=more, vectors=vectors))
+    SqliteStore(db).records.write("acme", WriteBatch(records=more, vectors=vectors))
     index.upsert("acme", more, vectors)
     index.knn("acme", _queries(1)[0], 10, everything)
     second = index._tenants["acme"].quantized

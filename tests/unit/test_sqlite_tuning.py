@@ -13,7 +13,7 @@ from engram.settings import Settings
 
 def _pragma(engine: Engine) -> int:
     assert isinstance(engine.store, SqliteStore)
-    return int(engine.store.db.connection().execute("PRAGMA mmap_size").fetchone()[0])
+    return int(engine.store.records.db.connection().execute("PRAGMA mmap_size").fetchone()[0])
 
 
 def test_reads_are_memory_mapped_as_configured(tmp_path: Path) -> None:

@@ -103,7 +103,7 @@ def test_a_tenant_whose_enrolment_fails_is_not_left_behind(tmp_path: Path) -> No
     # When a tenant is created, then the error surfaces and no tenant remains
     with pytest.raises(ProviderError):
         engine.create_tenant("acme")
-    assert engine.store.get_tenant("acme") is None
+    assert engine.store.tenants.get_tenant("acme") is None
     engine.close()
 
 

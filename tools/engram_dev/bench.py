@@ -213,7 +213,7 @@ def _floor(engine: Engine, queries: list[tuple[str, str, str]]) -> dict[str, dic
     vectors: list[Any] = []
     scope_of: list[str] = []
     ids: list[str] = []
-    for record, vector in engine.store.iter_records(TENANT):
+    for record, vector in engine.store.records.iter_records(TENANT):
         if vector is not None and record.status == "active":
             vectors.append(vector)
             scope_of.append(record.scope)

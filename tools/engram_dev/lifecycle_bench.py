@@ -183,7 +183,7 @@ def bench(args: argparse.Namespace) -> int:
         started = time.perf_counter()
         records, vectors = _records(args.n, random.Random(SEED), engine.embedder.dimension)
         for start in range(0, args.n, 1000):
-            engine.store.write(
+            engine.store.records.write(
                 BENCH_TENANT,
                 WriteBatch(
                     records=records[start : start + 1000], vectors=list(vectors[start : start + 1000])

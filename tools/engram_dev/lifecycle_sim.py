@@ -124,7 +124,7 @@ def seed(engine: Engine, tenant_id: str, items: list[Spec], *, at: datetime = ST
             )
             for s in chunk
         ]
-        engine.store.write(tenant_id, WriteBatch(records=records, vectors=list(vectors)))
+        engine.store.records.write(tenant_id, WriteBatch(records=records, vectors=list(vectors)))
         engine.index.upsert(tenant_id, records, list(vectors))
         for s, r in zip(chunk, records, strict=True):
             groups.setdefault(s.group, []).append(r.id)
@@ -142,7 +142,7 @@ def script_day(engine: Engine, tenant_id: str, groups: dict[str, list[str]], day
         accessed += groups["fading"]
     if day % 3 == 0:
         accessed += groups["ignored"]
-    engine.store.record_access(tenant_id, accessed, now)  # what recall does for what it returns
+    engine.store.records.record_access(tenant_id, accessed, now)  # what recall does for what it returns
     signals: list[tuple[list[str], Signal]] = []
     if day % 10 == 0:
         signals.append((groups["hot"], "used"))

@@ -34,7 +34,7 @@ INDEXED = (
 """What the search index holds is derived from these attributes alone (``doc`` carries the rest)."""
 
 VectorReader = Callable[[str, Sequence[str]], Mapping[str, Vector]]
-"""(tenant, memory ids) -> their stored vectors (``DynamoStore.get_vectors``)."""
+"""(tenant, memory ids) -> their stored vectors (``DynamoStore.records.get_vectors``)."""
 
 
 def memory_changes(

@@ -1,9 +1,9 @@
-"""``SearchIndex`` held in this process, loaded from any ``MemoryStore`` (exact cosine + BM25).
+"""``SearchIndex`` held in this process, loaded from any store's ``MemoryRecords`` (exact cosine + BM25).
 
 It pairs a store that has no search of its own (DynamoDB) with the embedded ranking: vectors in
 one float32 matrix per tenant, BM25 over the same tokenizer as the embedded default, and the
 ``Conditions`` evaluated on the records themselves (``engram.adapters.matching``). A tenant's
-data is loaded on first use from ``store.iter_records`` and kept current by ``upsert`` and
+data is loaded on first use from ``records.iter_records`` and kept current by ``upsert`` and
 ``remove``; ``forget_tenant`` drops it so the next query reloads (for writes by another process).
 A memory without its vector yet is found by BM25 alone until the vector arrives.
 Used by the tests of the AWS store and by single-process deployments; the cloud index is
@@ -22,7 +22,7 @@ from engram.adapters.cached_index import CachedIndex
 from engram.adapters.matching import matches
 from engram.adapters.text_index import Bm25Index
 from engram.models import MemoryRecord
-from engram.ports import Conditions, MemoryStore, Vector
+from engram.ports import Conditions, MemoryRecords, Vector
 
 
 @dataclass
@@ -79,16 +79,16 @@ class InMemoryIndex(CachedIndex[_Tenant]):
     follows_upserts_only = True
     """Writes reach this index only through ``upsert``/``remove`` (see ``engram.embedding.backlog.Backfill``)."""
 
-    def __init__(self, store: MemoryStore, *, dimension: int) -> None:
+    def __init__(self, records: MemoryRecords, *, dimension: int) -> None:
         super().__init__()
-        self.store = store
+        self.records = records
         self.dimension = dimension
 
     def _cache(self, tenant_id: str) -> _Tenant:
         cache = self._tenants.get(tenant_id)
         if cache is None:
             cache = _Tenant(dimension=self.dimension)
-            pairs = list(self.store.iter_records(tenant_id))
+            pairs = list(self.records.iter_records(tenant_id))
             terms = self.tokenizer.tokens([r.content for r, _ in pairs])
             for (record, vector), words in zip(pairs, terms, strict=True):
                 cache.put(record, vector, words)

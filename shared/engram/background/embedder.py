@@ -25,7 +25,7 @@ class EmbeddingWorker:
         self._stopping.clear()
         self._thread = threading.Thread(target=self._loop, name="engram-embedder", daemon=True)
         self._thread.start()
-        if self.deps.store.tenants_with_pending():
+        if self.deps.store.pending.tenants_with_pending():
             self.deps.backlog.wake.set()
 
     def stop(self) -> None:
@@ -41,7 +41,7 @@ class EmbeddingWorker:
         while not self._stopping.is_set():
             wake.wait(timeout=POLL_S)
             wake.clear()
-            for tenant_id in self.deps.store.tenants_with_pending():
+            for tenant_id in self.deps.store.pending.tenants_with_pending():
                 if self._stopping.is_set():
                     return
                 try:

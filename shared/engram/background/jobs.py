@@ -48,7 +48,7 @@ class LocalJobRunner:
         """Run again the jobs a stopped process left queued or running; returns how many."""
         if self._deps is None:
             return 0
-        pending = self._deps.store.pending_jobs()
+        pending = self._deps.store.jobs.pending_jobs()
         for tenant_id, job in pending:
             self.submit(tenant_id, job)
         return len(pending)

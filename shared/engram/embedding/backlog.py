@@ -21,9 +21,11 @@ from engram.ports import (
     BlobStore,
     Clock,
     Embedder,
+    EmbeddingBacklog,
     JobQueue,
     JobRunner,
-    MemoryStore,
+    JobStore,
+    MemoryRecords,
     Ports,
     SearchIndex,
     StepQueue,
@@ -52,12 +54,12 @@ class Backlog:
 
 @dataclass(frozen=True, kw_only=True)
 class TenantPorts:
-    """The ports that work on a tenant's memories and their vectors: the store, the tenants
+    """The ports that work on a tenant's memories and their vectors: the records, the tenants
     (whose settings stand over the service's ``settings``), the index, the embedder, the meter and
     the clock. The backfill, an import and a job take these and more (``ImportPorts`` in
     ``engram.imports``, ``JobPorts`` in ``engram.retain.jobs``)."""
 
-    store: MemoryStore
+    records: MemoryRecords
     tenants: TenantRegistry
     index: SearchIndex
     embedder: Embedder
@@ -75,6 +77,7 @@ class ImportPorts(TenantPorts):
     ports are these and more (``engram.retain.jobs.JobPorts``). ``settings`` are the service's (a
     job runs with the tenant's)."""
 
+    jobs: JobStore
     blobs: BlobStore | None
     steps: StepQueue | None
     queue: JobQueue | None
@@ -83,7 +86,7 @@ class ImportPorts(TenantPorts):
     @property
     def writing(self) -> Ports:
         """The ports the batches are written with (``engram.imports.writing.write``)."""
-        return Ports(self.store, self.index, self.embedder, self.clock)
+        return Ports(self.records, self.index, self.embedder, self.clock)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -92,6 +95,7 @@ class Backfill(TenantPorts):
     (``Deps.backfill``): a service that must see every vector first (forget by query, export,
     recall, the lifecycle) names this one port."""
 
+    pending: EmbeddingBacklog
     backlog: Backlog
 
     def run(self, tenant_id: str, *, batch: int = 64, at_most: int | None = None) -> int:
@@ -99,7 +103,7 @@ class Backfill(TenantPorts):
         With ``at_most``, a backlog larger than that is left alone (to the background embedder)."""
         done = 0
         lock = self.backlog.lock(tenant_id)
-        waiting = self.store.pending_embedding(tenant_id, 1 if at_most is None else at_most + 1)
+        waiting = self.pending.pending_embedding(tenant_id, 1 if at_most is None else at_most + 1)
         if not waiting:  # the common case: nothing to wait for
             if lock.locked() and self.index.follows_upserts_only:
                 # An index that learns of writes only through upsert (not from the store) must
@@ -112,10 +116,10 @@ class Backfill(TenantPorts):
         retain = tenancy.settings_for(tenant_id, tenants=self.tenants, settings=self.settings).retain
         with lock:
             while True:
-                pending = self.store.pending_embedding(tenant_id, batch)
+                pending = self.pending.pending_embedding(tenant_id, batch)
                 if not pending:
                     return done
-                texts = key_text.texts_to_embed(tenant_id, pending, store=self.store, settings=retain)
+                texts = key_text.texts_to_embed(tenant_id, pending, store=self.records, settings=retain)
                 with self.meter.metered(tenant_id) as usage:
                     vectors = MeteredEmbedder(self.embedder, usage).embed(texts)
                     # The estimate their retain reserved is settled: their real cost is counted now.
@@ -123,13 +127,13 @@ class Backfill(TenantPorts):
                 items = [
                     (memory_id, digest, v) for (memory_id, _, digest), v in zip(pending, vectors, strict=True)
                 ]
-                stored = set(self.store.set_embeddings(tenant_id, items, self.embedder.model_id))
-                records = self.store.get_many(tenant_id, [i for i, _, _ in items if i in stored])
+                stored = set(self.pending.set_embeddings(tenant_id, items, self.embedder.model_id))
+                records = self.records.get_many(tenant_id, [i for i, _, _ in items if i in stored])
                 _second_screen(
                     tenant_id,
                     records,
                     {i: v for i, _, v in items},
-                    store=self.store,
+                    store=self.records,
                     clock=self.clock,
                     model=self.embedder.model_id,
                 )
@@ -145,7 +149,7 @@ class Backfill(TenantPorts):
 
     def run_all(self) -> None:
         """Embed every tenant's backlog (a local process does this before it ends)."""
-        for tenant_id in self.store.tenants_with_pending():
+        for tenant_id in self.pending.tenants_with_pending():
             self.run(tenant_id)
 
 
@@ -154,7 +158,7 @@ def _second_screen(
     records: dict[str, MemoryRecord],
     vectors: dict[str, Vector],
     *,
-    store: MemoryStore,
+    store: MemoryRecords,
     clock: Clock,
     model: str,
 ) -> None:

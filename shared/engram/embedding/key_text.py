@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 
 from engram.models import MemoryRecord
-from engram.ports import Conditions, MemoryStore
+from engram.ports import Conditions, MemoryRecords
 from engram.scopes import ScopeSet
 from engram.scoring import words
 from engram.settings import RetainSettings
@@ -54,7 +54,7 @@ def key_text(content: str, previous: str | None = None, part: str = "whole") -> 
 
 
 def texts_to_embed(
-    tenant_id: str, pending: Sequence[tuple[str, str, str]], *, store: MemoryStore, settings: RetainSettings
+    tenant_id: str, pending: Sequence[tuple[str, str, str]], *, store: MemoryRecords, settings: RetainSettings
 ) -> list[str]:
     """The key of each pending (id, content, hash): the content itself unless the settings ask
     for context, which only transcript turns get (raw, in a thread, and in a session or read as
@@ -79,7 +79,7 @@ def transcript_turn(record: MemoryRecord) -> bool:
     return bool(record.source.session_id or record.source.role or words.has_speaker_label(record.content))
 
 
-def _previous_turns(tenant_id: str, turns: dict[str, MemoryRecord], store: MemoryStore) -> dict[str, str]:
+def _previous_turns(tenant_id: str, turns: dict[str, MemoryRecord], store: MemoryRecords) -> dict[str, str]:
     """The content of the turn before each one in its thread, where there is one."""
     if not turns:
         return {}

@@ -33,7 +33,7 @@ def forget(
     candidates = None
     found: dict[str, MemoryRecord] = {}
     if request.ids is not None:
-        found = ports.store.get_many(tenant_id, request.ids)
+        found = ports.records.get_many(tenant_id, request.ids)
         ids = [i for i in dict.fromkeys(request.ids) if i in found and scopes.allows(found[i].scope)]
         if not ids:
             raise NotFoundError("no memory with these ids")
@@ -59,7 +59,7 @@ def forget(
     else:
         assert request.filter is not None
         conditions = forget_conditions(scopes, request.filter)
-        ids = ports.store.select_ids(tenant_id, conditions, older_than=request.filter.older_than)
+        ids = ports.records.select_ids(tenant_id, conditions, older_than=request.filter.older_than)
         reason = "filter"
     if request.dry_run:
         return ForgetResponse(
@@ -70,6 +70,6 @@ def forget(
     log = DeletionLogEntry(
         receipt_id=receipt_id(), tenant_id=tenant_id, at=ports.clock.now(), ids=ids, reason=reason
     )
-    deleted = ports.store.delete(tenant_id, ids, log)
+    deleted = ports.records.delete(tenant_id, ids, log)
     ports.index.remove(tenant_id, deleted, states=[removed_state(found[i]) for i in deleted if i in found])
     return ForgetResponse(deleted=deleted, dry_run=False, receipt_id=log.receipt_id, candidates=candidates)

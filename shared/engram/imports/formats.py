@@ -18,7 +18,7 @@ from datetime import datetime
 from engram.errors import ForbiddenError, ValidationFailedError
 from engram.imports import lancedb_pro, lines, peers
 from engram.models import ImportReport
-from engram.ports import MemoryStore
+from engram.ports import MemoryRecords
 from engram.scopes import ScopeSet
 
 _EXISTING_CHUNK = 200
@@ -81,12 +81,12 @@ def items(plan: peers.Plan, scopes: ScopeSet) -> lines.Plan:
     )
 
 
-def existing(tenant_id: str, plan: peers.Plan, store: MemoryStore) -> set[str]:
+def existing(tenant_id: str, plan: peers.Plan, records: MemoryRecords) -> set[str]:
     """The ids of the plan's memories the tenant holds already."""
     ids = [r.id for _, r, _ in plan.memories]
     found: set[str] = set()
     for start in range(0, len(ids), _EXISTING_CHUNK):
-        found.update(store.get_many(tenant_id, ids[start : start + _EXISTING_CHUNK]))
+        found.update(records.get_many(tenant_id, ids[start : start + _EXISTING_CHUNK]))
     return found
 
 

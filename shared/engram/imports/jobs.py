@@ -41,7 +41,7 @@ def submit(
     after each batch costs one small write) and in the job otherwise; without ``text``, the
     upload of ``job_id``; ``peer`` says how to read another service's export."""
     p = import_ports
-    jobs, blobs, now = p.store, p.blobs, p.clock.now()
+    jobs, blobs, now = p.jobs, p.blobs, p.clock.now()
     job_id = job_id or new_job_id()
     key = upload_key(context.tenant_id, job_id)
     request = {"object": key}
@@ -94,7 +94,7 @@ def run_job(
     tenant_id: str, job_id: str, *, should_stop: Callable[[], bool] = lambda: False, import_ports: ImportPorts
 ) -> Job | None:
     """Run (or resume) an import job until it ends or ``should_stop``; the job as it is then."""
-    job = import_ports.store.get_job(tenant_id, job_id)
+    job = import_ports.jobs.get_job(tenant_id, job_id)
     if job is None or job.status in ("succeeded", "failed") or job.request is None:
         return job
     return execute(tenant_id, job, should_stop=should_stop, import_ports=import_ports)
@@ -106,10 +106,10 @@ def execute(
     """Run an import job from where its progress says; the job as stored at the end.
     ``settings`` are the service's (the job runs with the tenant's)."""
     p = import_ports
-    store, clock = p.store, p.clock
+    jobs, clock = p.jobs, p.clock
     request = job.request or {}
     running = job.model_copy(update={"status": "running", "updated_at": clock.now()})
-    store.put_job(tenant_id, running)
+    jobs.put_job(tenant_id, running)
     try:
         scopes = ScopeSet.every() if job.scopes is None else ScopeSet.of(job.scopes)
         context = tenancy.of_tenant(tenant_id, scopes, tenants=p.tenants, settings=p.settings)
@@ -120,7 +120,7 @@ def execute(
         saved = "object" in request  # the job is small: its progress is kept after each batch
 
         def keep(_done: int, _total: int) -> None:
-            store.put_job(tenant_id, running.model_copy(update={"progress": progress}))
+            jobs.put_job(tenant_id, running.model_copy(update={"progress": progress}))
 
         write(
             tenant_id,
@@ -139,7 +139,7 @@ def execute(
         return _finish(tenant_id, ended, request, p)
     if progress.done < progress.total:  # stopped at the deadline: a step resumes it
         paused = running.model_copy(update={"progress": progress, "updated_at": clock.now()})
-        store.put_job(tenant_id, paused)
+        jobs.put_job(tenant_id, paused)
         return paused
     done = running.model_copy(update={"status": "succeeded", "progress": progress, "request": None})
     return _finish(tenant_id, done, request, p)
@@ -147,7 +147,7 @@ def execute(
 
 def _finish(tenant_id: str, job: Job, request: dict[str, str], ports: ImportPorts) -> Job:
     ended = job.model_copy(update={"updated_at": ports.clock.now()})
-    ports.store.put_job(tenant_id, ended)
+    ports.jobs.put_job(tenant_id, ended)
     if "object" in request and ports.blobs is not None:  # the uploaded file is not kept
         ports.blobs.delete(request["object"])
     return ended

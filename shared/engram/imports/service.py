@@ -105,7 +105,7 @@ def _peer_plan(
     """Another service's file read and checked against the key, and which of its memories the tenant holds."""
     now = ports.clock.now()
     plan = formats.read(peer, text, tenant_id=context.tenant_id, scopes=context.scopes, now=now)
-    return plan, formats.existing(context.tenant_id, plan, ports.store)
+    return plan, formats.existing(context.tenant_id, plan, ports.records)
 
 
 def _here(

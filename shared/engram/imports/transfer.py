@@ -12,22 +12,25 @@ from engram.embedding.backlog import Backfill, ImportPorts
 from engram.identity import job_id
 from engram.memories import operations as pipeline
 from engram.models import ExportLink
-from engram.ports import BlobStore, Clock, MemoryStore
+from engram.ports import BlobStore, Clock, MemoryHistory, MemoryRecords
 from engram.settings import Settings
 from engram.tenants.tenancy import TenantContext
 
 
-def export_lines(context: TenantContext, *, store: MemoryStore, backfill: Backfill) -> Iterator[str]:
+def export_lines(
+    context: TenantContext, *, records: MemoryRecords, history: MemoryHistory, backfill: Backfill
+) -> Iterator[str]:
     """The export as lines: a header, then one memory of the caller's scopes per line."""
     backfill.run(context.tenant_id)  # an export carries every vector
-    return pipeline.export_lines(context.tenant_id, store=store, scopes=context.scopes)
+    return pipeline.export_lines(context.tenant_id, records=records, history=history, scopes=context.scopes)
 
 
 def export_link(
     context: TenantContext,
     *,
     blobs: BlobStore | None,
-    store: MemoryStore,
+    records: MemoryRecords,
+    history: MemoryHistory,
     backfill: Backfill,
     clock: Clock,
     settings: Settings,
@@ -37,7 +40,7 @@ def export_link(
     None without it: the caller streams ``export_lines`` itself."""
     if blobs is None:
         return None
-    lines = export_lines(context, store=store, backfill=backfill)
+    lines = export_lines(context, records=records, history=history, backfill=backfill)
     count = size = 0
     with tempfile.NamedTemporaryFile("w", suffix=".jsonl", encoding="utf-8") as out:
         for line in lines:

@@ -37,7 +37,7 @@ def start_upload(
 ) -> JobAccepted:
     """The job of an uploaded file (the same one again if it was started already); ``peer`` says
     how to read another service's export."""
-    jobs, blobs = import_ports.store, import_ports.blobs
+    jobs, blobs = import_ports.jobs, import_ports.blobs
     if blobs is None:
         raise NotFoundError(NO_UPLOADS)
     existing = jobs.get_job(context.tenant_id, job_id)

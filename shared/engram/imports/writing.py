@@ -35,7 +35,7 @@ def write(
     slowest = 0.0
     now = ports.clock.now()
     with meter.metered(tenant_id) as usage:
-        metered = Ports(ports.store, ports.index, MeteredEmbedder(ports.embedder, usage), ports.clock)
+        metered = Ports(ports.records, ports.index, MeteredEmbedder(ports.embedder, usage), ports.clock)
         while progress.done < len(plan.items) and not should_stop(slowest):
             items = plan.items[progress.done : progress.done + batch]
             started = time.monotonic()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engram.ports import Clock, MemoryStore, SearchIndex, TenantRegistry
+from engram.ports import Clock, LifecycleReports, MemoryRecords, SearchIndex, TenantRegistry
 from engram.settings import Settings
 
 
@@ -14,7 +14,8 @@ class LifecyclePorts:
     """The ports a lifecycle run takes (a ``Deps.call`` bundle). ``settings`` are the service's
     in ``engram.lifecycle.service`` and the tenant's once ``run`` is given them."""
 
-    store: MemoryStore
+    records: MemoryRecords
+    reports: LifecycleReports
     tenants: TenantRegistry
     index: SearchIndex
     clock: Clock

@@ -12,7 +12,7 @@ from engram.lifecycle import sweep
 from engram.lifecycle.ports import LifecyclePorts
 from engram.lifecycle.sweep import LifecycleOptions
 from engram.models import LifecycleReport
-from engram.ports import LifecycleReports, MemoryStore, SearchIndex, TenantRegistry
+from engram.ports import LifecycleReports, MemoryRecords, SearchIndex, TenantRegistry
 from engram.settings import Settings
 from engram.tenants import tenancy
 
@@ -47,7 +47,7 @@ def run_lifecycle_all(
 def reindex(
     tenant_ids: Sequence[str],
     *,
-    store: MemoryStore,
+    records: MemoryRecords,
     tenants: TenantRegistry,
     index: SearchIndex,
     backfill: Backfill,
@@ -62,7 +62,7 @@ def reindex(
         tenancy.settings_for(tenant_id, tenants=tenants, settings=settings)
         backfill.run(tenant_id)
     target = index.rebuild_target()  # set up, and failures show rather than deferred
-    return rebuild(tenant_ids, records=store.iter_records, index=target, clean=clean, progress=progress)
+    return rebuild(tenant_ids, records=records.iter_records, index=target, clean=clean, progress=progress)
 
 
 def lifecycle_reports(

@@ -30,7 +30,7 @@ from engram.models import (
     MemoryRecord,
     TierMove,
 )
-from engram.ports import ConditionalUpdate, Conditions, MemoryStore, SearchIndex
+from engram.ports import ConditionalUpdate, Conditions, LifecycleReports, MemoryRecords, SearchIndex
 from engram.scopes import ScopeSet
 from engram.scoring import lifecycle as rules_math
 from engram.settings import Settings
@@ -84,11 +84,11 @@ def _top(movers: list[TierMove], limit: int) -> list[TierMove]:
 
 
 def _resumable(
-    store: MemoryStore, tenant_id: str, rules: RuleSet, now: datetime | None
+    reports: LifecycleReports, tenant_id: str, rules: RuleSet, now: datetime | None
 ) -> LifecycleReport | None:
     """The tenant's latest run of these rules, if it stopped early (at ``now``, when one is given)."""
     # Decay and tiering are scheduled apart: the latest run of the same rules is the one to resume.
-    latest = [r for r in store.lifecycle_reports(tenant_id, 20) if r.rules == rules][:1]
+    latest = [r for r in reports.lifecycle_reports(tenant_id, 20) if r.rules == rules][:1]
     if not latest:
         return None
     report = latest[0]
@@ -124,11 +124,11 @@ def run(tenant_id: str, ports: LifecyclePorts, **options: Unpack[LifecycleOption
     report whose cursor the next call resumes from. A dry run writes nothing and stores no report.
     Example: ``engram lifecycle run --tenant acme --now 2026-06-01T00:00:00Z --json`` calls this.
     """
-    store, index, clock, settings = ports.store, ports.index, ports.clock, ports.settings
+    clock, settings = ports.clock, ports.settings
     now, dry_run, should_stop = options.get("now"), options.get("dry_run", False), options.get("should_stop")
     rules = options.get("rules", "all")
     began = time.perf_counter()
-    report = None if dry_run else _resumable(store, tenant_id, rules, now)
+    report = None if dry_run else _resumable(ports.reports, tenant_id, rules, now)
     if report is None:
         report = LifecycleReport(
             run_id=run_id(),
@@ -139,7 +139,7 @@ def run(tenant_id: str, ports: LifecyclePorts, **options: Unpack[LifecycleOption
             started_at=clock.now(),
         )
     while True:
-        page = store.list_page(
+        page = ports.records.list_page(
             tenant_id, EVERYTHING, cursor=report.cursor, limit=settings.lifecycle.job_page_size
         )
         changes = _settle_page(page.records, report, settings, ALLOWED[rules])
@@ -150,10 +150,10 @@ def run(tenant_id: str, ports: LifecyclePorts, **options: Unpack[LifecycleOption
         if page.next_cursor is None:
             counted.status = "completed"
             counted.finished_at = clock.now()
-        report = counted if dry_run else _commit(tenant_id, counted, changes, store, index, settings)
+        report = counted if dry_run else _commit(tenant_id, counted, changes, ports)
         stop = report.status == "completed" or (should_stop is not None and should_stop())
         if report.pending_expired and (stop or len(report.pending_expired) >= EXPIRE_BATCH):
-            report = _expire(tenant_id, report, store=store, index=index)
+            report = _expire(tenant_id, report, ports)
         if stop:
             return report
 
@@ -203,27 +203,21 @@ def _counted(report: LifecycleReport, changes: _Page, scanned: int, top: int) ->
 
 
 def _commit(
-    tenant_id: str,
-    report: LifecycleReport,
-    changes: _Page,
-    store: MemoryStore,
-    index: SearchIndex,
-    settings: Settings,
+    tenant_id: str, report: LifecycleReport, changes: _Page, ports: LifecyclePorts
 ) -> LifecycleReport:
     """The page's moves, each only if the memory did not change meanwhile, with the report."""
     updates = changes.updates
-    applied = set(store.update_many(tenant_id, updates, report=report))
+    applied = set(ports.records.update_many(tenant_id, updates, report=report))
     missed = [u.record.id for u in updates if u.record.id not in applied]
     if missed:  # changed meanwhile (an access, a feedback): the next run looks again
-        report = _uncount(report, [changes.movers[i] for i in missed], settings.lifecycle.top_movers)
-        store.put_lifecycle_report(tenant_id, report)
-    _reindex(tenant_id, [u.record for u in updates if u.record.id in applied], store=store, index=index)
+        report = _uncount(report, [changes.movers[i] for i in missed], ports.settings.lifecycle.top_movers)
+        ports.reports.put_lifecycle_report(tenant_id, report)
+    changed = [u.record for u in updates if u.record.id in applied]
+    _reindex(tenant_id, changed, records=ports.records, index=ports.index)
     return report
 
 
-def _expire(
-    tenant_id: str, report: LifecycleReport, *, store: MemoryStore, index: SearchIndex
-) -> LifecycleReport:
+def _expire(tenant_id: str, report: LifecycleReport, ports: LifecyclePorts) -> LifecycleReport:
     """Delete the expired memories the run has collected (one deletion-log entry), then store the report."""
     log = DeletionLogEntry(
         receipt_id=receipt_id(),
@@ -232,10 +226,10 @@ def _expire(
         ids=report.pending_expired,
         reason="expired",
     )
-    deleted = store.delete(tenant_id, report.pending_expired, log)
-    index.remove(tenant_id, deleted)
+    deleted = ports.records.delete(tenant_id, report.pending_expired, log)
+    ports.index.remove(tenant_id, deleted)
     done = report.model_copy(update={"pending_expired": [], "expired": report.expired + len(deleted)})
-    store.put_lifecycle_report(tenant_id, done)
+    ports.reports.put_lifecycle_report(tenant_id, done)
     return done
 
 
@@ -253,16 +247,18 @@ def _uncount(report: LifecycleReport, missed: list[TierMove], top: int) -> Lifec
     return fixed
 
 
-def _reindex(tenant_id: str, records: list[MemoryRecord], *, store: MemoryStore, index: SearchIndex) -> None:
+def _reindex(
+    tenant_id: str, changed: list[MemoryRecord], *, records: MemoryRecords, index: SearchIndex
+) -> None:
     """Archived memories leave the index; the others get their new tier (the index filters on it)."""
-    if not records:
+    if not changed:
         return
-    archived = [r for r in records if r.tier == "archived"]
+    archived = [r for r in changed if r.tier == "archived"]
     if archived:
         index.remove(tenant_id, [r.id for r in archived], states=archived)
-    moved = [r for r in records if r.tier != "archived"]
+    moved = [r for r in changed if r.tier != "archived"]
     if moved:
-        vectors = store.get_vectors(tenant_id, [r.id for r in moved])
+        vectors = records.get_vectors(tenant_id, [r.id for r in moved])
         index.upsert(tenant_id, moved, [vectors.get(r.id) for r in moved])
 
 

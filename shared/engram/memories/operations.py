@@ -37,7 +37,6 @@ from engram.ports import (
     Conditions,
     MemoryHistory,
     MemoryRecords,
-    MemoryStore,
     Ports,
     SearchIndex,
     Vector,
@@ -154,7 +153,7 @@ def patch(
     entry per patch. Moving a memory out of ``archived`` restores it to the search index and
     restarts its decay clock (``last_accessed_at`` = now), so the next job run does not archive
     it again at once; moving it into ``archived`` takes it out of the index."""
-    records, index, embedder, clock = ports.store, ports.index, ports.embedder, ports.clock
+    records, index, embedder, clock = ports.records, ports.index, ports.embedder, ports.clock
     record = visible(records, tenant_id, memory_id, scopes)
     now = clock.now()
     changes: dict[str, Any] = {"version": record.version + 1, "updated_at": now}
@@ -214,7 +213,7 @@ def restore(
 ) -> MemoryView:
     """Bring an archived memory back into ``request.tier`` (a memory that is not archived is
     returned unchanged, so a retried restore is harmless)."""
-    record = visible(ports.store, tenant_id, memory_id, scopes)
+    record = visible(ports.records, tenant_id, memory_id, scopes)
     if record.tier != "archived":
         return MemoryView.of(record)
     return patch(
@@ -302,16 +301,18 @@ def _screened(
     return record, [*history, history_entry(record, "updated", now, detail)]
 
 
-def export_lines(tenant_id: str, *, store: MemoryStore, scopes: ScopeSet) -> Iterator[str]:
+def export_lines(
+    tenant_id: str, *, records: MemoryRecords, history: MemoryHistory, scopes: ScopeSet
+) -> Iterator[str]:
     """JSONL: one header line, then one line per memory (of ``scopes``, if given) with its
     history and embedding."""
     yield json.dumps({"format": EXPORT_FORMAT, "tenant_id": tenant_id})
-    for record, vector in store.iter_records(tenant_id):
+    for record, vector in records.iter_records(tenant_id):
         if not scopes.allows(record.scope):
             continue
         line = {
             "memory": record.model_dump(mode="json", exclude={"tenant_id"}),
-            "history": [h.model_dump(mode="json") for h in store.history(tenant_id, record.id)],
+            "history": [h.model_dump(mode="json") for h in history.history(tenant_id, record.id)],
             "embedding": base64.b64encode(vector.tobytes()).decode() if vector is not None else None,
         }
         yield json.dumps(line, sort_keys=True)
@@ -333,7 +334,7 @@ def write_imported(
     """Write validated imports in batches (one store write and one index upsert each); returns
     the memories written. An id that exists already is skipped; instruction-like text is
     quarantined; a memory without a vector is embedded."""
-    store, embedder = ports.store, ports.embedder
+    store, embedder = ports.records, ports.embedder
     written: list[MemoryRecord] = []
     for start in range(0, len(items), batch_size):
         batch = [(*_screened(r, h, now), v) for r, h, v in items[start : start + batch_size]]

@@ -32,7 +32,7 @@ from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from engram.errors import QuotaExceededError
-from engram.ports import Clock, Embedder, MemoryStore, Ports, SearchIndex, UsageLedger, Vector
+from engram.ports import Clock, Embedder, MemoryRecords, Ports, SearchIndex, UsageLedger, Vector
 
 if TYPE_CHECKING:
     from engram.settings import LimitsSettings
@@ -203,7 +203,7 @@ class MeteredPorts:
     """The ports of an operation that reads, writes and embeds, and the meter its embedding is
     counted by (a ``Deps.call`` bundle): ``with metered_ports.ports(tenant_id) as ports: ...``."""
 
-    store: MemoryStore
+    records: MemoryRecords
     index: SearchIndex
     embedder: Embedder
     meter: Meter
@@ -213,4 +213,4 @@ class MeteredPorts:
     def ports(self, tenant_id: str, *counted: str) -> Iterator[Ports]:
         """``Ports`` whose embedder counts into the tenant's usage (``Meter.metered``)."""
         with self.meter.metered(tenant_id, *counted) as usage:
-            yield Ports(self.store, self.index, MeteredEmbedder(self.embedder, usage), self.clock)
+            yield Ports(self.records, self.index, MeteredEmbedder(self.embedder, usage), self.clock)

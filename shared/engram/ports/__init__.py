@@ -22,7 +22,7 @@ from engram.ports.store import KeyStore as KeyStore
 from engram.ports.store import LifecycleReports as LifecycleReports
 from engram.ports.store import MemoryHistory as MemoryHistory
 from engram.ports.store import MemoryRecords as MemoryRecords
-from engram.ports.store import MemoryStore as MemoryStore
+from engram.ports.store import Store as Store
 from engram.ports.store import TenantRegistry as TenantRegistry
 from engram.ports.store import UsageLedger as UsageLedger
 from engram.ports.values import ConditionalUpdate as ConditionalUpdate
@@ -269,7 +269,7 @@ class Ports:
     """The ports an operation that reads, writes and embeds works with, as one argument
     (a service builds it from the ports it names; a metered operation's embedder counts its use)."""
 
-    store: MemoryStore
+    records: MemoryRecords
     index: SearchIndex
     embedder: Embedder
     clock: Clock

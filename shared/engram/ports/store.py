@@ -1,4 +1,4 @@
-"""The system of record's ports, one per concern; ``MemoryStore`` is all of them together.
+"""The system of record's ports, one per concern; ``Store`` is the store composed of them.
 
 Every method takes the tenant id as its first argument (the tenant registry's cross-tenant
 listings excepted); an adapter never reads, changes or counts another tenant's rows, whatever
@@ -214,19 +214,28 @@ class EmbeddingBacklog(Protocol):
     def tenants_with_pending(self) -> list[str]: ...
 
 
-@runtime_checkable
-class MemoryStore(
-    TenantRegistry,
-    MemoryRecords,
-    MemoryHistory,
-    DeletionLog,
-    IdempotencyRecords,
-    JobStore,
-    LifecycleReports,
-    EmbeddingBacklog,
-    Protocol,
-):
-    """The system of record: every port above, on one backend (``SqliteStore``, ``DynamoStore``)."""
+class Store(Protocol):
+    """The system of record, composed of its parts: each the port of one concern, all on one
+    backend (``SqliteStore``, ``DynamoStore``). The composition root builds it and ``Deps`` holds
+    it; no service takes it: a service names the parts it uses (``records``, ``jobs`` …, the names
+    in ``engram.deps.STORE_PARTS``) and is given ``store.records``, ``store.jobs`` …"""
+
+    @property
+    def tenants(self) -> TenantRegistry: ...
+    @property
+    def records(self) -> MemoryRecords: ...
+    @property
+    def history(self) -> MemoryHistory: ...
+    @property
+    def deletion_log(self) -> DeletionLog: ...
+    @property
+    def idempotency(self) -> IdempotencyRecords: ...
+    @property
+    def jobs(self) -> JobStore: ...
+    @property
+    def reports(self) -> LifecycleReports: ...
+    @property
+    def pending(self) -> EmbeddingBacklog: ...
 
 
 @runtime_checkable

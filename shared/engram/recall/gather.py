@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, NamedTuple
 
 from engram.models import MemoryRecord
-from engram.ports import CandidateSearch, MemoryStore, SearchIndex
+from engram.ports import CandidateSearch, MemoryRecords, SearchIndex
 from engram.recall.state import RecallState
 from engram.scoring import channels
 from engram.settings import Settings
@@ -55,7 +55,7 @@ def one_trip(state: RecallState, index: SearchIndex) -> bool:
 
 
 def text_side(
-    state: RecallState, index: SearchIndex, store: MemoryStore, settings: Settings
+    state: RecallState, index: SearchIndex, store: MemoryRecords, settings: Settings
 ) -> Future[TextSide] | None:
     """BM25's candidates and their records, started on another thread (None when not needed)."""
     if one_trip(state, index) or state.method == "vector":
@@ -135,7 +135,7 @@ def candidates(state: RecallState, index: SearchIndex, side: Future[TextSide] | 
     state.ids = list(dict.fromkeys([i for i, _ in state.knn] + [i for i, _ in state.bm25] + list(state.cos)))
 
 
-def fetch(state: RecallState, store: MemoryStore, side: Future[TextSide] | None) -> None:
+def fetch(state: RecallState, store: MemoryRecords, side: Future[TextSide] | None) -> None:
     """The candidates' records (BM25's came with them); a candidate gone meanwhile drops out."""
     fetched = dict(side.result().records) if side is not None else {}
     rest = [i for i in state.ids if i not in fetched]
@@ -144,7 +144,7 @@ def fetch(state: RecallState, store: MemoryStore, side: Future[TextSide] | None)
     state.records = fetched
 
 
-def topic_trip(state: RecallState, index: SearchIndex, store: MemoryStore, settings: Settings) -> None:
+def topic_trip(state: RecallState, index: SearchIndex, store: MemoryRecords, settings: Settings) -> None:
     """``topic_hits`` after a one-trip search: the new hits join with their records and cosines."""
     hits = topic_hits(state, index, settings, state.bm25, state.records)
     if hits is state.bm25:
@@ -161,7 +161,7 @@ def topic_trip(state: RecallState, index: SearchIndex, store: MemoryStore, setti
 def gather(
     state: RecallState,
     index: SearchIndex,
-    store: MemoryStore,
+    store: MemoryRecords,
     side: Future[TextSide] | None,
     settings: Settings,
 ) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from engram.embedding.backlog import Backfill
 from engram.metering.counters import Meter, MeteredEmbedder
 from engram.models import RecallRequest, RecallResponse
-from engram.ports import Clock, Embedder, MemoryStore, Ports, Reranker, SearchIndex
+from engram.ports import Clock, Embedder, MemoryRecords, Ports, Reranker, SearchIndex
 from engram.recall import service
 from engram.tenants.tenancy import TenantContext
 
@@ -15,7 +15,7 @@ def run(
     request: RecallRequest,
     *,
     with_timings: bool = False,
-    store: MemoryStore,
+    records: MemoryRecords,
     index: SearchIndex,
     embedder: Embedder,
     reranker: Reranker | None,
@@ -35,7 +35,7 @@ def run(
         return service.recall(
             tenant_id,
             request,
-            Ports(store, index, MeteredEmbedder(embedder, usage), clock),
+            Ports(records, index, MeteredEmbedder(embedder, usage), clock),
             scopes=scopes,
             settings=tenant_settings,
             reranker=reranker,

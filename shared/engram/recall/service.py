@@ -34,7 +34,7 @@ def recall(
     ``usage``, if given, counts the provider calls made (``rerank_calls``).
     """
     began = time.perf_counter()
-    store, index = ports.store, ports.index
+    store, index = ports.records, ports.index
     state = start(tenant_id, request, scopes, ports.clock, settings)
     timer, r = state.timer, settings.recall
     side = gather.text_side(state, index, store, settings)

@@ -14,7 +14,7 @@ import numpy as np
 
 from engram.embedding.key_text import transcript_turn
 from engram.models import MemoryRecord, RerankTrace
-from engram.ports import MemoryStore, Reranker, SearchIndex, ThreadSearch
+from engram.ports import MemoryRecords, Reranker, SearchIndex, ThreadSearch
 from engram.recall.gather import pool
 from engram.recall.state import RecallState
 from engram.scoring import answer_types, channels, fusion, lifecycle, shaping, words
@@ -73,7 +73,7 @@ def _bonus(state: RecallState, name: str, weight: float, share_of: Callable[[str
             trace.note(memory_id, {name: round(share, 6), "fused": round(fused[memory_id], 6)})
 
 
-def context(state: RecallState, store: MemoryStore, index: SearchIndex, settings: Settings) -> None:
+def context(state: RecallState, store: MemoryRecords, index: SearchIndex, settings: Settings) -> None:
     """Time, when, thread and entity bonuses, then the thread neighbours of the best hits (which
     may add candidates)."""
     r, query, records = settings.recall, state.request.query, state.records
@@ -116,7 +116,7 @@ def context(state: RecallState, store: MemoryStore, index: SearchIndex, settings
         neighbours(state, store, index, settings)
 
 
-def neighbours(state: RecallState, store: MemoryStore, index: SearchIndex, settings: Settings) -> None:
+def neighbours(state: RecallState, store: MemoryRecords, index: SearchIndex, settings: Settings) -> None:
     """The thread neighbours of the best hits inherit a share of their score (new ones join)."""
     r, fused, records, trace = settings.recall, state.fused, state.records, state.trace
     seeds = sorted(state.ids, key=lambda i: (-fused[i], i))[: r.neighbour_seeds]
@@ -264,7 +264,7 @@ def matches(cosine: float | None, shares_word: bool, settings: Settings) -> bool
     return cosine >= r.match_cosine or (shares_word and cosine >= r.match_cosine_with_word)
 
 
-def diversify(state: RecallState, store: MemoryStore, index: SearchIndex, settings: Settings) -> None:
+def diversify(state: RecallState, store: MemoryRecords, index: SearchIndex, settings: Settings) -> None:
     """MMR over what passed, best first; a memory forgotten meanwhile drops out, one not embedded
     yet counts as unlike every other."""
     final, limit = state.final, state.request.limit

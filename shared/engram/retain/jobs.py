@@ -113,6 +113,7 @@ class JobPorts(ImportPorts):
     """The ports running a job takes (a ``Deps.call`` bundle): an import's (``engram.imports``)
     and what a retain adds."""
 
+    idempotency: IdempotencyRecords
     extractor: Extractor
     llm: LLM | None
     backlog: Backlog
@@ -123,14 +124,14 @@ def run_job(tenant_id: str, job_id_: str, *, job_ports: JobPorts) -> Job | None:
     alone, so a redelivered message is a no-op; a failed one runs again (its retain carries
     the job's idempotency key, so what a first attempt committed is replayed, not rewritten).
     Returns the job as it ends, None if it does not exist."""
-    store = job_ports.store
-    job = store.get_job(tenant_id, job_id_)
+    jobs = job_ports.jobs
+    job = jobs.get_job(tenant_id, job_id_)
     if job is None or job.status == "succeeded":
         return job
     if job.request is None:  # a failed job whose body was dropped cannot run again
         return job
     execute(tenant_id, job, job_ports=job_ports)
-    return store.get_job(tenant_id, job_id_)
+    return jobs.get_job(tenant_id, job_id_)
 
 
 def execute(tenant_id: str, job: Job, *, job_ports: JobPorts) -> None:
@@ -146,13 +147,13 @@ def execute(tenant_id: str, job: Job, *, job_ports: JobPorts) -> None:
         _import_slice(tenant_id, run_import, runner=p.runner)
         return
     running = job.model_copy(update={"status": "running", "updated_at": p.clock.now()})
-    p.store.put_job(tenant_id, running)
+    p.jobs.put_job(tenant_id, running)
     try:
         response = metered.run(
             tenancy.of_tenant(tenant_id, tenants=p.tenants, settings=p.settings),
             job_request(job),
-            records=p.store,
-            idempotency=p.store,
+            records=p.records,
+            idempotency=p.idempotency,
             index=p.index,
             embedder=p.embedder,
             extractor=p.extractor,
@@ -177,7 +178,7 @@ def execute(tenant_id: str, job: Job, *, job_ports: JobPorts) -> None:
             "error": str(exc),
             "request": job.request if p.queue is not None else None,
         }
-    p.store.put_job(tenant_id, running.model_copy(update={**update, "updated_at": p.clock.now()}))
+    p.jobs.put_job(tenant_id, running.model_copy(update={**update, "updated_at": p.clock.now()}))
 
 
 IMPORT_SLICE_BATCHES = 5

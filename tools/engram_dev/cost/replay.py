@@ -244,7 +244,7 @@ def measure(endpoint: str | None, *, n: int = 20, dimension: int = 1024) -> dict
             )
             request("POST /v1/memories")
             deps.call(run_job, "acme", accepted.job_id)  # the extract worker
-            deps.store.get_job("acme", accepted.job_id)  # the caller's one poll: GET /v1/jobs/{id}
+            deps.store.jobs.get_job("acme", accepted.job_id)  # the caller's one poll: GET /v1/jobs/{id}
             request("GET /v1/jobs/{id}")
             return len(text)
 
@@ -255,7 +255,7 @@ def measure(endpoint: str | None, *, n: int = 20, dimension: int = 1024) -> dict
             ("retain_smart", smart_retain),
         ):
             # Each as its function reads: the stack sets ENGRAM_MEMORY_READS=eventual on recall's.
-            store.memory_reads = MEMORY_READS.get(name, "consistent")
+            store.records.memory_reads = MEMORY_READS.get(name, "consistent")
             out[name] = _average(meter, operation, n, titan)
         engine.close()
         raw.delete_table(TableName=table)

@@ -5,6 +5,7 @@ are listed for the scheduler in g2 (``JOBS#OPEN``), finished ones expire through
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from engram.adapters.dynamodb.items import Item, created_key, expired, key, key_of, n, s
 from engram.adapters.dynamodb.requests import DynamoTable
@@ -12,6 +13,7 @@ from engram.adapters.matching import iso
 from engram.adapters.store_policy import FINISHED_JOB_TTL
 from engram.errors import PayloadTooLargeError
 from engram.models import Job
+from engram.ports import BlobStore, Clock
 
 INLINE_JOB_BYTES = 100_000
 """Job bodies up to this size stay in the item (DynamoDB's item limit is 400 KB)."""
@@ -27,6 +29,14 @@ def _key(tenant_id: str, job_id: str) -> Item:
 
 
 class DynamoJobs(DynamoTable):
+    """The jobs, with where a body too large for an item goes (``blobs``: S3 in the stack)."""
+
+    def __init__(
+        self, client: Any, table_name: str, *, blobs: BlobStore | None = None, clock: Clock | None = None
+    ) -> None:
+        super().__init__(client, table_name, clock=clock)
+        self.blobs = blobs
+
     def _body(self, tenant_id: str, job: Job) -> tuple[str, str | None]:
         """(the item's document, the blob key its body went to if it is too large to inline)."""
         body = job.request

@@ -34,7 +34,7 @@ def _listing_index(tenant_id: str, conditions: Conditions) -> tuple[str, str]:
     return "g1", f"{prefix}#MEMS"
 
 
-class DynamoMemories(DynamoMemoryReads):
+class DynamoListing(DynamoMemoryReads):
     def listing(
         self, tenant_id: str, conditions: Conditions, *, after: str | None = None, before: str | None = None
     ) -> Iterator[Item]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Literal
 
 from engram.adapters.dynamodb.deletion_log import deletion_log_pk
 from engram.adapters.dynamodb.items import (
@@ -24,13 +24,25 @@ from engram.adapters.dynamodb.requests import DynamoTable
 from engram.adapters.dynamodb.write_behind import WriteBehind
 from engram.adapters.matching import iso, matches
 from engram.models import DeletionLogEntry, MemoryRecord
-from engram.ports import Conditions, Vector
+from engram.ports import Clock, Conditions, Vector
 
 
 class DynamoMemoryReads(DynamoTable):
-    _accesses: WriteBehind | None = None
-    """Recall's access counts waiting in this process (the writing half, ``DynamoMemoryStore``,
-    keeps them); what this half reads counts them."""
+    def __init__(
+        self,
+        client: Any,
+        table_name: str,
+        *,
+        clock: Clock | None = None,
+        memory_reads: Literal["consistent", "eventual"] = "consistent",
+    ) -> None:
+        super().__init__(client, table_name, clock=clock)
+        self.memory_reads = memory_reads
+        """``eventual``: ``get_many`` reads eventually consistent (half the read units), for a
+        process whose reads by id only rank (the recall function: ``AwsSettings.memory_reads``)."""
+        self._accesses: WriteBehind | None = None
+        """Recall's access counts waiting in this process (the writing half, ``DynamoMemories``,
+        keeps them); what this half reads counts them."""
 
     def _seen(self, tenant_id: str, record: MemoryRecord) -> MemoryRecord:
         """The record with the accesses still waiting in this process counted."""

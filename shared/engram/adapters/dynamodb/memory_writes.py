@@ -13,7 +13,7 @@ from engram.adapters.dynamodb.history import born_entry, inline_creation
 from engram.adapters.dynamodb.idempotency import put_idempotency
 from engram.adapters.dynamodb.items import memory_key, memory_pk, n, owned, s
 from engram.adapters.dynamodb.lifecycle import put_report
-from engram.adapters.dynamodb.listing import DynamoMemories
+from engram.adapters.dynamodb.listing import DynamoListing
 from engram.adapters.dynamodb.requests import TRANSACTION_LIMIT, cancellation_codes
 from engram.adapters.dynamodb.write_behind import WriteBehind
 from engram.adapters.matching import iso
@@ -34,7 +34,7 @@ def _access_merged(old: tuple[int, datetime], new: tuple[int, datetime]) -> tupl
     return old[0] + new[0], max(old[1], new[1])
 
 
-class DynamoMemoryStore(DynamoMemories):
+class DynamoMemories(DynamoListing):
     def _embedded(self, tenant_id: str, memory_ids: Sequence[str]) -> set[str]:
         """Which of these memories already have a vector stored."""
         keys = [memory_key(tenant_id, i) for i in memory_ids]

@@ -11,14 +11,14 @@ import json
 import random
 import time
 from collections.abc import Iterator, Sequence
-from typing import Any, Literal
+from typing import Any
 
 from engram.adapters.clock import SystemClock
 from engram.adapters.dynamodb.errors import translating
 from engram.adapters.dynamodb.items import Item, key_of, s
 from engram.adapters.dynamodb.table import index_name
 from engram.errors import ConflictError, ProviderError
-from engram.ports import BlobStore, Clock
+from engram.ports import Clock
 
 BATCH_WRITE_LIMIT = 25
 BATCH_GET_LIMIT = 100
@@ -42,25 +42,15 @@ def backoff(attempt: int) -> None:
 
 
 class DynamoTable:
-    """The client (injected, see ``dynamodb_client``), the table name, where large job bodies go
-    (``blobs``: S3 in the stack) and the clock TTLs count from."""
+    """What every part of the store works on: the client (injected, see ``dynamodb_client``),
+    the table name and the clock TTLs count from."""
 
     def __init__(
-        self,
-        client: Any,
-        table_name: str,
-        *,
-        max_unprocessed_rounds: int = 8,
-        blobs: BlobStore | None = None,
-        clock: Clock | None = None,
-        memory_reads: Literal["consistent", "eventual"] = "consistent",
+        self, client: Any, table_name: str, *, max_unprocessed_rounds: int = 8, clock: Clock | None = None
     ) -> None:
         # Every failure of the client is an Engram error (engram.adapters.dynamodb.errors).
-        self.client, self.table, self.blobs = translating(client), table_name, blobs
+        self.client, self.table = translating(client), table_name
         self.max_unprocessed_rounds = max_unprocessed_rounds
-        self.memory_reads = memory_reads
-        """``eventual``: ``get_many`` reads eventually consistent (half the read units), for a
-        process whose reads by id only rank (the recall function: ``AwsSettings.memory_reads``)."""
         self.clock: Clock = clock or SystemClock()
 
     def now_s(self) -> int:
