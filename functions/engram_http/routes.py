@@ -22,82 +22,43 @@ class Route(NamedTuple):
     """What the operation does, in a few words (the OpenAPI summary)."""
 
 
+# One route a line, as a table (the formatter would fold the long rows over several).
+# fmt: off
 ROUTES: tuple[Route, ...] = (
-    Route("POST", "/v1/memories", "retain", "key", "memories", "Retain texts, messages or a batch of items"),
-    Route("POST", "/v1/recall", "recall", "key", "recall", "Recall the memories that matter for a query"),
-    Route("POST", "/v1/forget", "forget", "key", "forget", "Forget by ids, by query or by filter"),
-    Route("POST", "/v1/memories/{id}/feedback", "feedback", "key", "feedback", "Say whether a memory helped"),
-    Route("GET", "/v1/memories", "memories", "key", "memories", "List memories, a page at a time"),
-    Route("GET", "/v1/memories/{id}", "memories", "key", "memories", "Get one memory (and its history)"),
-    Route(
-        "PATCH", "/v1/memories/{id}", "memories", "key", "memories", "Change a memory's content, tags or pin"
-    ),
-    Route("DELETE", "/v1/memories/{id}", "memories", "key", "memories", "Delete one memory"),
-    Route(
-        "POST", "/v1/memories/{id}/restore", "memories", "key", "memories", "Bring an archived memory back"
-    ),
-    Route("POST", "/v1/memories/{id}/release", "memories", "key", "memories", "Release a quarantined memory"),
-    Route(
-        "GET", "/v1/stats", "memories", "key", "tenant", "Counts, storage, usage and the last lifecycle run"
-    ),
-    Route(
-        "GET", "/v1/jobs/{id}", "memories", "key", "memories", "An asynchronous retain's or import's status"
-    ),
-    Route("POST", "/v1/export", "memories", "key", "tenant", "Export every memory as JSONL"),
-    Route("POST", "/v1/import", "memories", "key", "tenant", "Import an export's JSONL"),
-    Route("POST", "/v1/import/upload", "memories", "key", "tenant", "Where to upload a large import (cloud)"),
-    Route("POST", "/v1/admin/tenants", "admin", "operator", "admin", "Create a tenant"),
-    Route("GET", "/v1/admin/tenants", "admin", "operator", "admin", "List the tenants"),
-    Route(
-        "GET", "/v1/admin/tenants/{tenant}", "admin", "operator", "admin", "A tenant's counts, usage and keys"
-    ),
-    Route("POST", "/v1/admin/tenants/{tenant}/keys", "admin", "operator", "admin", "Create an API key"),
-    Route(
-        "PUT", "/v1/admin/tenants/{tenant}/settings", "admin", "operator", "admin", "Set a tenant's settings"
-    ),
-    Route(
-        "GET", "/v1/admin/tenants/{tenant}/usage", "admin", "operator", "admin", "A tenant's usage per day"
-    ),
-    Route("DELETE", "/v1/admin/keys/{key_id}", "admin", "operator", "admin", "Revoke an API key"),
-    Route(
-        "POST",
-        "/v1/admin/tenants/{tenant}/webhooks",
-        "webhooks",
-        "operator",
-        "admin",
-        "Subscribe a URL to events",
-    ),
-    Route("GET", "/v1/admin/tenants/{tenant}/webhooks", "webhooks", "operator", "admin", "List the webhooks"),
-    Route(
-        "DELETE",
-        "/v1/admin/tenants/{tenant}/webhooks/{webhook_id}",
-        "webhooks",
-        "operator",
-        "admin",
-        "Remove a webhook",
-    ),
-    Route(
-        "GET",
-        "/v1/admin/tenants/{tenant}/webhooks/{webhook_id}/deliveries",
-        "webhooks",
-        "operator",
-        "admin",
-        "A webhook's delivery log",
-    ),
-    Route(
-        "DELETE",
-        "/v1/admin/tenants/{tenant}",
-        "admin",
-        "operator",
-        "admin",
-        "Erase a tenant and all it holds",
-    ),
-    Route("GET", "/v1/openapi.json", "docs", "none", "docs", "This OpenAPI document"),
-    Route("GET", "/v1/docs", "docs", "none", "docs", "Swagger UI"),
-    Route("GET", "/v1/health", "docs", "none", "docs", "Liveness (no key needed)"),
-    Route("GET", "/ui", "docs", "none", "docs", "The memory inspector (a web page)"),
-    Route("GET", "/ui/{name}", "docs", "none", "docs", "The memory inspector's files"),
+    Route("POST",   "/v1/memories",                                                "retain",   "key",      "memories", "Retain texts, messages or a batch of items"),
+    Route("POST",   "/v1/recall",                                                  "recall",   "key",      "recall",   "Recall the memories that matter for a query"),
+    Route("POST",   "/v1/forget",                                                  "forget",   "key",      "forget",   "Forget by ids, by query or by filter"),
+    Route("POST",   "/v1/memories/{id}/feedback",                                  "feedback", "key",      "feedback", "Say whether a memory helped"),
+    Route("GET",    "/v1/memories",                                                "memories", "key",      "memories", "List memories, a page at a time"),
+    Route("GET",    "/v1/memories/{id}",                                           "memories", "key",      "memories", "Get one memory (and its history)"),
+    Route("PATCH",  "/v1/memories/{id}",                                           "memories", "key",      "memories", "Change a memory's content, tags or pin"),
+    Route("DELETE", "/v1/memories/{id}",                                           "memories", "key",      "memories", "Delete one memory"),
+    Route("POST",   "/v1/memories/{id}/restore",                                   "memories", "key",      "memories", "Bring an archived memory back"),
+    Route("POST",   "/v1/memories/{id}/release",                                   "memories", "key",      "memories", "Release a quarantined memory"),
+    Route("GET",    "/v1/stats",                                                   "memories", "key",      "tenant",   "Counts, storage, usage and the last lifecycle run"),
+    Route("GET",    "/v1/jobs/{id}",                                               "memories", "key",      "memories", "An asynchronous retain's or import's status"),
+    Route("POST",   "/v1/export",                                                  "memories", "key",      "tenant",   "Export every memory as JSONL"),
+    Route("POST",   "/v1/import",                                                  "memories", "key",      "tenant",   "Import an export's JSONL"),
+    Route("POST",   "/v1/import/upload",                                           "memories", "key",      "tenant",   "Where to upload a large import (cloud)"),
+    Route("POST",   "/v1/admin/tenants",                                           "admin",    "operator", "admin",    "Create a tenant"),
+    Route("GET",    "/v1/admin/tenants",                                           "admin",    "operator", "admin",    "List the tenants"),
+    Route("GET",    "/v1/admin/tenants/{tenant}",                                  "admin",    "operator", "admin",    "A tenant's counts, usage and keys"),
+    Route("POST",   "/v1/admin/tenants/{tenant}/keys",                             "admin",    "operator", "admin",    "Create an API key"),
+    Route("PUT",    "/v1/admin/tenants/{tenant}/settings",                         "admin",    "operator", "admin",    "Set a tenant's settings"),
+    Route("GET",    "/v1/admin/tenants/{tenant}/usage",                            "admin",    "operator", "admin",    "A tenant's usage per day"),
+    Route("DELETE", "/v1/admin/keys/{key_id}",                                     "admin",    "operator", "admin",    "Revoke an API key"),
+    Route("POST",   "/v1/admin/tenants/{tenant}/webhooks",                         "webhooks", "operator", "admin",    "Subscribe a URL to events"),
+    Route("GET",    "/v1/admin/tenants/{tenant}/webhooks",                         "webhooks", "operator", "admin",    "List the webhooks"),
+    Route("DELETE", "/v1/admin/tenants/{tenant}/webhooks/{webhook_id}",            "webhooks", "operator", "admin",    "Remove a webhook"),
+    Route("GET",    "/v1/admin/tenants/{tenant}/webhooks/{webhook_id}/deliveries", "webhooks", "operator", "admin",    "A webhook's delivery log"),
+    Route("DELETE", "/v1/admin/tenants/{tenant}",                                  "admin",    "operator", "admin",    "Erase a tenant and all it holds"),
+    Route("GET",    "/v1/openapi.json",                                            "docs",     "none",     "docs",     "This OpenAPI document"),
+    Route("GET",    "/v1/docs",                                                    "docs",     "none",     "docs",     "Swagger UI"),
+    Route("GET",    "/v1/health",                                                  "docs",     "none",     "docs",     "Liveness (no key needed)"),
+    Route("GET",    "/ui",                                                         "docs",     "none",     "docs",     "The memory inspector (a web page)"),
+    Route("GET",    "/ui/{name}",                                                  "docs",     "none",     "docs",     "The memory inspector's files"),
 )
+# fmt: on
 
 TAGS: tuple[tuple[str, str], ...] = (
     ("memories", "Retain, read, change and delete memories"),

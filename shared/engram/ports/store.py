@@ -220,22 +220,14 @@ class Store(Protocol):
     it; no service takes it: a service names the parts it uses (``records``, ``jobs`` …, the names
     in ``engram.deps.STORE_PARTS``) and is given ``store.records``, ``store.jobs`` …"""
 
-    @property
-    def tenants(self) -> TenantRegistry: ...
-    @property
-    def records(self) -> MemoryRecords: ...
-    @property
-    def history(self) -> MemoryHistory: ...
-    @property
-    def deletion_log(self) -> DeletionLog: ...
-    @property
-    def idempotency(self) -> IdempotencyRecords: ...
-    @property
-    def jobs(self) -> JobStore: ...
-    @property
-    def reports(self) -> LifecycleReports: ...
-    @property
-    def pending(self) -> EmbeddingBacklog: ...
+    tenants: TenantRegistry
+    records: MemoryRecords
+    history: MemoryHistory
+    deletion_log: DeletionLog
+    idempotency: IdempotencyRecords
+    jobs: JobStore
+    reports: LifecycleReports
+    pending: EmbeddingBacklog
 
 
 @runtime_checkable
