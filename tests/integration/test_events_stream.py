@@ -115,11 +115,11 @@ def run_handler(
     on, read from the table as the stack reads it)."""
     handler = load_handler("stream")
     chooser = publishing or PublishingTenants(
-        Settings(events=EventsSettings(publish=True)), engine.store.overrides_of
+        Settings(events=EventsSettings(publish=True)), engine.store.tenants.overrides_of
     )
     handler.use(
         index=index or engine.deps.index,
-        vectors=engine.store.get_vectors,
+        vectors=engine.store.records.get_vectors,
         publisher=EventBridgePublisher(BUS, client=bus.client, backoff_s=0.0, **options).publish,
         publishing=chooser,
     )
@@ -314,7 +314,7 @@ def test_only_the_tenants_that_turn_events_on_put_them_on_the_bus(
     engine.retain("globex", RetainRequest(scope=SCOPE, text="I live in Lyon", mode="raw"))
     records = [lambda_shaped(r) for r in stream_records(engine, dynamodb_local)]
     now = [0.0]
-    chooser = PublishingTenants(Settings(), engine.store.overrides_of, clock=lambda: now[0])
+    chooser = PublishingTenants(Settings(), engine.store.tenants.overrides_of, clock=lambda: now[0])
 
     # When the stream consumer handles the batch (no PutEvents answer is scripted: a call fails)
     answer = run_handler(records, Bus(), engine, publishing=chooser)
@@ -340,7 +340,7 @@ def test_a_tenants_setting_is_read_once_a_minute(engine: Engine) -> None:
     # Given a chooser over the table, and a tenant that publishes
     engine.configure_tenant("acme", {"events": {"publish": True}})
     now = [0.0]
-    chooser = PublishingTenants(Settings(), engine.store.overrides_of, clock=lambda: now[0])
+    chooser = PublishingTenants(Settings(), engine.store.tenants.overrides_of, clock=lambda: now[0])
     assert chooser({"acme"}) == {"acme"}
     # When the tenant turns events off, within the minute and after it
     engine.configure_tenant("acme", {})
@@ -355,7 +355,7 @@ def test_the_stage_setting_publishes_every_tenant_unless_the_tenant_turns_it_off
     # Given a stage that publishes every tenant's events, and a tenant that turned them off
     engine.create_tenant("globex")
     engine.configure_tenant("globex", {"events": {"publish": False}})
-    chooser = PublishingTenants(Settings(events=EventsSettings(publish=True)), engine.store.overrides_of)
+    chooser = PublishingTenants(Settings(events=EventsSettings(publish=True)), engine.store.tenants.overrides_of)
     # When asked for both, and for a tenant the table does not hold (erased)
     chosen = chooser({"acme", "globex", "gone"})
     # Then the tenant's own setting wins; the others take the stage's
