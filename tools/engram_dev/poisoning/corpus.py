@@ -12,6 +12,9 @@ half of instruction-like text, from several generators and hand-written sets, se
 - ``written``: rows written one by one by a third author where the head was weakest (tool calls,
   addressed notes, triggers, memory plants, fraud, and everyday text of the same shapes;
   ``written/``), all for training.
+- ``framed``: a fourth author's lead-ins crossed with asks in the four styles the head missed most
+  outside its corpus (tool calls as prose and code, notes to whatever reads them, triggers, fraud
+  scripts for third parties), with everyday rows of the same shapes (``framed/``), all for training.
 
 The ``held-out`` split holds out whole templates, carriers, payloads and the hand-written set (a
 row is held out if anything it was made from is), so nothing a rule or the classifier's threshold
@@ -29,7 +32,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any
 
-from engram_dev.poisoning import authored, compose, fresh, hand, mix, structured, written
+from engram_dev.poisoning import authored, compose, framed, fresh, hand, mix, structured, written
 
 LANGS = ("en", "es", "de", "fr", "zh")
 SEED = 20261202
@@ -207,6 +210,7 @@ def build(seed: int = SEED) -> list[dict[str, Any]]:
     # Last, so that a text another generator made keeps its row (and split).
     rows += [row for row in authored.build() if row["text"] not in fresh_texts]
     rows += [row for row in written.build() if row["text"] not in fresh_texts]
+    rows += [row for row in framed.build(random.Random(seed + 3)) if row["text"] not in fresh_texts]
     out, seen = [], set()
     for row in rows:
         if row["text"] in seen:
