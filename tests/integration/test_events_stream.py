@@ -355,7 +355,9 @@ def test_the_stage_setting_publishes_every_tenant_unless_the_tenant_turns_it_off
     # Given a stage that publishes every tenant's events, and a tenant that turned them off
     engine.create_tenant("globex")
     engine.configure_tenant("globex", {"events": {"publish": False}})
-    chooser = PublishingTenants(Settings(events=EventsSettings(publish=True)), engine.store.tenants.overrides_of)
+    chooser = PublishingTenants(
+        Settings(events=EventsSettings(publish=True)), engine.store.tenants.overrides_of
+    )
     # When asked for both, and for a tenant the table does not hold (erased)
     chosen = chooser({"acme", "globex", "gone"})
     # Then the tenant's own setting wins; the others take the stage's
