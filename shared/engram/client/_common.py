@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import time
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, Generic, Self, TypeVar
 
@@ -20,7 +21,7 @@ T = TypeVar("T")
 H = TypeVar("H", httpx.Client, httpx.AsyncClient)
 
 
-class BaseClient(Generic[H]):
+class BaseClient(ABC, Generic[H]):
     """The two clients' constructor and ``from_env``; ``H`` is the httpx client each sends with."""
 
     def __init__(
@@ -42,9 +43,9 @@ class BaseClient(Generic[H]):
         url, key = env_options()
         return cls(url, key, **options)
 
+    @abstractmethod
     def _open(self, options: dict[str, Any]) -> H:
         """The httpx client to send with when none is given (closed by ``close``)."""
-        raise NotImplementedError
 
 
 def client_options(base_url: str, api_key: str | None, timeout: float) -> dict[str, Any]:
