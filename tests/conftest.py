@@ -4,7 +4,8 @@ suite runs in parallel (``make test``: pytest-xdist, ``--dist loadgroup``).
 Each xdist worker is its own process with its own session fixtures: its own DynamoDB Local (on
 a free port, tables named for the worker), its own servers on port 0, its own ``tmp_path``
 folders. What cannot be made per worker, because it builds into the checkout (the Lambda layer
-in ``build/``, the wheel and its ``egg-info``), runs in one xdist group, so on one worker. The
+in ``build/``, the wheel and its ``egg-info``), runs in one xdist group, so on one worker; so do the tests of a module with a module-scoped
+fixture (a server, a played scenario), which would otherwise set it up on each worker. The
 slow end-to-end and benchmark-like modules are marked ``slow`` here (``make test-quick`` leaves
 them out; ``make test`` and CI run them) and are collected first, so the long ones start early.
 """
@@ -23,7 +24,7 @@ import pytest
 from scripted_llm import ScriptedLLM, corpus_exchanges, load_exchanges
 from serve_support import ROOT
 from store_support import Backend, open_backend
-from suite_layout import BUILDS_IN_CHECKOUT, SLOW_MODULES
+from suite_layout import BUILDS_IN_CHECKOUT, SLOW_MODULES, uses_a_module_fixture
 
 from engram.engine import Engine
 from engram.ports import Clock
@@ -56,6 +57,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if group is None:
             marked = item.get_closest_marker("xdist_group")
             group = str(marked.args[0]) if marked and marked.args else None
+        if group is None and uses_a_module_fixture(item):
+            group = where  # its module's tests on one worker: the fixture is set up once
         if group is not None:
             _join_group(item, group)
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable: slow ones first

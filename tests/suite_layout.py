@@ -3,6 +3,8 @@ and groups them at collection, and by ``tests/unit/test_test_suite.py``."""
 
 from __future__ import annotations
 
+from typing import Any
+
 SLOW_MODULES = (
     "tests/e2e/test_inspector.py",  # a real chromium against a real server
     "tests/functional/test_wheel_install.py",  # builds the wheel, installs it in fresh venvs
@@ -23,3 +25,12 @@ BUILDS_IN_CHECKOUT = {
     "tests/functional/test_client_install.py": "wheel",
 }
 """xdist groups: tests that write the same folder of the checkout run on one worker."""
+
+
+def uses_a_module_fixture(item: Any) -> bool:
+    """Whether a collected test uses a module-scoped fixture (a server, a played scenario, a
+    loaded model): spread over two workers, its module would set that fixture up on each, so
+    ``conftest.py`` groups such a module's tests on one worker."""
+    info = getattr(item, "_fixtureinfo", None)
+    chains = info.name2fixturedefs.values() if info is not None else ()
+    return any(d.scope == "module" for chain in chains for d in chain)

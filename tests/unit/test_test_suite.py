@@ -10,7 +10,7 @@ import tomllib
 import pytest
 from dynamodb_local import table_name
 from serve_support import ROOT
-from suite_layout import BUILDS_IN_CHECKOUT, SLOW_MODULES
+from suite_layout import BUILDS_IN_CHECKOUT, SLOW_MODULES, uses_a_module_fixture
 
 
 def _recipe(target: str) -> str:
@@ -64,3 +64,23 @@ def test_a_grouped_test_carries_its_group_in_its_node_id_under_loadgroup(
         pytest.skip("only under pytest-xdist with --dist loadgroup (make test)")
     # Then its node id ends with the group, which is what the scheduler groups by
     assert request.node.nodeid.endswith("@suite-probe"), request.node.nodeid
+
+
+@pytest.fixture(scope="module")
+def module_probe() -> str:
+    return "set up once per module"
+
+
+def test_a_module_fixtures_tests_run_in_their_modules_group(
+    request: pytest.FixtureRequest, module_probe: str
+) -> None:
+    # Given a test using a module-scoped fixture, and one using none
+    assert uses_a_module_fixture(request.node)
+    # Then, under make test's loadgroup, it carries its module's group (one worker sets it up)
+    if getattr(request.config.option, "loadgroup", False):
+        assert request.node.nodeid.endswith("@tests/unit/test_test_suite.py"), request.node.nodeid
+
+
+def test_a_test_without_a_module_fixture_is_not_grouped(request: pytest.FixtureRequest) -> None:
+    assert not uses_a_module_fixture(request.node)
+    assert "@" not in request.node.nodeid
