@@ -108,6 +108,6 @@ def test_the_forms_written_before_still_read() -> None:
 def test_a_z16_value_that_is_not_high_bytes_then_low_bytes_is_refused() -> None:
     packed = pack16(_gaussian(1)[0].astype("<f2").tobytes())
     assert unpack16(packed) == _gaussian(1)[0].astype("<f2").tobytes()
-    for broken in (packed[:-1], packed + b"\0", packed[:100]):
+    for broken in (packed[:-1], packed + b"\0", packed[:100], b"\xff" * 64):
         with pytest.raises(ValueError):
             unpack16(broken)

@@ -147,7 +147,10 @@ def pack16(half: bytes) -> bytes:
 def unpack16(packed: bytes) -> bytes:
     """``pack16``'s input again, bit for bit (the deflate stream ends where the low bytes begin)."""
     inflate = zlib.decompressobj(-15)
-    high = inflate.decompress(packed)
+    try:
+        high = inflate.decompress(packed)
+    except zlib.error as error:
+        raise ValueError(f"a z16 vector whose deflate stream is broken: {error}") from error
     low = inflate.unused_data
     if not inflate.eof or len(low) != len(high):
         raise ValueError("a z16 vector that is not high bytes deflated then as many low bytes")
