@@ -18,11 +18,14 @@ from pathlib import Path
 from typing import Any
 
 import boto3
+import numpy as np
 import pytest
 from botocore.stub import ANY, Stubber
+from store_support import created, record
 from test_aws_faults import stream_records
 
 from engram.adapters.dynamodb_events import stream_events
+from engram.adapters.dynamodb_stream import memory_changes
 from engram.adapters.eventbridge import EventBridgePublisher
 from engram.adapters.memory_index import InMemoryIndex
 from engram.engine import Engine
@@ -362,3 +365,28 @@ def test_the_stage_setting_publishes_every_tenant_unless_the_tenant_turns_it_off
     chosen = chooser({"acme", "globex", "gone"})
     # Then the tenant's own setting wins; the others take the stage's
     assert chosen == {"acme", "gone"}
+
+
+def test_the_stream_reads_a_compressed_vector_item_as_its_float16_vector(
+    engine: Engine, dynamodb_local: Any
+) -> None:
+    # Given a memory written with a 1,024-dimension unit vector (the stack's Titan vectors), whose
+    # vector item is compressed (z16)
+    vector = np.random.default_rng(11).standard_normal(1024).astype(np.float32)
+    vector /= np.linalg.norm(vector)
+    written = record("acme", "I prefer dark mode")
+    engine.store.records.write(
+        "acme", WriteBatch(records=[written], vectors=[vector], history=[created(written)])
+    )
+    records = [lambda_shaped(r) for r in stream_records(engine, dynamodb_local)]
+    [vec] = [r for r in records if r["dynamodb"]["Keys"]["sk"]["S"] == "VEC"]
+    assert "z16" in vec["dynamodb"]["NewImage"] and "e16" not in vec["dynamodb"]["NewImage"]
+    half = vector.astype(np.float16).astype(np.float32)
+    # When the consumer reads the batch with the vector item (base64, as Lambda hands it over)
+    [change] = [c for c in memory_changes(records) if c is not None]
+    # Then the memory's change carries the vector bit for bit at half precision
+    assert change.memory_id == written.id and np.array_equal(change.vector, half)
+    # And a batch holding the memory item alone reads it from the table, the same
+    alone = [r for r in records if r["dynamodb"]["Keys"]["sk"]["S"] == "MEM"]
+    [read] = [c for c in memory_changes(alone, vectors=engine.store.records.get_vectors) if c is not None]
+    assert np.array_equal(read.vector, half)

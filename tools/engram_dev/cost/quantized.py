@@ -4,8 +4,9 @@ engram_dev.cost.quantized FILE...`` (LoCoMo-format files, e.g. ``tests/eval/devs
 The DynamoDB copy of a vector is what the indexer hands the search index and what dedup reads, so
 its precision is the precision search ranks with. For each question of each conversation, the
 conversation's turns are ranked by cosine to the question (the bundled local embedding model),
-with the stored vectors as float32, as float16 (what the store keeps since #28) and as int8 with
-one float32 scale per vector (1 KB at 1,024 dimensions: 2 write units instead of 3); it prints
+with the stored vectors as float32, as float16 (what the store keeps since #28, compressed
+losslessly: 2 write units at 1,024 dimensions) and as int8 with one float32 scale per vector (1 KB
+and its keys: 2 write units as well); it prints
 R@5 and R@10 (a turn of the question's evidence among the first k) and how many of the float32
 top 10 each keeps.
 """

@@ -158,7 +158,7 @@ class DynamoMemoryReads(DynamoTable):
         for item in self.batch_get([vector_key(tenant_id, i) for i in ids]):
             vector = vector_of(item)
             if vector is not None and item.get("tenant_id", {}).get("S") == tenant_id:
-                out[item["id"]["S"]] = vector
+                out[memory_id_of(item["pk"]["S"])] = vector  # a vector item has no ``id`` of its own
         older = [memory_key(tenant_id, i) for i in ids if i not in out]
         for item in self.batch_get(older, projection="id, tenant_id, sk, embedding") if older else []:
             vector = vector_of(item)
