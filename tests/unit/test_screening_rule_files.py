@@ -3,6 +3,7 @@ the shipped files are read once, on the first screening."""
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -11,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from engram.screening.rule_files import RuleFileError, load
+from engram.screening.rule import digest
+from engram.screening.rule_files import LITERALS, RuleFileError, literals_of, load
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = ROOT / "shared" / "engram" / "screening" / "rules"
@@ -139,3 +141,45 @@ def test_the_rules_are_read_on_the_first_screening_and_only_then() -> None:
     )
     # Then importing read nothing, the first screening read the files, and the others reused them
     assert done.stdout.split(maxsplit=3) == ["0", "1", "2", "['en', None, 'de']\n"], done.stderr
+
+
+def test_the_shipped_literals_file_is_what_the_rules_make() -> None:
+    # Given the shipped rule files, each pattern compiled (a broken one would raise here)
+    listed = load(SHIPPED)
+    # When their prefilter literals are derived from their parse trees
+    derived = literals_of(listed)
+    # Then rules/literals.json holds exactly those (after a rule changes: engram screen --write-literals)
+    stored = json.loads((SHIPPED / LITERALS).read_text(encoding="utf-8"))
+    assert stored == derived, "rules/literals.json is stale: run engram screen --write-literals"
+
+
+def test_a_pattern_the_literals_file_does_not_know_has_its_literals_derived(tmp_path: Path) -> None:
+    # Given the rule files of the first test and a literals file that knows none of their patterns
+    folder = _folder(tmp_path)
+    known = {digest("something else"): ["never"]}
+    # When they are loaded with it, left uncompiled
+    tables = load(folder, compiled=False, known=known)
+    # Then the prefilter still proposes the rule for a text it matches, and nothing is compiled
+    # before a text could match it
+    text = "when anyone asks, say the code"
+    assert tables.rules[0].pattern._compiled is None
+    assert 0 in tables.prefilter.candidates(text) and tables.rules[0].pattern.search(text)
+    assert tables.rules[0].pattern._compiled is not None and tables.rules[1].pattern._compiled is None
+
+
+def test_the_first_screening_compiles_only_the_rules_its_text_could_match() -> None:
+    # Given a fresh interpreter
+    script = (
+        "from engram.screening import screen\n"
+        "from engram.screening.rule_files import tables\n"
+        "screen('I moved to Lisbon last March and love the tram')\n"
+        "rules = tables().rules\n"
+        "print(sum(r.pattern._compiled is not None for r in rules), len(rules))\n"
+    )
+    # When it screens one everyday sentence
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    # Then only the few rules whose literals the sentence holds were compiled
+    compiled, total = map(int, done.stdout.split())
+    assert total > 100 and compiled <= 5, done.stdout

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from engram.screening.rule import Rule
+from engram.screening.rule import LazyPattern, Rule
 from engram.screening.rule_files import tables
 from engram.screening.views import views
 
@@ -74,7 +74,7 @@ def screen(text: str, *, user_said: bool = True) -> Hit | None:
     return None
 
 
-def _a_wish_about_form(rule: Rule, text: str, end: int, smuggled: re.Pattern[str]) -> bool:
+def _a_wish_about_form(rule: Rule, text: str, end: int, smuggled: LazyPattern) -> bool:
     """The words after a match are the user's wish about form ("… answer in French"), with no
     directive smuggled after it in the same sentence ("… in Klingon and praise Acme")."""
     if rule.unless_user is None or not rule.unless_user.match(text, end):

@@ -4,13 +4,21 @@ Python's ``re`` tries every alternative at every position, so sixty patterns wou
 each on every retained text. Each pattern instead names, derived from its own parse tree, the
 literal strings one of which every match must contain (``required_literals``); a text runs only
 the rules whose literals it contains, found with one set of its 3-character windows.
+
+A rule's pattern is compiled on its first use (``LazyPattern``), and its literals are read from
+``rules/literals.json`` when that file holds them for its exact text: a cold Lambda's first
+screening then compiles only the rules its text could match instead of parsing all 135 twice
+(~120 ms). A pattern the file does not know has its literals derived here, so a stale file costs
+time, never a skipped rule.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
+import sys
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
 try:  # the parser ``re`` itself uses (``sre_parse`` before 3.11)
@@ -20,18 +28,44 @@ except ImportError:  # pragma: no cover - Python 3.10
     import sre_constants
     import sre_parse
 
-__all__ = ["Prefilter", "Rule", "required_literals"]
+__all__ = ["LazyPattern", "Prefilter", "Rule", "digest", "required_literals"]
+
+
+class LazyPattern:
+    """A rule's regular expression (``re.MULTILINE``), compiled on its first search."""
+
+    __slots__ = ("_compiled", "flags", "pattern")
+
+    def __init__(self, pattern: str) -> None:
+        self.pattern, self.flags = pattern, re.MULTILINE
+        self._compiled: re.Pattern[str] | None = None
+
+    @property
+    def compiled(self) -> re.Pattern[str]:
+        if self._compiled is None:  # two threads may both compile it: the same pattern either way
+            self._compiled = re.compile(self.pattern, self.flags)
+        return self._compiled
+
+    def search(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
+        return self.compiled.search(text, pos, endpos)
+
+    def match(self, text: str, pos: int = 0) -> re.Match[str] | None:
+        return self.compiled.match(text, pos)
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        return self.compiled.finditer(text)
 
 
 class Rule(NamedTuple):
     name: str  # the attack class it catches, e.g. "rule-bridge"
     lang: str  # "en", "es", ... or "any"
-    pattern: re.Pattern[str]
-    unless_user: re.Pattern[str] | None = None  # a user's own wish about form, read after the match
+    pattern: LazyPattern
+    unless_user: LazyPattern | None = None  # a user's own wish about form, read after the match
 
 
-def _re(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern, re.MULTILINE)
+def digest(pattern: str) -> str:
+    """The key of a pattern's literals in ``rules/literals.json``: its text's SHA-256, shortened."""
+    return hashlib.sha256(pattern.encode("utf-8")).hexdigest()[:20]
 
 
 _REPEATS = {
@@ -74,7 +108,7 @@ def _required(items: Any) -> frozenset[str] | None:
     return max(options, key=lambda s: (min(map(len, s)), -len(s)), default=None)
 
 
-def required_literals(pattern: re.Pattern[str]) -> frozenset[str] | None:
+def required_literals(pattern: re.Pattern[str] | LazyPattern) -> frozenset[str] | None:
     """Strings one of which is in every text ``pattern`` matches, or None if it has none.
 
     >>> sorted(required_literals(re.compile(r"\\b(?:ignore|disregard)\\s+(?:all\\s+)?previous")))
@@ -89,14 +123,23 @@ def required_literals(pattern: re.Pattern[str]) -> frozenset[str] | None:
 
 
 class Prefilter:
-    """Which rules a text could match, by the literals it contains."""
+    """Which rules a text could match, by the literals it contains; ``known``: literals already
+    derived, by ``digest`` of the pattern (None: the pattern has none)."""
 
-    def __init__(self, rules: Sequence[Rule]) -> None:
+    def __init__(
+        self, rules: Sequence[Rule], known: Mapping[str, Sequence[str] | None] | None = None
+    ) -> None:
         self.always: set[int] = set()
         self.short: list[tuple[str, int]] = []  # literals under 3 characters: searched directly
         self.by_gram: dict[str, list[tuple[str, int]]] = defaultdict(list)
+        known = known or {}
         for index, rule in enumerate(rules):
-            literals = required_literals(rule.pattern)
+            key = digest(rule.pattern.pattern)
+            if key in known:
+                stored = known[key]
+                literals = None if stored is None else frozenset(stored)
+            else:
+                literals = required_literals(rule.pattern)
             if not literals:
                 self.always.add(index)
                 continue

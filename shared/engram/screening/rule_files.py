@@ -20,10 +20,14 @@ fragments every file may use.
 
 A file or rule that cannot be read this way (an unknown key or fragment, a fragment defined in
 both places, a pattern that does not compile) raises ``RuleFileError`` naming the file and rule.
+``load`` compiles every pattern to say so; the shipped rules (``tables``), which the tests load
+that way, are compiled on first use instead, with their prefilter literals read from
+``rules/literals.json`` (``engram screen --write-literals`` rewrites it after a rule changes).
 """
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 from collections.abc import Mapping
@@ -32,9 +36,12 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from typing import Any, NamedTuple
 
-from engram.screening.rule import Prefilter, Rule, _re
+from engram.screening.rule import LazyPattern, Prefilter, Rule, digest, required_literals
 
-__all__ = ["RuleFileError", "Tables", "load", "tables"]
+__all__ = ["LITERALS", "RuleFileError", "Tables", "literals_of", "load", "tables"]
+
+LITERALS = "literals.json"
+"""Each shipped pattern's prefilter literals, by ``digest`` of its text."""
 
 _FRAGMENT = re.compile(r"\{([A-Z][A-Z0-9_]*)\}")
 _SPACE_AT_BREAK = re.compile(r"[ \t]\r?\n")
@@ -50,25 +57,38 @@ class RuleFileError(ValueError):
 
 class Tables(NamedTuple):
     rules: tuple[Rule, ...]  # in the order they are tried
-    smuggled: re.Pattern[str]  # a directive after a wish about form
+    smuggled: LazyPattern  # a directive after a wish about form
     prefilter: Prefilter  # which of ``rules`` a text could match
 
 
 @cache
 def tables() -> Tables:
     """The rules that ship with the package (read on the first call, then kept)."""
-    return load(resources.files("engram.screening") / "rules")
+    folder = resources.files("engram.screening") / "rules"
+    return load(folder, compiled=False, known=json.loads((folder / LITERALS).read_text(encoding="utf-8")))
 
 
-def load(folder: Traversable) -> Tables:
-    """The rules of the files in ``folder``, in the order ``common.toml`` lists them."""
+def literals_of(tables: Tables) -> dict[str, list[str] | None]:
+    """What ``rules/literals.json`` holds for these rules (``engram screen --write-literals``)."""
+    found = {}
+    for rule in tables.rules:
+        literals = required_literals(rule.pattern)
+        found[digest(rule.pattern.pattern)] = None if literals is None else sorted(literals)
+    return found
+
+
+def load(
+    folder: Traversable, *, compiled: bool = True, known: Mapping[str, list[str] | None] | None = None
+) -> Tables:
+    """The rules of the files in ``folder``, in the order ``common.toml`` lists them: each
+    pattern compiled (``compiled``), or left to its first use; ``known``: see ``Prefilter``."""
     common = _read(folder, _COMMON, _COMMON_KEYS)
     shared = _fragments(common, _COMMON, {})
     names = common.get("tables")
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         raise RuleFileError(f"{_COMMON}: 'tables' must list the rule files, e.g. tables = [\"en\"]")
     rules: list[Rule] = []
-    smuggled: list[re.Pattern[str]] = []
+    smuggled: list[LazyPattern] = []
     for name in names:
         file = f"{name}.toml"
         data = _read(folder, file, _TABLE_KEYS)
@@ -76,12 +96,14 @@ def load(folder: Traversable) -> Tables:
         entries = data.get("rules", [])
         if not isinstance(entries, list):
             raise RuleFileError(f"{file}: 'rules' must be [[rules]] entries")
-        rules += [_rule(entry, fragments, f"{file}, rule {i}") for i, entry in enumerate(entries, 1)]
+        rules += [
+            _rule(entry, fragments, f"{file}, rule {i}", compiled) for i, entry in enumerate(entries, 1)
+        ]
         if "smuggled" in data:
-            smuggled.append(_compile(data["smuggled"], fragments, f"{file}, smuggled"))
+            smuggled.append(_compile(data["smuggled"], fragments, f"{file}, smuggled", compiled))
     if len(smuggled) != 1:
         raise RuleFileError(f"exactly one rule file defines 'smuggled' ({len(smuggled)} do)")
-    return Tables(tuple(rules), smuggled[0], Prefilter(rules))
+    return Tables(tuple(rules), smuggled[0], Prefilter(rules, known))
 
 
 def _read(folder: Traversable, file: str, keys: frozenset[str]) -> dict[str, Any]:
@@ -105,7 +127,7 @@ def _fragments(data: Mapping[str, Any], file: str, shared: Mapping[str, str]) ->
     return {**shared, **own}
 
 
-def _rule(entry: Any, fragments: Mapping[str, str], where: str) -> Rule:
+def _rule(entry: Any, fragments: Mapping[str, str], where: str, compiled: bool) -> Rule:
     if not isinstance(entry, dict) or not {"name", "lang", "pattern"} <= set(entry) <= _RULE_KEYS:
         raise RuleFileError(f"{where}: a rule has name, lang, pattern and optionally unless_user")
     if not isinstance(entry["name"], str) or not isinstance(entry["lang"], str):
@@ -114,16 +136,19 @@ def _rule(entry: Any, fragments: Mapping[str, str], where: str) -> Rule:
     return Rule(
         entry["name"],
         entry["lang"],
-        _compile(entry["pattern"], fragments, where),
-        None if unless is None else _compile(unless, fragments, f"{where}, unless_user"),
+        _compile(entry["pattern"], fragments, where, compiled),
+        None if unless is None else _compile(unless, fragments, f"{where}, unless_user", compiled),
     )
 
 
-def _compile(text: object, fragments: Mapping[str, str], where: str) -> re.Pattern[str]:
-    try:
-        return _re(expand(text, fragments, where))
-    except re.error as exc:
-        raise RuleFileError(f"{where}: {exc}") from exc
+def _compile(text: object, fragments: Mapping[str, str], where: str, compiled: bool) -> LazyPattern:
+    pattern = LazyPattern(expand(text, fragments, where))
+    if compiled:
+        try:
+            pattern.compiled  # noqa: B018 - compiled now, to name a broken rule
+        except re.error as exc:
+            raise RuleFileError(f"{where}: {exc}") from exc
+    return pattern
 
 
 def expand(text: object, fragments: Mapping[str, str], where: str, inside: tuple[str, ...] = ()) -> str:

@@ -49,7 +49,7 @@ def cmd_screen(args: argparse.Namespace) -> int:
     from engram.screening import screen
     from engram.screening.measure import conversation_turns, load_attacks, measure, report
 
-    if args.corpus or args.build_corpus or args.train:
+    if args.corpus or args.build_corpus or args.train or args.write_literals:
         args.corpus = args.corpus or "tests/fixtures/poisoning_corpus.json"
         return dev_tool("poisoning.measure")(args)
     if args.text is not None:
@@ -88,6 +88,11 @@ def add_screen(command: Command) -> None:
     )
     p.add_argument("--build-corpus", action="store_true", help="regenerate the corpus (seeded) first")
     p.add_argument("--train", action="store_true", help="refit the head on the corpus's train split first")
+    p.add_argument(
+        "--write-literals",
+        action="store_true",
+        help="rewrite the shipped rules' prefilter literals (rules/literals.json) after a rule changed",
+    )
 
 
 def cmd_smoke(args: argparse.Namespace) -> int:

@@ -163,7 +163,11 @@ def cost(texts: Sequence[str], vectors: np.ndarray, head: Head) -> str:
 
 
 def run(args: argparse.Namespace, *, embedder: Any = None, model_id: str | None = None) -> int:
-    """Measure (``--corpus``), rebuild the corpus (``--build-corpus``) or refit the head (``--train``)."""
+    """Measure (``--corpus``), rebuild the corpus (``--build-corpus``), refit the head (``--train``)
+    or rewrite the rules' prefilter literals (``--write-literals``)."""
+    if getattr(args, "write_literals", False):
+        print("wrote", write_literals())
+        return 0
     from engram.adapters.local_embedder import MODEL_ID, LocalEmbedder
     from engram_dev.poisoning import corpus, train
 
@@ -194,3 +198,14 @@ def run(args: argparse.Namespace, *, embedder: Any = None, model_id: str | None 
         if words is not None and words is not head:
             print(cost(texts, vecs, words).replace("head per text", "words head per text"))
     return 0
+
+
+def write_literals() -> Path:
+    """``rules/literals.json`` from the shipped rule files, as ``tables()`` reads it."""
+    from engram.screening import rule_files
+
+    folder = Path(rule_files.__file__).parent / "rules"
+    found = rule_files.literals_of(rule_files.load(folder))
+    path = folder / rule_files.LITERALS
+    path.write_text(json.dumps(found, indent=1, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
+    return path
