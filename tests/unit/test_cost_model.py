@@ -43,3 +43,19 @@ def test_events_cost_only_for_the_writes_whose_tenant_publishes_them_and_their_s
 
     two = per_million("retain_raw", units, memory, publishing=1.0, invoked=TWO_CONSUMERS, reads_setting=False)
     assert two["lambda"] - every["lambda"] == pytest.approx(0.20, abs=0.01)
+
+
+def test_a_recall_pays_for_the_stream_invocation_its_access_counts_cause() -> None:
+    # Given a recall's units (its access counts are writes of the memory items, which the table's
+    # stream hands to its consumer) and the same recall as if nothing consumed the stream
+    memory, units = memory_mb(), Units(rru=19.75, wru=1.6, calls={}, texts_chars=40.0, cpu_s=0.018)
+    levels = {"recall": "WARN", "stream": "WARN"}  # the stack's: neither logs a line on success
+    counted = per_million("recall", units, memory, levels=levels)
+    unconsumed = per_million("recall", units, memory, levels=levels, invoked={"recall": [("recall", 1)]})
+    # Then the stream consumer's invocation is in its Lambda line: its request and its duration,
+    # and nothing else (a recall reads no tenant setting in the consumer and puts no event)
+    consumer = 0.20 + billed_s("stream", memory["stream"], {}) * memory["stream"] / 1024 * 0.0000133334 * 1e6
+    assert counted["lambda"] - unconsumed["lambda"] == pytest.approx(consumer, abs=0.02)
+    assert {k: v for k, v in counted.items() if k != "lambda"} == {
+        k: v for k, v in unconsumed.items() if k != "lambda"
+    }

@@ -96,10 +96,12 @@ def memory_mb() -> dict[str, int]:
     return {s.name: s.memory_mb for s in specs}
 
 
-# What one operation invokes: (function, invocations); the stream's one consumer sees each write once.
+# What one operation invokes: (function, invocations); the stream's one consumer sees each write
+# once. A recall writes too: its access counts change the memory items (the consumer is invoked and
+# skips them, as it does the usage counters' changes), counted here at a write's full duration.
 INVOCATIONS: dict[str, list[tuple[str, float]]] = {
     "retain_raw": [("retain", 1), ("stream", 1)],
-    "recall": [("recall", 1)],
+    "recall": [("recall", 1), ("stream", 1)],
     "retain_smart": [("retain", 1), ("extract_worker", 1), ("memories", 1), ("stream", 1)],
 }
 API_REQUESTS = {"retain_raw": 1, "recall": 1, "retain_smart": 2}  # smart: the POST and one job poll
@@ -108,7 +110,7 @@ EVENTS = {"retain_raw": 1, "recall": 0, "retain_smart": 1}  # memory.created, fo
 SETTINGS_READS = {"retain_raw": 1, "recall": 0, "retain_smart": 1}  # the stream consumer's, each write
 TWO_CONSUMERS: dict[str, list[tuple[str, float]]] = {
     "retain_raw": [("retain", 1), ("indexer", 1), ("events", 1)],
-    "recall": [("recall", 1)],
+    "recall": [("recall", 1), ("indexer", 1), ("events", 1)],
     "retain_smart": [("retain", 1), ("extract_worker", 1), ("memories", 1), ("indexer", 1), ("events", 1)],
 }
 """What the operations invoked before the stream had one consumer: the indexer (0.1 s) and the
