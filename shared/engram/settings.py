@@ -94,13 +94,13 @@ class RecallSettings(_Section):
     """For a question asking how much or how many, bonus weight for memories that state a number
     or an amount ("$400", "5 nights", "two kids"); 0: off (on since it won on the calibrated dev set)."""
     place_weight: float = Field(default=0.3, ge=0)
-    """For a question asking where, bonus weight for memories that name a place ("in Copenhagen",
-    "at the lake house"); 0: off."""
+    """For "where" questions, bonus weight for memories naming a place ("at the lake house"); 0: off."""
     person_weight: float = Field(default=0.15, ge=0)
-    """For a question asking who, bonus weight for memories that name a person the question does
-    not ("with Cormac", "my sister"); 0: off."""
+    """For "who" questions, bonus weight for memories naming a person the question does not; 0: off."""
     bm25_without_speakers: bool = True
     """BM25 scores a query naming a speaker without the name (``gather.topic_hits``)."""
+    vector_without_speakers: bool = True
+    """The query is embedded without those names too (``gather.vector_query``; the embedded index)."""
     speaker_weight: float = Field(default=0.3, ge=0)
     """Bonus weight for transcript turns whose speaker label ("Priya: ...") the query names, when
     it names the speaker of any candidate; 0: off (on since it won on the calibrated dev set)."""

@@ -474,3 +474,29 @@ def test_bm25_scores_a_question_without_the_name_of_the_speaker_it_names(engine:
     assert off[weather]["bm25"] > 0.0 and all("bm25_query" not in t for t in off.values())
     # And a question naming no speaker of theirs is scored as asked
     assert all("bm25_query" not in t for t in _trace(engine, "Which kayak did Omar get?", {}).values())
+
+
+def test_the_query_vector_embeds_the_question_without_the_name_of_the_speaker_it_names(
+    engine: Engine,
+) -> None:
+    # Given Maya's turns, each embedded with her label, and Jonah's question about the kayak
+    texts = [
+        "Jonah: Did you get the kayak in the end?",
+        "Maya: Yes! From a neighbour, for 400 dollars.",
+        "Maya: The weather has been lovely all week.",
+    ]
+    ids = _session(engine, texts, "s12")
+
+    # When a question naming her is asked at the defaults, with the setting off, and without her name
+    on = _trace(engine, "Which kayak did Maya get?", {})
+    off = _trace(engine, "Which kayak did Maya get?", {"vector_without_speakers": False})
+    unnamed = _trace(engine, "Which kayak did get?", {})
+
+    # Then the vector embeds the words BM25 scored, so every cosine is the unnamed question's
+    assert {on[i]["vector_query"] for i in ids} == {"Which kayak did get?"}
+    assert all(on[i]["cosine"] == unnamed[i]["cosine"] for i in ids)
+    # And off, the name is embedded too, which moves every cosine, and no vector_query is traced
+    assert all(off[i]["cosine"] != on[i]["cosine"] for i in ids)
+    assert all("vector_query" not in t for t in off.values())
+    # And a question naming no speaker of theirs is embedded as asked
+    assert all("vector_query" not in t for t in _trace(engine, "Which kayak did Omar get?", {}).values())

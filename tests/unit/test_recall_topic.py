@@ -85,3 +85,11 @@ def test_with_the_setting_off_the_one_trip_answer_stands() -> None:
     settings = Settings.model_validate({"recall": {"bm25_without_speakers": False}})
     gather.gather(state, index, Records(), None, settings)  # type: ignore[arg-type]
     assert index.bm25_queries == [] and state.bm25 == [("weather", 2.0)] and state.bm25_query is None
+
+
+def test_on_the_one_trip_path_the_query_vector_embeds_the_question_as_asked() -> None:
+    # Given no words channel beside the embedding (the one-trip search answers both channels)
+    state = _state()
+    # Then the vector embeds the question with the name, and no vector_query is traced
+    assert gather.vector_query(state, None, Settings()) == "Which kayak did Maya get?"
+    assert state.vector_query is None

@@ -1667,6 +1667,8 @@ export interface components {
             thread_weight?: number | null;
             /** Time Weight */
             time_weight?: number | null;
+            /** Vector Without Speakers */
+            vector_without_speakers?: boolean | null;
             /** Weight Bm25 */
             weight_bm25?: number | null;
             /** Weight Vector */

@@ -60,7 +60,8 @@ def fuse(state: RecallState, settings: Settings) -> None:
                     "fusion_score": round(score, 6),  # before the context bonuses ("fused" is after them)
                     "fused": round(score, 6),
                 }
-                | ({"bm25_query": state.bm25_query} if state.bm25_query else {}),
+                | ({"bm25_query": state.bm25_query} if state.bm25_query else {})
+                | ({"vector_query": state.vector_query} if state.vector_query else {}),
             )
 
 

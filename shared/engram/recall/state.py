@@ -28,6 +28,8 @@ class RecallState:
     bm25: list[tuple[str, float]] = field(default_factory=list)
     bm25_query: str | None = None
     """The words BM25 scored when not the query's (``gather.topic_hits``)."""
+    vector_query: str | None = None
+    """The words the query vector embeds when not the query's (``gather.vector_query``)."""
     ids: list[str] = field(default_factory=list)
     """The candidates, in the order found (k-NN, then BM25, then the others with a cosine)."""
     records: dict[str, MemoryRecord] = field(default_factory=dict)

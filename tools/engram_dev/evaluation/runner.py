@@ -62,6 +62,7 @@ PLAIN: dict[str, Any] = {
     "person_weight": 0.0,
     "speaker_weight": 0.0,
     "bm25_without_speakers": False,
+    "vector_without_speakers": False,
     "context_weight": 0.0,
     "brevity_anchor": 0,
     "weight_vector": 0.7,
