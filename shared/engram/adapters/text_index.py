@@ -124,6 +124,15 @@ class Context(NamedTuple):
     weight: float
 
 
+class Groups(NamedTuple):
+    """The rows ``Bm25Index.by_group`` scores as groups, and each group's length (``Bm25Index.groups``)."""
+
+    member: npt.NDArray[np.bool_]
+    length: npt.NDArray[Any]
+    docs: int
+    average: float
+
+
 class Bm25Index:
     """Okapi BM25 (k1 = 1.2, b = 0.75, ``fts5_idf``).
 
@@ -228,24 +237,37 @@ class Bm25Index:
         total = np.bincount(np.concatenate(hit_rows), weights=np.concatenate(hit_scores), minlength=n)
         return total[:n].astype(np.float64, copy=False)
 
+    def groups(
+        self, allowed: npt.NDArray[np.bool_], group: npt.NDArray[np.int32], groups: int
+    ) -> Groups | None:
+        """The allowed rows with a group (``group`` -1: none) and each group's length, for
+        ``by_group``; None when no allowed row has a group. Query-independent: an owner may keep
+        it until its rows change."""
+        n = allowed.shape[0]
+        member = allowed & (group[:n] >= 0)
+        if not member.any():
+            return None
+        codes = group[:n][member]
+        length = np.bincount(codes, weights=self.doclen[:n][member], minlength=groups)
+        present = length > 0
+        return Groups(member, length, int(np.count_nonzero(present)), float(length[present].mean()))
+
     def by_group(
         self,
         terms: Sequence[str],
         allowed: npt.NDArray[np.bool_],
         group: npt.NDArray[np.int32],
         groups: int,
+        *,
+        within: Groups | None = None,
     ) -> npt.NDArray[np.float64]:
         """BM25 of each group of rows taken as one document (a thread: all its turns), over the
-        allowed rows with a group (``group`` -1: none); statistics count those groups alone."""
-        n = allowed.shape[0]
-        member = allowed & (group[:n] >= 0)
-        if not member.any():
+        allowed rows with a group (``group`` -1: none); statistics count those groups alone.
+        ``within``: ``groups(allowed, group, groups)``, when the caller kept it."""
+        stats = within if within is not None else self.groups(allowed, group, groups)
+        if stats is None:
             return np.zeros(groups, dtype=np.float64)
-        codes = group[:n][member]
-        length = np.bincount(codes, weights=self.doclen[:n][member], minlength=groups)
-        present = length > 0
-        docs = int(np.count_nonzero(present))
-        average = float(length[present].mean())
+        member, length, docs, average = stats
         score = np.zeros(groups, dtype=np.float64)
         for _, rows, tfs in self._found(terms):
             inside = member[rows]
