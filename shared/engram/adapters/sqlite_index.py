@@ -32,7 +32,7 @@ from engram.adapters.int8_scan import Int8Codes, Int8Scan
 from engram.adapters.sqlite.conditions import conditions_sql
 from engram.adapters.sqlite.database import SqliteDatabase, fts_table
 from engram.adapters.sqlite_vectors import TenantVectors, epoch, needs_sql
-from engram.adapters.text_index import Context, Groups
+from engram.adapters.text_index import Context, Groups, TermHits
 from engram.models import MemoryRecord
 from engram.ports import Conditions, Vector
 from engram.settings import ScanSettings
@@ -53,6 +53,9 @@ class SqliteIndex(CachedIndex[TenantVectors]):
         self._int8 = Int8Scan(threads=self.scan.threads)
         self.loads = 0  # full cache loads, for tests and diagnostics
         self._last_mask: tuple[TenantVectors, int, Conditions, npt.NDArray[np.bool_]] | None = None
+        self._last_terms: (
+            tuple[TenantVectors, tuple[int, float], Conditions, dict[str, TermHits | None]] | None
+        ) = None
         self._last_groups: tuple[TenantVectors, tuple[int, int], Conditions, Groups | None] | None = None
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="engram-knn")
 
@@ -256,7 +259,11 @@ class SqliteIndex(CachedIndex[TenantVectors]):
         allowed = self._allowed_rows(tenant_id, cache, conditions)
         n = cache.n
         context = Context(cache.before[:n], cache.after[:n], context_weight) if context_weight > 0 else None
-        scores = cache.text.scores(terms, cache.alive[:n], allowed, context)
+        kept = self._kept_terms(cache, conditions, context_weight)
+        scores = cache.text.scores(terms, cache.alive[:n], allowed, context, kept=kept)
+        if kept is not None:  # only this query's terms stay kept
+            for term in kept.keys() - set(terms):
+                del kept[term]
         hits = np.flatnonzero(scores > 0)
         if hits.size == 0:
             return []
@@ -264,6 +271,20 @@ class SqliteIndex(CachedIndex[TenantVectors]):
         top = hits[np.argpartition(-scores[hits], take - 1)[:take]]
         top = top[np.argsort(-scores[top], kind="stable")]
         return [(cache.ids[int(r)], float(scores[r])) for r in top]
+
+    def _kept_terms(
+        self, cache: TenantVectors, conditions: Conditions, context_weight: float
+    ) -> dict[str, TermHits | None] | None:
+        """Each term's BM25 hits of the last query, for the next one over the same rows and
+        conditions (a recall's query without the speakers' names): none past a write or for
+        other conditions, and only the last query's terms."""
+        if needs_sql(conditions):
+            return None
+        key = (cache.version, context_weight)
+        last = self._last_terms
+        if last is None or last[0] is not cache or last[1] != key or last[2] != conditions:
+            last = self._last_terms = (cache, key, conditions, {})
+        return last[3]
 
     def thread_scores(
         self, tenant_id: str, query: str, conditions: Conditions, memory_ids: Sequence[str]

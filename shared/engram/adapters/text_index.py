@@ -124,6 +124,10 @@ class Context(NamedTuple):
     weight: float
 
 
+TermHits = tuple[npt.NDArray[Any], npt.NDArray[Any]]
+"""The rows a term scores in ``Bm25Index.scores`` and its score in each."""
+
+
 class Groups(NamedTuple):
     """The rows ``Bm25Index.by_group`` scores as groups, and each group's length (``Bm25Index.groups``)."""
 
@@ -202,40 +206,63 @@ class Bm25Index:
         alive: npt.NDArray[np.bool_],
         allowed: npt.NDArray[np.bool_] | None = None,
         context: Context | None = None,
+        *,
+        kept: dict[str, TermHits | None] | None = None,
     ) -> npt.NDArray[np.float64]:
         """BM25 of every row (0 where no term matches); ``alive`` has one flag per row.
 
         Statistics (document frequency, average length) count every live row; only the rows in
         ``allowed`` (default: the live ones) are scored, so a search within one scope of a large
         tenant touches that scope's postings alone. With ``context``, each row's document also
-        holds its neighbours' text at a lower field weight (BM25F, see ``Context``).
+        holds its neighbours' text at a lower field weight (BM25F, see ``Context``). ``kept``
+        holds each term's hits once scored, for another query over the same rows, conditions and
+        context (a recall's second query, without the speakers' names, shares its other words).
         """
         n = alive.shape[0]
         if self.docs <= 0:
             return np.zeros(n, dtype=np.float64)
-        avgdl = self.total_len / self.docs
-        hit_rows: list[npt.NDArray[np.integer[Any]]] = []
-        hit_scores: list[npt.NDArray[np.floating[Any]]] = []
-        for posting, rows, _ in self._found(terms):
-            live = alive[rows]
-            df = int(np.count_nonzero(live))
-            if df == 0:
-                continue
-            idf = fts5_idf(self.docs, df)
-            keep = live if allowed is None else allowed[rows]
-            if context is not None and context.weight > 0:
-                found, score = self._in_context(
-                    posting, live, allowed if allowed is not None else alive, context, avgdl
-                )
-                hit_rows.append(found)
-                hit_scores.append(idf * score)
-                continue
-            hit_rows.append(rows[keep])
-            hit_scores.append(idf * posting.saturated(self.doclen, avgdl, self.k1, self.b)[keep])
-        if not hit_rows:
+        hits = [
+            found
+            for term in terms
+            if (found := self._term_hits(term, alive, allowed, context, kept)) is not None
+        ]
+        if not hits:
             return np.zeros(n, dtype=np.float64)
+        hit_rows = [rows for rows, _ in hits]
+        hit_scores = [score for _, score in hits]
         total = np.bincount(np.concatenate(hit_rows), weights=np.concatenate(hit_scores), minlength=n)
         return total[:n].astype(np.float64, copy=False)
+
+    def _term_hits(
+        self,
+        term: str,
+        alive: npt.NDArray[np.bool_],
+        allowed: npt.NDArray[np.bool_] | None,
+        context: Context | None,
+        kept: dict[str, TermHits | None] | None,
+    ) -> TermHits | None:
+        """The rows one term scores and their scores (None: no live row holds it)."""
+        if kept is not None and term in kept:
+            return kept[term]
+        found: TermHits | None = None
+        posting = self.postings.get(term)
+        if posting is not None:
+            rows, _ = posting.arrays()
+            live = alive[rows]
+            df = int(np.count_nonzero(live))
+            if df > 0:
+                avgdl = self.total_len / self.docs
+                idf = fts5_idf(self.docs, df)
+                if context is not None and context.weight > 0:
+                    within = allowed if allowed is not None else alive
+                    around, score = self._in_context(posting, live, within, context, avgdl)
+                    found = (around, idf * score)
+                else:
+                    keep = live if allowed is None else allowed[rows]
+                    found = (rows[keep], idf * posting.saturated(self.doclen, avgdl, self.k1, self.b)[keep])
+        if kept is not None:
+            kept[term] = found
+        return found
 
     def groups(
         self, allowed: npt.NDArray[np.bool_], group: npt.NDArray[np.int32], groups: int
