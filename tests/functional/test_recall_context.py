@@ -331,6 +331,25 @@ def test_thread_prior_favours_the_turns_of_the_thread_that_matches_as_a_whole(da
     engine.close()
 
 
+def test_thread_scores_follow_a_write_after_the_thread_statistics_were_kept(data_dir: Path) -> None:
+    # Given the embedded engine, the pottery session, and its threads scored once for "pottery bowl"
+    engine = Engine.local(Settings(data_dir=data_dir, background_embedding=False))
+    engine.create_tenant("acme")
+    ids = _seed(engine)
+    assert isinstance(engine.index, ThreadSearch)
+    conditions = Conditions(scopes=ScopeSet.of(["user:maya"]))
+    before = engine.index.thread_scores("acme", "pottery bowl", conditions, ids)
+
+    # When another session of the same scope says "pottery bowl" more often, and the threads are
+    # scored again for the same query and conditions
+    other = _session(engine, ["Maya: pottery bowl, pottery bowl, pottery bowl!"], "s9")
+    after = engine.index.thread_scores("acme", "pottery bowl", conditions, [*ids, *other])
+
+    # Then the new thread is counted and is now the best: the first session's share drops
+    assert before[ids[0]] == 1.0 and after[other[0]] == 1.0 and after[ids[0]] < 1.0
+    engine.close()
+
+
 def test_when_bonus_favours_turns_that_say_when_for_a_question_asking_when(engine: Engine) -> None:
     # Given the pottery session, whose first turn says "on Saturday"
     ids = _seed(engine)

@@ -24,8 +24,10 @@ from engram.scoring.lifecycle import (
     promotes_to_working,
     rank_multiplier,
     rank_prior,
+    recall_multiplier,
     retention,
     settle,
+    state_of,
 )
 from engram.settings import LifecycleSettings
 
@@ -730,3 +732,34 @@ def test_tier_constants_can_be_overridden() -> None:
     # Then it promotes, where the defaults would not
     assert promotes_to_working(2, 0.3, settings) is True
     assert promotes_to_working(2, 0.3, SETTINGS) is False
+
+
+@pytest.mark.parametrize("tier", ["peripheral", "working", "core"])
+@pytest.mark.parametrize("pinned", [False, True])
+def test_recall_multiplier_is_the_explained_rank_multiplier_to_the_last_bit(tier: str, pinned: bool) -> None:
+    # Given memories of every age, importance, confidence and feedback, accessed or not
+    from engram.models import MemoryRecord
+
+    for days in (0.0, 0.5, 3.0, 29.0, 400.0, -2.0):
+        for importance, confidence, feedback in ((0.5, 1.0, 0.5), (0.9, 0.7, 0.8), (0.1, 0.3, 0.2)):
+            created = NOW - timedelta(days=days)
+            accessed = created + timedelta(hours=5) if importance > 0.5 else None
+            record = MemoryRecord(
+                tenant_id="t", id="m", scope="user:a", content="x", content_hash="h",
+                created_at=created, updated_at=created, last_accessed_at=accessed, tier=tier,
+                pinned=pinned, importance=importance, confidence=confidence,
+                feedback_weight=feedback, access_count=7,
+            )  # fmt: skip
+            # When recall's multiplier is taken, and the one explain's values give (never accessed)
+            values = explain(**state_of(record, access_count=0), now=NOW, settings=SETTINGS)
+            fresh = composite(
+                1.0,
+                0.0,
+                values["importance"],
+                w_r=SETTINGS.weight_retention,
+                w_f=SETTINGS.weight_frequency,
+                w_i=SETTINGS.weight_importance,
+            )
+            # Then they are the same float
+            expected = rank_multiplier(values["composite"], fresh, tier, SETTINGS)
+            assert recall_multiplier(record, NOW, SETTINGS) == expected

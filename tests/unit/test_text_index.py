@@ -7,7 +7,7 @@ import pytest
 
 from engram.adapters.sqlite.schema import TOKENIZER
 from engram.adapters.sqlite_driver import sqlite3
-from engram.adapters.text_index import Bm25Index, Context, Fts5Tokenizer, query_terms
+from engram.adapters.text_index import Bm25Index, Context, Fts5Tokenizer, TermHits, query_terms
 
 CORPUS = [
     "Deploys on the green cluster fail with error E4711 after the cache flush",
@@ -139,3 +139,26 @@ def test_a_thread_is_scored_as_one_document_of_its_turns() -> None:
 
     # Then thread 1 scores and thread 0 does not
     assert scores[1] > 0 and scores[0] == 0
+
+
+@pytest.mark.parametrize("weight", [0.0, 0.5])
+def test_a_second_query_scored_with_the_first_ones_term_hits_scores_the_same(weight: float) -> None:
+    # Given the corpus as one thread with row 1 out of the allowed rows, and a query's terms
+    # scored once with their hits kept
+    index, _ = _index()
+    tokenizer = Fts5Tokenizer()
+    alive, allowed = np.ones(len(CORPUS), dtype=bool), np.ones(len(CORPUS), dtype=bool)
+    allowed[1] = False
+    context = Context(*_chain(len(CORPUS)), weight)
+    first = query_terms("errors in the cache of the billing dashboard", tokenizer)
+    kept: dict[str, TermHits | None] = {}
+    index.scores(first, alive, allowed, context, kept=kept)
+
+    # When a query sharing some of its words, and one sharing none, are scored with them kept
+    for query in ("cache errors", "dark mode editor"):
+        terms = query_terms(query, tokenizer)
+        again = index.scores(terms, alive, allowed, context, kept=kept)
+
+        # Then the scores are those of the query scored afresh, to the last bit
+        assert np.array_equal(again, index.scores(terms, alive, allowed, context))
+    assert set(kept) >= set(first)

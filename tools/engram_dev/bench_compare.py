@@ -5,7 +5,7 @@ per checkout (``NAME=PATH``: a checkout or worktree of this repository, e.g. ano
 one worker process per checkout that imports *that* checkout's ``engram``, and asks every worker
 the same queries in turn (the order rotated each query, so drift hits all alike), one scope and
 all scopes. It prints p50 / p95 per stage, the median per-query ratio of each checkout's wall time
-to the first one's, and how many queries returned the same top 10 as the first.
+to the first one's, and how many queries returned the same top 10 as the first (and with the same scores).
 """
 
 from __future__ import annotations
@@ -57,7 +57,8 @@ for line in sys.stdin:
     response = engine.recall(sys.argv[2], request, with_timings=True)
     wall = (time.perf_counter() - began) * 1000.0
     ids = [m.id for m in response.memories]
-    print(json.dumps({"wall": wall, "timings": response.timings_ms, "ids": ids}), flush=True)
+    scores = [m.score for m in response.memories]
+    print(json.dumps({"wall": wall, "timings": response.timings_ms, "ids": ids, "scores": scores}), flush=True)
 """
 
 
@@ -160,8 +161,12 @@ def report(answers: dict[str, dict[str, list[Any]]]) -> str:
             other = answers[name][setting]
             ratio = statistics.median(b["wall"] / a["wall"] for a, b in zip(first, other, strict=True))
             same = sum(a["ids"] == b["ids"] for a, b in zip(first, other, strict=True))
+            scored = sum(
+                a["ids"] == b["ids"] and a["scores"] == b["scores"] for a, b in zip(first, other, strict=True)
+            )
             lines.append(
                 f"\n{name} / {names[0]}: median per-query wall ratio {ratio:.3f}; same top 10 {same} of {count}"
+                f" (and the same scores: {scored})"
             )
     return "\n".join(lines)
 

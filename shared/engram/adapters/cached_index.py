@@ -29,6 +29,7 @@ class TenantCache(Protocol):
 
 
 CacheT = TypeVar("CacheT", bound=TenantCache)
+QUERY_TERMS_KEPT = 256
 
 
 class CachedIndex(ABC, Generic[CacheT]):
@@ -36,6 +37,7 @@ class CachedIndex(ABC, Generic[CacheT]):
 
     def __init__(self) -> None:
         self.tokenizer = Fts5Tokenizer()
+        self._terms: dict[str, tuple[str, ...]] = {}
         self._lock = threading.RLock()
         self._tenants: dict[str, CacheT] = {}
 
@@ -55,10 +57,21 @@ class CachedIndex(ABC, Generic[CacheT]):
     ) -> list[tuple[str, float]]:
         """``bm25`` over a cache with at least one row, for a query with terms and ``k`` > 0."""
 
+    def query_terms(self, query: str) -> list[str]:
+        """``text_index.query_terms`` of a query, kept for the last queries: one recall asks for
+        the terms of its query twice (BM25, the thread prior) and the tokenizer is a SQLite trip."""
+        terms = self._terms.get(query)
+        if terms is None:
+            terms = tuple(query_terms(query, self.tokenizer))
+            if len(self._terms) >= QUERY_TERMS_KEPT:
+                self._terms.clear()
+            self._terms[query] = terms
+        return list(terms)
+
     def bm25(
         self, tenant_id: str, query: str, k: int, conditions: Conditions, *, context_weight: float = 0.0
     ) -> list[tuple[str, float]]:
-        terms = query_terms(query, self.tokenizer)
+        terms = self.query_terms(query)
         if not terms or k <= 0:
             return []
         with self._lock:

@@ -129,7 +129,10 @@ class LocalEmbedder:
         return out
 
     def _embed_batch(self, texts: list[str]) -> Vector:
-        encodings = self._tokenizer.encode_batch(texts)
+        # One text (a recall's query) is encoded on this thread: ``encode_batch`` hands even one
+        # text to the tokenizer's thread pool and waits for a worker there (the same tokens).
+        tokenizer = self._tokenizer
+        encodings = [tokenizer.encode(texts[0])] if len(texts) == 1 else tokenizer.encode_batch(texts)
         ids = np.array([e.ids for e in encodings], dtype=np.int64)
         mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
         feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}

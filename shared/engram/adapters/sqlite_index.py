@@ -32,7 +32,7 @@ from engram.adapters.int8_scan import Int8Codes, Int8Scan
 from engram.adapters.sqlite.conditions import conditions_sql
 from engram.adapters.sqlite.database import SqliteDatabase, fts_table
 from engram.adapters.sqlite_vectors import TenantVectors, epoch, needs_sql
-from engram.adapters.text_index import Context, query_terms
+from engram.adapters.text_index import Context, Groups, TermHits
 from engram.models import MemoryRecord
 from engram.ports import Conditions, Vector
 from engram.settings import ScanSettings
@@ -53,6 +53,10 @@ class SqliteIndex(CachedIndex[TenantVectors]):
         self._int8 = Int8Scan(threads=self.scan.threads)
         self.loads = 0  # full cache loads, for tests and diagnostics
         self._last_mask: tuple[TenantVectors, int, Conditions, npt.NDArray[np.bool_]] | None = None
+        self._last_terms: (
+            tuple[TenantVectors, tuple[int, float], Conditions, dict[str, TermHits | None]] | None
+        ) = None
+        self._last_groups: tuple[TenantVectors, tuple[int, int], Conditions, Groups | None] | None = None
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="engram-knn")
 
     # -- cache -----------------------------------------------------------------------------------
@@ -255,7 +259,11 @@ class SqliteIndex(CachedIndex[TenantVectors]):
         allowed = self._allowed_rows(tenant_id, cache, conditions)
         n = cache.n
         context = Context(cache.before[:n], cache.after[:n], context_weight) if context_weight > 0 else None
-        scores = cache.text.scores(terms, cache.alive[:n], allowed, context)
+        kept = self._kept_terms(cache, conditions, context_weight)
+        scores = cache.text.scores(terms, cache.alive[:n], allowed, context, kept=kept)
+        if kept is not None:  # only this query's terms stay kept
+            for term in kept.keys() - set(terms):
+                del kept[term]
         hits = np.flatnonzero(scores > 0)
         if hits.size == 0:
             return []
@@ -264,10 +272,24 @@ class SqliteIndex(CachedIndex[TenantVectors]):
         top = top[np.argsort(-scores[top], kind="stable")]
         return [(cache.ids[int(r)], float(scores[r])) for r in top]
 
+    def _kept_terms(
+        self, cache: TenantVectors, conditions: Conditions, context_weight: float
+    ) -> dict[str, TermHits | None] | None:
+        """Each term's BM25 hits of the last query, for the next one over the same rows and
+        conditions (a recall's query without the speakers' names): none past a write or for
+        other conditions, and only the last query's terms."""
+        if needs_sql(conditions):
+            return None
+        key = (cache.version, context_weight)
+        last = self._last_terms
+        if last is None or last[0] is not cache or last[1] != key or last[2] != conditions:
+            last = self._last_terms = (cache, key, conditions, {})
+        return last[3]
+
     def thread_scores(
         self, tenant_id: str, query: str, conditions: Conditions, memory_ids: Sequence[str]
     ) -> dict[str, float]:
-        terms = query_terms(query, self.tokenizer)
+        terms = self.query_terms(query)
         if not terms:
             return {}
         with self._lock:
@@ -278,11 +300,31 @@ class SqliteIndex(CachedIndex[TenantVectors]):
             if not rows:
                 return {}
             allowed = self._allowed_rows(tenant_id, cache, conditions)
-            by_thread = cache.text.by_group(terms, allowed, cache.thread, len(cache.codes["thread"].code))
+            groups = len(cache.codes["thread"].code)
+            within = self._thread_groups(cache, conditions, allowed, groups)
+            by_thread = cache.text.by_group(terms, allowed, cache.thread, groups, within=within)
             best = float(by_thread.max())
             if best <= 0:
                 return {}
             return {i: float(by_thread[cache.thread[r]]) / best for i, r in rows.items()}
+
+    def _thread_groups(
+        self, cache: TenantVectors, conditions: Conditions, allowed: npt.NDArray[np.bool_], groups: int
+    ) -> Groups | None:
+        """``Bm25Index.groups`` of the threads, kept like the last mask (query-independent)."""
+        if needs_sql(conditions):
+            return cache.text.groups(allowed, cache.thread, groups)
+        last = self._last_groups
+        if (
+            last is not None
+            and last[0] is cache
+            and last[1] == (cache.version, groups)
+            and last[2] == conditions
+        ):
+            return last[3]
+        within = cache.text.groups(allowed, cache.thread, groups)
+        self._last_groups = (cache, (cache.version, groups), conditions, within)
+        return within
 
     def cosines(self, tenant_id: str, vector: Vector, memory_ids: Sequence[str]) -> dict[str, float]:
         with self._lock:

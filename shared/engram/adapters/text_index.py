@@ -124,6 +124,19 @@ class Context(NamedTuple):
     weight: float
 
 
+TermHits = tuple[npt.NDArray[Any], npt.NDArray[Any]]
+"""The rows a term scores in ``Bm25Index.scores`` and its score in each."""
+
+
+class Groups(NamedTuple):
+    """The rows ``Bm25Index.by_group`` scores as groups, and each group's length (``Bm25Index.groups``)."""
+
+    member: npt.NDArray[np.bool_]
+    length: npt.NDArray[Any]
+    docs: int
+    average: float
+
+
 class Bm25Index:
     """Okapi BM25 (k1 = 1.2, b = 0.75, ``fts5_idf``).
 
@@ -193,40 +206,78 @@ class Bm25Index:
         alive: npt.NDArray[np.bool_],
         allowed: npt.NDArray[np.bool_] | None = None,
         context: Context | None = None,
+        *,
+        kept: dict[str, TermHits | None] | None = None,
     ) -> npt.NDArray[np.float64]:
         """BM25 of every row (0 where no term matches); ``alive`` has one flag per row.
 
         Statistics (document frequency, average length) count every live row; only the rows in
         ``allowed`` (default: the live ones) are scored, so a search within one scope of a large
         tenant touches that scope's postings alone. With ``context``, each row's document also
-        holds its neighbours' text at a lower field weight (BM25F, see ``Context``).
+        holds its neighbours' text at a lower field weight (BM25F, see ``Context``). ``kept``
+        holds each term's hits once scored, for another query over the same rows, conditions and
+        context (a recall's second query, without the speakers' names, shares its other words).
         """
         n = alive.shape[0]
         if self.docs <= 0:
             return np.zeros(n, dtype=np.float64)
-        avgdl = self.total_len / self.docs
-        hit_rows: list[npt.NDArray[np.integer[Any]]] = []
-        hit_scores: list[npt.NDArray[np.floating[Any]]] = []
-        for posting, rows, _ in self._found(terms):
-            live = alive[rows]
-            df = int(np.count_nonzero(live))
-            if df == 0:
-                continue
-            idf = fts5_idf(self.docs, df)
-            keep = live if allowed is None else allowed[rows]
-            if context is not None and context.weight > 0:
-                found, score = self._in_context(
-                    posting, live, allowed if allowed is not None else alive, context, avgdl
-                )
-                hit_rows.append(found)
-                hit_scores.append(idf * score)
-                continue
-            hit_rows.append(rows[keep])
-            hit_scores.append(idf * posting.saturated(self.doclen, avgdl, self.k1, self.b)[keep])
-        if not hit_rows:
+        hits = [
+            found
+            for term in terms
+            if (found := self._term_hits(term, alive, allowed, context, kept)) is not None
+        ]
+        if not hits:
             return np.zeros(n, dtype=np.float64)
+        hit_rows = [rows for rows, _ in hits]
+        hit_scores = [score for _, score in hits]
         total = np.bincount(np.concatenate(hit_rows), weights=np.concatenate(hit_scores), minlength=n)
         return total[:n].astype(np.float64, copy=False)
+
+    def _term_hits(
+        self,
+        term: str,
+        alive: npt.NDArray[np.bool_],
+        allowed: npt.NDArray[np.bool_] | None,
+        context: Context | None,
+        kept: dict[str, TermHits | None] | None,
+    ) -> TermHits | None:
+        """The rows one term scores and their scores (None: no live row holds it)."""
+        if kept is not None and term in kept:
+            return kept[term]
+        found: TermHits | None = None
+        posting = self.postings.get(term)
+        if posting is not None:
+            rows, _ = posting.arrays()
+            live = alive[rows]
+            df = int(np.count_nonzero(live))
+            if df > 0:
+                avgdl = self.total_len / self.docs
+                idf = fts5_idf(self.docs, df)
+                if context is not None and context.weight > 0:
+                    within = allowed if allowed is not None else alive
+                    around, score = self._in_context(posting, live, within, context, avgdl)
+                    found = (around, idf * score)
+                else:
+                    keep = live if allowed is None else allowed[rows]
+                    found = (rows[keep], idf * posting.saturated(self.doclen, avgdl, self.k1, self.b)[keep])
+        if kept is not None:
+            kept[term] = found
+        return found
+
+    def groups(
+        self, allowed: npt.NDArray[np.bool_], group: npt.NDArray[np.int32], groups: int
+    ) -> Groups | None:
+        """The allowed rows with a group (``group`` -1: none) and each group's length, for
+        ``by_group``; None when no allowed row has a group. Query-independent: an owner may keep
+        it until its rows change."""
+        n = allowed.shape[0]
+        member = allowed & (group[:n] >= 0)
+        if not member.any():
+            return None
+        codes = group[:n][member]
+        length = np.bincount(codes, weights=self.doclen[:n][member], minlength=groups)
+        present = length > 0
+        return Groups(member, length, int(np.count_nonzero(present)), float(length[present].mean()))
 
     def by_group(
         self,
@@ -234,18 +285,16 @@ class Bm25Index:
         allowed: npt.NDArray[np.bool_],
         group: npt.NDArray[np.int32],
         groups: int,
+        *,
+        within: Groups | None = None,
     ) -> npt.NDArray[np.float64]:
         """BM25 of each group of rows taken as one document (a thread: all its turns), over the
-        allowed rows with a group (``group`` -1: none); statistics count those groups alone."""
-        n = allowed.shape[0]
-        member = allowed & (group[:n] >= 0)
-        if not member.any():
+        allowed rows with a group (``group`` -1: none); statistics count those groups alone.
+        ``within``: ``groups(allowed, group, groups)``, when the caller kept it."""
+        stats = within if within is not None else self.groups(allowed, group, groups)
+        if stats is None:
             return np.zeros(groups, dtype=np.float64)
-        codes = group[:n][member]
-        length = np.bincount(codes, weights=self.doclen[:n][member], minlength=groups)
-        present = length > 0
-        docs = int(np.count_nonzero(present))
-        average = float(length[present].mean())
+        member, length, docs, average = stats
         score = np.zeros(groups, dtype=np.float64)
         for _, rows, tfs in self._found(terms):
             inside = member[rows]

@@ -201,8 +201,12 @@ def shape(state: RecallState, settings: Settings, min_score: float) -> None:
     below: dict[str, float] = {}
     for memory_id in state.ids:
         record = state.records[memory_id]
-        life = lifecycle_values(record, state.now, settings, rounded=bool(trace))
-        prior = lifecycle.rank_prior(life["multiplier"], r.lifecycle_weight)
+        if trace:  # every value the trace shows, rounded (the multiplier too, as the trace shows it)
+            life = lifecycle_values(record, state.now, settings, rounded=True)
+            multiplier = life["multiplier"]
+        else:
+            multiplier = lifecycle.recall_multiplier(record, state.now, settings.lifecycle)
+        prior = lifecycle.rank_prior(multiplier, r.lifecycle_weight)
         norm = shaping.length_norm(
             len(record.content),
             anchor=r.length_norm_anchor,

@@ -106,6 +106,43 @@ def rank_multiplier(c: float, fresh_c: float, tier: str, settings: LifecycleSett
     return base + (1.0 - base) * max(floor, min(1.0, c))
 
 
+def recall_multiplier(record: MemoryRecord, now: datetime, settings: LifecycleSettings) -> float:
+    """``rank_multiplier`` of a record at ``now`` as recall ranks by it (never accessed: F = 0;
+    the floor no higher than its fresh composite): the arithmetic of ``explain`` step for step,
+    so the value is the same to the last bit, without the values a trace shows.
+
+    >>> from datetime import UTC
+    >>> from engram.models import MemoryRecord
+    >>> now, then = datetime(2025, 3, 1, tzinfo=UTC), datetime(2025, 1, 9, tzinfo=UTC)
+    >>> record = MemoryRecord(id="m", tenant_id="t", scope="user:a", content="x", created_at=then,
+    ...     updated_at=then, tier="working", importance=0.7, content_hash="h")
+    >>> s = LifecycleSettings()
+    >>> values = explain(**state_of(record, access_count=0), now=now, settings=s)
+    >>> fresh = composite(1.0, 0.0, values["importance"])
+    >>> recall_multiplier(record, now, s) == rank_multiplier(values["composite"], fresh, record.tier, s)
+    True
+    """
+    importance = record.importance
+    if record.pinned:
+        r = 1.0
+    else:
+        days = days_between(record.last_accessed_at or record.created_at, now)
+        beta = beta_for(record.tier, settings)
+        r = retention(
+            days,
+            importance,
+            beta,
+            half_life_days=settings.half_life_days,
+            stretch=settings.importance_stretch,
+        )
+    f = frequency(0, scale=settings.frequency_scale)
+    i = importance_score(importance, record.confidence, record.feedback_weight)
+    w_r, w_f, w_i = settings.weight_retention, settings.weight_frequency, settings.weight_importance
+    c = composite(r, f, i, w_r=w_r, w_f=w_f, w_i=w_i)
+    fresh = composite(1.0, 0.0, i, w_r=w_r, w_f=w_f, w_i=w_i)
+    return rank_multiplier(c, fresh, record.tier, settings)
+
+
 def rank_prior(multiplier_value: float, weight: float) -> float:
     """The query-independent factor of a recall score: ``1 − weight·(1 − multiplier)``.
 

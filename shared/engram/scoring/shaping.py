@@ -56,21 +56,22 @@ def mmr(
     >>> mmr(["a", "b", "c"], {"a": 0.9, "b": 0.85, "c": 0.6}, v, k=2, lam=0.5)
     ['a', 'c']
     """
-    if not ids:
+    if not ids or k <= 0:
         return []
     relevance = np.array([scores[i] for i in ids], dtype=np.float64)
     sims = vectors.astype(np.float64) @ vectors.T.astype(np.float64)
     if threshold > 0:
         sims = np.maximum(0.0, sims - threshold) / (1.0 - threshold)
-    chosen: list[int] = []
-    max_sim = np.full(len(ids), -np.inf)
-    remaining = np.ones(len(ids), dtype=bool)
-    for _ in range(min(k, len(ids))):
-        penalty = np.where(np.isfinite(max_sim), max_sim, 0.0)
-        value = lam * relevance - (1.0 - lam) * penalty
-        value[~remaining] = -np.inf
+    # Nothing chosen yet: no penalty, the best score first. Then each candidate's greatest
+    # similarity to the chosen ones (finite: the vectors are).
+    weighted = lam * relevance
+    pick = int(np.argmax(weighted))
+    chosen = [pick]
+    max_sim = sims[pick].copy()
+    for _ in range(1, min(k, len(ids))):
+        value = weighted - (1.0 - lam) * max_sim
+        value[chosen] = -np.inf
         pick = int(np.argmax(value))
         chosen.append(pick)
-        remaining[pick] = False
-        max_sim = np.maximum(max_sim, sims[pick])
+        np.maximum(max_sim, sims[pick], out=max_sim)
     return [ids[i] for i in chosen]
