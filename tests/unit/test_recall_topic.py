@@ -4,9 +4,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from concurrent.futures import Future
 from datetime import UTC, datetime
 
 import numpy as np
+import pytest
 
 from engram.identity import content_hash
 from engram.models import MemoryRecord, RecallRequest
@@ -93,3 +95,21 @@ def test_on_the_one_trip_path_the_query_vector_embeds_the_question_as_asked() ->
     # Then the vector embeds the question with the name, and no vector_query is traced
     assert gather.vector_query(state, None, Settings()) == "Which kayak did Maya get?"
     assert state.vector_query is None
+
+
+class _Unfinished(Future):  # type: ignore[type-arg]
+    """A words channel still running: waiting for it fails the test instead of hanging it."""
+
+    def result(self, timeout: float | None = None) -> object:
+        raise AssertionError("the embedding waited for the words channel")
+
+
+def test_a_query_that_names_no_one_is_embedded_beside_the_words_channel() -> None:
+    # Given a question without a name, and a words channel that has not answered yet
+    state = _state()
+    state.request = RecallRequest.model_validate({"query": "where do I live these days?"})
+    # Then the vector embeds it as asked at once (no speaker can be named, so nothing to strip)
+    assert gather.vector_query(state, _Unfinished(), Settings()) == "where do I live these days?"
+    # And a question naming someone waits for the words channel's answer
+    with pytest.raises(AssertionError, match="waited for the words channel"):
+        gather.vector_query(_state(), _Unfinished(), Settings())

@@ -110,11 +110,14 @@ def vector_query(state: RecallState, side: Future[TextSide] | None, settings: Se
     """The text the query vector embeds: the query, or (``recall.vector_without_speakers``) the
     query BM25 scored without the names of the speakers it names (``topic_hits``). A turn's
     vector holds its speaker's label too, so the name pulled the speaker's every turn toward the
-    question as BM25's did (calibrated set 74.1 -> 78.1). It waits for the words channel, which
-    ran beside nothing then; without one (the cloud's single round trip, a one-channel ranking)
-    the query as asked."""
-    if not settings.recall.vector_without_speakers or side is None:
-        return state.request.query
+    question as BM25's did (calibrated set 74.1 -> 78.1). It waits for the words channel when the
+    query names anyone (a query without a name keeps the embedding beside it); without one (the
+    cloud's single round trip, a one-channel ranking) the query as asked."""
+    r, query = settings.recall, state.request.query
+    if not (r.vector_without_speakers and r.bm25_without_speakers) or side is None:
+        return query
+    if not channels.query_entities(query):  # no name, so no speaker's: topic_hits keeps the query
+        return query
     side.result()  # topic_hits, on that thread, set the query without the names (or left none)
     state.vector_query = state.bm25_query
     return state.bm25_query or state.request.query
