@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from engram.recall.stages import lifecycle_values
 from engram.scoring.lifecycle import (
     Move,
     archives,
@@ -27,9 +28,8 @@ from engram.scoring.lifecycle import (
     recall_multiplier,
     retention,
     settle,
-    state_of,
 )
-from engram.settings import LifecycleSettings
+from engram.settings import LifecycleSettings, Settings
 
 SETTINGS = LifecycleSettings()
 NOW = datetime(2025, 6, 1, 12, 0, tzinfo=UTC)
@@ -750,16 +750,7 @@ def test_recall_multiplier_is_the_explained_rank_multiplier_to_the_last_bit(tier
                 pinned=pinned, importance=importance, confidence=confidence,
                 feedback_weight=feedback, access_count=7,
             )  # fmt: skip
-            # When recall's multiplier is taken, and the one explain's values give (never accessed)
-            values = explain(**state_of(record, access_count=0), now=NOW, settings=SETTINGS)
-            fresh = composite(
-                1.0,
-                0.0,
-                values["importance"],
-                w_r=SETTINGS.weight_retention,
-                w_f=SETTINGS.weight_frequency,
-                w_i=SETTINGS.weight_importance,
-            )
+            # When recall's multiplier is taken, and the one a debug recall's trace explains
+            expected = lifecycle_values(record, NOW, Settings(lifecycle=SETTINGS), rounded=False)
             # Then they are the same float
-            expected = rank_multiplier(values["composite"], fresh, tier, SETTINGS)
-            assert recall_multiplier(record, NOW, SETTINGS) == expected
+            assert recall_multiplier(record, NOW, SETTINGS) == expected["multiplier"]
