@@ -120,7 +120,7 @@ def vector_query(state: RecallState, side: Future[TextSide] | None, settings: Se
         return query
     side.result()  # topic_hits, on that thread, set the query without the names (or left none)
     state.vector_query = state.bm25_query
-    return state.bm25_query or state.request.query
+    return state.bm25_query or query
 
 
 def candidates(state: RecallState, index: SearchIndex, side: Future[TextSide] | None) -> None:

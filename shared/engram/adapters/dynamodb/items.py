@@ -161,8 +161,9 @@ def unpack16(packed: bytes) -> bytes:
 
 
 def item_bytes(item: Item) -> int:
-    """DynamoDB's size of an item: each attribute's name and value (UTF-8 text, bytes; a number
-    counted at its digits, at least what DynamoDB counts)."""
+    """DynamoDB's size of an item of scalar attributes (S, N, B: what a vector item holds): each
+    attribute's name and value (UTF-8 text, bytes; a number at its digits, at least what DynamoDB
+    counts)."""
     size = 0
     for name, value in item.items():
         kind, content = next(iter(value.items()))
