@@ -198,13 +198,10 @@ class ScanSettings(_Section):
 
     exact_max_rows: int = Field(default=32_768, ge=0)
     """Scans over at most this many rows compare the query with every float32 vector. Above it,
-    a first pass over int8 codes of the vectors picks candidates, and only those are scored on
+    a first pass over sign bits of the vectors picks candidates, and only those are scored on
     their float32 vectors (env ENGRAM_SCAN_EXACT_MAX_ROWS)."""
-    rescore: int = Field(default=200, ge=1)
-    """Candidates per query the int8 pass hands on (at least 4 × k)."""
-    threads: int = Field(default=2, ge=1, le=64)
-    """onnxruntime threads for the int8 pass (two halve its time on two cores: it is bound by
-    memory reads, and the embedding model is idle by then)."""
+    rescore: int = Field(default=1_000, ge=1)
+    """Candidates per query the first pass hands on (at least 4 × k)."""
 
 
 class LlmSettings(_Section):

@@ -13,7 +13,6 @@ import pytest
 from serve_support import ROOT, call, new_key, new_tenant, running_server
 
 WHEEL_MUST_HOLD = [
-    "engram/adapters/int8_scan.onnx",
     "engram/extraction/prompts/extraction_system.txt",
     "engram/py.typed",
     "engram_http/handlers/retain/handler.py",

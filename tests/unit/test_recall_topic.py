@@ -93,7 +93,7 @@ def test_on_the_one_trip_path_the_query_vector_embeds_the_question_as_asked() ->
     # Given no words channel beside the embedding (the one-trip search answers both channels)
     state = _state()
     # Then the vector embeds the question with the name, and no vector_query is traced
-    assert gather.vector_query(state, None, Settings()) == "Which kayak did Maya get?"
+    assert gather.vector_query(state, OneTrip(), None, Settings()) == "Which kayak did Maya get?"
     assert state.vector_query is None
 
 
@@ -109,7 +109,31 @@ def test_a_query_that_names_no_one_is_embedded_beside_the_words_channel() -> Non
     state = _state()
     state.request = RecallRequest.model_validate({"query": "where do I live these days?"})
     # Then the vector embeds it as asked at once (no speaker can be named, so nothing to strip)
-    assert gather.vector_query(state, _Unfinished(), Settings()) == "where do I live these days?"
+    assert gather.vector_query(state, OneTrip(), _Unfinished(), Settings()) == "where do I live these days?"
     # And a question naming someone waits for the words channel's answer
     with pytest.raises(AssertionError, match="waited for the words channel"):
-        gather.vector_query(_state(), _Unfinished(), Settings())
+        gather.vector_query(_state(), OneTrip(), _Unfinished(), Settings())
+
+
+class _Speakers:
+    """An index that knows who speaks in the tenant's turns (``SpeakerLabels``)."""
+
+    def __init__(self, names: set[str]) -> None:
+        self.names = frozenset(names)
+
+    def speakers(self, tenant_id: str) -> frozenset[str]:
+        return self.names
+
+
+def test_a_query_naming_no_speaker_of_the_tenant_is_embedded_beside_the_words_channel() -> None:
+    # Given an index that knows the tenant's speakers, and a words channel that has not answered
+    state = _state()
+    # Then "Maya", who never speaks there, cannot be stripped: the question is embedded at once
+    assert (
+        gather.vector_query(state, _Speakers({"omar"}), _Unfinished(), Settings())  # type: ignore[arg-type]
+        == "Which kayak did Maya get?"
+    )
+    # And once she speaks there (by a short name too: "Maya" for "Mayanna"), it waits as before
+    for names in ({"maya", "omar"}, {"mayanna"}):
+        with pytest.raises(AssertionError, match="waited for the words channel"):
+            gather.vector_query(_state(), _Speakers(names), _Unfinished(), Settings())  # type: ignore[arg-type]

@@ -1,4 +1,4 @@
-"""The embedded index's two-pass scan (int8 codes, then float32) for large tenants, against the
+"""The embedded index's two-pass scan (sign bits, then float32) for large tenants, against the
 exact scan of the same data."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engram.adapters.int8_scan import MODEL, ZERO, Int8Codes, Int8Scan, build_model
+from engram.adapters.binary_scan import BinaryCodes
 from engram.adapters.sqlite.database import SqliteDatabase
 from engram.adapters.sqlite.store import SqliteStore
 from engram.adapters.sqlite_index import SqliteIndex
@@ -23,7 +23,7 @@ DIM = 64
 N = 3_000
 NOW = datetime(2026, 11, 1, tzinfo=UTC)
 # Two passes above 1,000 rows: a whole-tenant scan (3,000) takes them, one scope (1,000) does not.
-TWO_PASS = ScanSettings(exact_max_rows=1_000, rescore=100)
+TWO_PASS = ScanSettings(exact_max_rows=1_000, rescore=300)
 EXACT = ScanSettings(exact_max_rows=10**9)
 
 
@@ -75,13 +75,29 @@ def _queries(count: int) -> np.ndarray:
     return _vectors(count, seed=2)
 
 
-def test_two_pass_finds_what_the_exact_scan_finds(db: SqliteDatabase) -> None:
+def _near_rows(count: int) -> np.ndarray:
+    """Queries like the memories they look for: a stored vector, moved a little."""
+    rng = np.random.default_rng(3)
+    queries = _vectors(N, seed=1)[rng.choice(N, count)] + rng.normal(0, 0.01, (count, DIM))
+    return (queries / np.linalg.norm(queries, axis=1, keepdims=True)).astype(np.float32)
+
+
+@pytest.mark.parametrize(
+    ("queries", "at_least"),
+    # Queries drawn apart from every memory are the hard case: their 20 nearest are barely nearer
+    # than the next ones: a tenth of the rows rescored finds ~98 % of them either way.
+    [(_queries(40), 0.97), (_near_rows(40), 0.98)],
+    ids=["unrelated-queries", "queries-near-memories"],
+)
+def test_two_pass_finds_what_the_exact_scan_finds(
+    db: SqliteDatabase, queries: np.ndarray, at_least: float
+) -> None:
     exact, two_pass = (
         SqliteIndex(db, dimension=DIM, scan=EXACT),
         SqliteIndex(db, dimension=DIM, scan=TWO_PASS),
     )
     found = []
-    for query in _queries(40):
+    for query in queries:
         want = exact.knn("acme", query, 20, Conditions(scopes=ScopeSet.every()))
         got = two_pass.knn("acme", query, 20, Conditions(scopes=ScopeSet.every()))
         assert all(i.startswith("mem_") and int(i[4:]) < N for i, _ in got)  # never the other tenant
@@ -90,9 +106,9 @@ def test_two_pass_finds_what_the_exact_scan_finds(db: SqliteDatabase) -> None:
             if memory_id in cosines:
                 assert score == pytest.approx(cosines[memory_id], abs=1e-5)
         found.append(len({i for i, _ in want} & {i for i, _ in got}) / 20)
-    assert two_pass._tenants["acme"].quantized is not None  # the int8 pass really ran
+    assert two_pass._tenants["acme"].quantized is not None  # the first pass really ran
     assert exact._tenants["acme"].quantized is None
-    assert np.mean(found) >= 0.99, np.mean(found)
+    assert np.mean(found) >= at_least, np.mean(found)
 
 
 def test_small_scans_stay_exact(db: SqliteDatabase) -> None:
@@ -123,7 +139,7 @@ def test_writes_after_the_fit_are_projected_and_removals_vanish(db: SqliteDataba
     query = _queries(1)[0]
     index.knn("acme", query, 10, everything)  # makes the codes
     fitted = index._tenants["acme"].quantized
-    # A new memory equal to the query must come first, found through its int8 code.
+    # A new memory equal to the query must come first, found through its bits.
     record = _record(N + 100, "user:1")
     SqliteStore(db).records.write("acme", WriteBatch(records=[record], vectors=[query]))
     index.upsert("acme", [record], [query])
@@ -166,30 +182,33 @@ def test_knn_many_takes_the_union_of_each_querys_candidates(db: SqliteDatabase) 
         assert [s for _, s in g] == pytest.approx([s for _, s in one], abs=1e-5)
 
 
-def test_the_int8_pass_ranks_by_the_integer_products_numpy_computes() -> None:
+def test_the_first_pass_takes_the_rows_nearest_by_hamming_distance() -> None:
+    """Distances equal a popcount computed bit by bit, disallowed rows are never taken, and the
+    cut keeps the ``take`` nearest plus their ties."""
     rng = np.random.default_rng(4)
     vectors = _vectors(2_000, seed=5)
-    codes = Int8Codes.fit(vectors, np.ones(2_000, dtype=bool))
-    queries = _queries(3).T  # (dimension, queries)
+    codes = BinaryCodes.fit(vectors, np.ones(2_000, dtype=bool))
     allowed = rng.random(2_000) < 0.5
-    best = Int8Scan().top(codes.codes[:2_000], codes.queries(queries), allowed, 25)
-    products = (codes.codes[:2_000].astype(np.int64) - ZERO) @ codes.queries(queries).astype(np.int64)
-    for column in range(3):
-        assert allowed[best[:, column]].all()
-        ranked = np.where(allowed, products[:, column], np.iinfo(np.int64).min)
-        expected = np.sort(ranked)[::-1][:25]
-        assert sorted(products[best[:, column], column], reverse=True) == list(expected)
-    # The codes keep each cosine within a small error of the float32 one.
-    approx = ((codes.codes[:2_000].astype(np.float32) - ZERO) * codes.scale) @ queries
-    assert np.abs(approx - vectors @ queries).max() < 0.02
+    bits = (vectors - codes.mean) @ codes.planes > 0
+    for query in _queries(3):
+        distance = codes.distances(2_000, query)
+        assert list(distance) == list((bits != ((query - codes.mean) @ codes.planes > 0)).sum(axis=1))
+        rows = codes.nearest(2_000, query, allowed, 25)
+        assert allowed[rows].all() and len(rows) >= 25
+        cut = distance[rows].max()
+        assert sorted(np.flatnonzero(allowed & (distance <= cut))) == list(rows)
+        assert (allowed & (distance < cut)).sum() < 25  # the cut is the 25th nearest's distance
 
 
-def test_the_shipped_graph_is_the_one_build_model_writes() -> None:
-    pytest.importorskip("onnx", reason="the dev extra's onnx package rebuilds the graph")
-    import onnx
-
-    shipped = onnx.load_model_from_string(MODEL.read_bytes())
-    assert shipped == onnx.load_model_from_string(build_model())
+def test_the_bits_are_taken_around_the_tenants_mean() -> None:
+    """Vectors that all lean one way (as text embeddings do) still split into informative bits."""
+    vectors = _vectors(500, seed=6)
+    codes = BinaryCodes.fit(vectors, np.ones(500, dtype=bool))
+    assert np.allclose(codes.mean, vectors.mean(axis=0), atol=1e-6)
+    above = np.unpackbits(codes.words[:, :500].T.copy().view(np.uint8), axis=1)
+    assert 0.3 < above.mean() < 0.7  # about half the bits set, not nearly all
+    dead = BinaryCodes.fit(vectors, np.arange(500) % 2 == 0)
+    assert not dead.words[:, 1:500:2].any()  # dead rows hold no bits
 
 
 def test_dead_rows_do_not_make_every_scan_refit(db: SqliteDatabase) -> None:

@@ -318,7 +318,7 @@ def _report(result: dict[str, Any]) -> str:
         "Peak RSS is taken before the floor step loads its own copy of the vectors.\n"
         f"First recall of a fresh engine (loads the tenant's vectors and postings): "
         f"{result['cold_first_recall_ms']:.0f} ms.\n"
-        f"k-NN over all scopes (above {result['scan']['exact_max_rows']:,} rows: int8 pass, then "
+        f"k-NN over all scopes (above {result['scan']['exact_max_rows']:,} rows: sign-bit pass, then "
         f"float32 on the best {result['scan']['rescore']}): it returns {f['knn_recall_at_50']['mean']:.2%} "
         f"of the exact top 50 (worst query {f['knn_recall_at_50']['min']:.0%})."
     )

@@ -12,9 +12,9 @@ keeps them and their vectors). A memory still waiting for its vector (deferred e
 row too, flagged unembedded: BM25 finds it at once, k-NN skips it until its vector arrives.
 
 A scan over more rows than ``ScanSettings.exact_max_rows`` (a whole large tenant) is done in two
-passes: int8 codes of the vectors (``int8_scan``: a quarter of the bytes, scanned by onnxruntime's
-integer kernels) pick the best ``rescore`` rows, and only those are scored on their float32
-vectors, so every returned cosine is exact and only the choice of candidates is approximate.
+passes: sign bits of the vectors (``binary_scan``: 1/32 of the bytes, compared by XOR and
+popcount) pick the nearest ``rescore`` rows, and only those are scored on their float32 vectors,
+so every returned cosine is exact and only the choice of candidates is approximate.
 ``engram bench`` reports how many of the exact top 50 this finds.
 """
 
@@ -27,19 +27,21 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import numpy.typing as npt
 
+from engram.adapters.binary_scan import BinaryCodes
 from engram.adapters.cached_index import CachedIndex
-from engram.adapters.int8_scan import Int8Codes, Int8Scan
 from engram.adapters.sqlite.conditions import conditions_sql
 from engram.adapters.sqlite.database import SqliteDatabase, fts_table
 from engram.adapters.sqlite_vectors import TenantVectors, epoch, needs_sql
 from engram.adapters.text_index import Context, Groups, TermHits
 from engram.models import MemoryRecord
 from engram.ports import Conditions, Vector
+from engram.scoring import words
 from engram.settings import ScanSettings
 
 logger = logging.getLogger(__name__)
 
 PARALLEL_ROWS = 16_384  # below this a product is too quick to be worth a second thread
+LABEL_CHARS = 64  # of a memory's text read on a load, for its speaker label ("Priya: …")
 
 
 class SqliteIndex(CachedIndex[TenantVectors]):
@@ -50,7 +52,6 @@ class SqliteIndex(CachedIndex[TenantVectors]):
         self.db = db
         self.dimension = dimension
         self.scan = scan or ScanSettings()
-        self._int8 = Int8Scan(threads=self.scan.threads)
         self.loads = 0  # full cache loads, for tests and diagnostics
         self._last_mask: tuple[TenantVectors, int, Conditions, npt.NDArray[np.bool_]] | None = None
         self._last_terms: (
@@ -70,13 +71,26 @@ class SqliteIndex(CachedIndex[TenantVectors]):
         conn.execute("BEGIN")
         try:
             rows = conn.execute(
-                "SELECT rowid, id, scope, status, tier, category, created_at, occurred_at, embedding, thread_id "
+                "SELECT rowid, id, scope, status, tier, category, created_at, occurred_at, embedding, thread_id, "
+                f"substr(json_extract(doc, '$.content'), 1, {LABEL_CHARS}) "
                 "FROM memories WHERE tenant_id=? AND tier != 'archived' ORDER BY rowid",
                 (tenant_id,),
             ).fetchall()
             cache._grow(len(rows))
             row_of_rowid: dict[int, int] = {}
-            for rowid, memory_id, scope, status, tier, category, created, occurred, blob, thread in rows:
+            for (
+                rowid,
+                memory_id,
+                scope,
+                status,
+                tier,
+                category,
+                created,
+                occurred,
+                blob,
+                thread,
+                head,
+            ) in rows:
                 row_of_rowid[rowid] = cache.n
                 cache.put(
                     memory_id,
@@ -88,6 +102,7 @@ class SqliteIndex(CachedIndex[TenantVectors]):
                     epoch(created),
                     epoch(occurred),
                     thread=thread,
+                    speaker=words.speaker_of(head or ""),
                 )
             if self.db.has_fts(tenant_id):
                 cache.text.load(conn, fts_table(tenant_id), row_of_rowid)
@@ -115,8 +130,8 @@ class SqliteIndex(CachedIndex[TenantVectors]):
             cache = self._tenants.get(tenant_id)
             if cache is None:
                 return
-            terms = self.tokenizer.tokens([r.content for r in records])
-            for record, vector, words in zip(records, vectors, terms, strict=True):
+            tokens = self.tokenizer.tokens([r.content for r in records])
+            for record, vector, terms in zip(records, vectors, tokens, strict=True):
                 if record.tier == "archived":  # archived memories leave the hot index
                     cache.remove(record.id)
                     continue
@@ -129,8 +144,9 @@ class SqliteIndex(CachedIndex[TenantVectors]):
                     record.category,
                     record.created_at.timestamp(),
                     record.occurred_at.timestamp() if record.occurred_at else float("nan"),
-                    words,
+                    terms,
                     thread=record.thread,
+                    speaker=words.speaker_of(record.content),
                 )
 
     # -- search ----------------------------------------------------------------------------------
@@ -188,10 +204,10 @@ class SqliteIndex(CachedIndex[TenantVectors]):
         k: int,
     ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float32]]:
         """(rows, exact cosines of those rows with each query column): every row meeting the
-        conditions that have a vector, or, for a scan larger than ``exact_max_rows``, the int8 pass's best."""
+        conditions that have a vector, or, for a scan larger than ``exact_max_rows``, the first pass's best."""
         keep = self._allowed_rows(tenant_id, cache, conditions) & cache.embedded[: cache.n]
         rows = np.flatnonzero(keep)
-        if rows.size > max(self.scan.exact_max_rows, self.scan.rescore, 4 * k) and self._int8.available():
+        if rows.size > max(self.scan.exact_max_rows, self.scan.rescore, 4 * k):
             return self._two_pass(cache, keep, queries, k)
         if rows.size * 4 < cache.n:  # few rows pass: gather them
             return rows, self._product(cache.matrix[rows], queries)
@@ -201,15 +217,14 @@ class SqliteIndex(CachedIndex[TenantVectors]):
     def _two_pass(
         self, cache: TenantVectors, keep: npt.NDArray[np.bool_], queries: npt.NDArray[np.float32], k: int
     ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float32]]:
-        """The best ``max(rescore, 4k)`` allowed rows per query by their int8 codes (the union
+        """The ``max(rescore, 4k)`` allowed rows nearest each query by their sign bits (the union
         over queries), scored on their float32 vectors."""
         if cache.quantized is None or cache.n > 2 * cache.quantized.fitted_rows:
-            cache.quantized = Int8Codes.fit(cache.matrix, cache.alive[: cache.n])
-        codes = cache.quantized
-        take = max(self.scan.rescore, 4 * k)
-        best = self._int8.top(codes.codes[: cache.n], codes.queries(queries), keep, take)
-        chosen = np.unique(best.ravel())
-        chosen = chosen[keep[chosen]]
+            cache.quantized = BinaryCodes.fit(cache.matrix, cache.alive[: cache.n])
+        codes, take = cache.quantized, max(self.scan.rescore, 4 * k)
+        columns = queries.reshape(queries.shape[0], -1).T
+        picked = [codes.nearest(cache.n, column, keep, take) for column in columns]
+        chosen = picked[0] if len(picked) == 1 else np.unique(np.concatenate(picked))
         return chosen, cache.matrix[chosen] @ queries
 
     @staticmethod
@@ -325,6 +340,10 @@ class SqliteIndex(CachedIndex[TenantVectors]):
         within = cache.text.groups(allowed, cache.thread, groups)
         self._last_groups = (cache, (cache.version, groups), conditions, within)
         return within
+
+    def speakers(self, tenant_id: str) -> frozenset[str]:
+        with self._lock:
+            return self._cache(tenant_id).speakers
 
     def cosines(self, tenant_id: str, vector: Vector, memory_ids: Sequence[str]) -> dict[str, float]:
         with self._lock:

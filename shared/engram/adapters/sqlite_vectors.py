@@ -15,7 +15,7 @@ from datetime import datetime
 import numpy as np
 import numpy.typing as npt
 
-from engram.adapters.int8_scan import ZERO, Int8Codes
+from engram.adapters.binary_scan import BinaryCodes
 from engram.adapters.text_index import Bm25Index
 from engram.ports import Conditions
 
@@ -68,7 +68,9 @@ class TenantVectors:
     after: npt.NDArray[np.int32] = field(default_factory=lambda: np.zeros(0, dtype=np.int32))
     tails: dict[tuple[int, int], int] = field(default_factory=dict)
     text: Bm25Index = field(default_factory=Bm25Index)
-    quantized: Int8Codes | None = None  # fitted on the first scan too large to do exactly
+    # The first names of the speaker labels opening the rows' texts (never dropped: a superset).
+    speakers: frozenset[str] = frozenset()
+    quantized: BinaryCodes | None = None  # fitted on the first scan too large to do exactly
     version: int = 0  # bumped by every put and remove: cached row masks go stale
 
     def _grow(self, need: int) -> None:
@@ -106,6 +108,7 @@ class TenantVectors:
         occurred: float,
         terms: Sequence[str] | None = None,
         thread: str | None = None,
+        speaker: str | None = None,
     ) -> None:
         """Append a row for the memory (``vector`` None: not embedded yet, found by BM25 alone);
         a memory already here moves to the new row, and keeps its place in its thread."""
@@ -125,12 +128,14 @@ class TenantVectors:
             self._append_to_thread(row, scope_code, thread_code)
         self.ids.append(memory_id)
         self.row_of[memory_id] = row
+        if speaker is not None and speaker not in self.speakers:  # replaced whole: readers keep theirs
+            self.speakers = self.speakers | {speaker}
         if terms is not None:
             self.text.add(row, terms)
         self.embedded[row] = vector is not None
         self.matrix[row] = 0.0 if vector is None else vector
         if self.quantized is not None:
-            self.quantized.codes[row] = self.quantized.encode(self.matrix[row])
+            self.quantized.put(row, vector)
         self.alive[row] = True
         self.scope[row] = scope_code
         self.status[row] = self.codes["status"].of(status)
@@ -184,7 +189,7 @@ class TenantVectors:
             self.embedded[row] = False
             self.matrix[row] = 0.0
             if self.quantized is not None:
-                self.quantized.codes[row] = ZERO
+                self.quantized.put(row, None)
             self.text.remove(row)
 
     def mask(self, conditions: Conditions) -> npt.NDArray[np.bool_]:

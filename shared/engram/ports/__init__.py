@@ -230,6 +230,16 @@ class ThreadSearch(Protocol):
 
 
 @runtime_checkable
+class SpeakerLabels(Protocol):
+    """Optional beside ``SearchIndex``: who speaks in the tenant's transcript turns."""
+
+    def speakers(self, tenant_id: str) -> frozenset[str]:
+        """The first names, lower-cased, of the speaker labels ("Priya: …") that open the tenant's
+        indexed memories; it may still hold a name whose turns are all gone (never less)."""
+        ...
+
+
+@runtime_checkable
 class CandidateSearch(Protocol):
     """Optional beside ``SearchIndex``: recall's candidates in one round trip to a remote index."""
 

@@ -12,9 +12,9 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, NamedTuple
 
 from engram.models import MemoryRecord
-from engram.ports import CandidateSearch, MemoryRecords, SearchIndex
+from engram.ports import CandidateSearch, MemoryRecords, SearchIndex, SpeakerLabels
 from engram.recall.state import RecallState
-from engram.scoring import channels
+from engram.scoring import channels, words
 from engram.settings import Settings
 
 if TYPE_CHECKING:
@@ -94,7 +94,7 @@ def topic_hits(
     if not r.bm25_without_speakers or r.speaker_weight <= 0 or state.method != "weighted":
         return hits
     entities = channels.query_entities(state.request.query)
-    named = channels.named_speakers(entities, {channels.speaker_of(m.content) for m in records.values()})
+    named = channels.named_speakers(entities, {words.speaker_of(m.content) for m in records.values()})
     topic = channels.without_speakers(state.request.query, named) if named else ""
     if not any(ch.isalnum() for ch in topic):
         return hits
@@ -106,17 +106,26 @@ def topic_hits(
     return found + [(i, 0.0) for i, _ in hits if i not in seen]
 
 
-def vector_query(state: RecallState, side: Future[TextSide] | None, settings: Settings) -> str:
+def vector_query(
+    state: RecallState, index: SearchIndex, side: Future[TextSide] | None, settings: Settings
+) -> str:
     """The text the query vector embeds: the query, or (``recall.vector_without_speakers``) the
     query BM25 scored without the names of the speakers it names (``topic_hits``). A turn's
     vector holds its speaker's label too, so the name pulled the speaker's every turn toward the
     question as BM25's did (calibrated set 74.1 -> 78.1). It waits for the words channel when the
-    query names anyone (a query without a name keeps the embedding beside it); without one (the
-    cloud's single round trip, a one-channel ranking) the query as asked."""
+    query may name a speaker of the candidates; a query naming no one, or (where the index knows
+    the tenant's speakers) no speaker of the tenant, keeps the embedding beside it (topic_hits
+    keeps such a query). Without a words channel (the cloud's single round trip, a one-channel
+    ranking) the query as asked."""
     r, query = settings.recall, state.request.query
     if not (r.vector_without_speakers and r.bm25_without_speakers) or side is None:
         return query
-    if not channels.query_entities(query):  # no name, so no speaker's: topic_hits keeps the query
+    entities = channels.query_entities(query)
+    if not entities:
+        return query
+    if isinstance(index, SpeakerLabels) and not channels.named_speakers(
+        entities, index.speakers(state.tenant_id)
+    ):
         return query
     side.result()  # topic_hits, on that thread, set the query without the names (or left none)
     state.vector_query = state.bm25_query

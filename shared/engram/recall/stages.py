@@ -97,7 +97,7 @@ def context(state: RecallState, store: MemoryRecords, index: SearchIndex, settin
 
             _bonus(state, f"names_{kind}", weight, names)
     if entities and r.speaker_weight > 0:
-        speakers = {i: channels.speaker_of(records[i].content) for i in state.ids}
+        speakers = {i: words.speaker_of(records[i].content) for i in state.ids}
         named = channels.named_speakers(entities, set(speakers.values()))
         if named:
             _bonus(

@@ -218,19 +218,6 @@ def has_time_expression(text: str) -> float:
     return 1.0 if _TIME_EXPRESSION.search(text) else 0.0
 
 
-_SPEAKER = re.compile(r"^\s*(?P<name>[A-Za-z][\w'.-]*)(?: [A-Z][\w'.-]*)?:\s+")
-
-
-def speaker_of(text: str) -> str | None:
-    """The first name of a transcript turn's speaker label, lower-cased, or None.
-
-    >>> speaker_of("Priya: We drove up to the lake house"), speaker_of("I prefer dark mode")
-    ('priya', None)
-    """
-    match = _SPEAKER.match(text)
-    return match.group("name").lower() if match else None
-
-
 def names_speaker(entities: Sequence[str], speaker: str | None) -> float:
     """1 when the query's ``entities`` name the turn's ``speaker`` (in full, or by a short name of
     3+ letters: "Mari" for Marisol), else 0.

@@ -90,7 +90,7 @@ STOPWORDS = frozenset(
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 # A transcript line's speaker or role label: "Maya: ...", "Dr. Lee: ...", "assistant: ...".
-_LABEL = re.compile(r"^\s*[A-Za-z][\w'.-]*(?: [A-Z][\w'.-]*)?:\s+")
+_LABEL = re.compile(r"^\s*(?P<name>[A-Za-z][\w'.-]*)(?: [A-Z][\w'.-]*)?:\s+")
 
 
 def has_speaker_label(text: str) -> bool:
@@ -100,6 +100,16 @@ def has_speaker_label(text: str) -> bool:
     (True, False)
     """
     return _LABEL.match(text) is not None
+
+
+def speaker_of(text: str) -> str | None:
+    """The first name of a transcript turn's speaker label, lower-cased, or None.
+
+    >>> speaker_of("Priya: We drove up to the lake house"), speaker_of("I prefer dark mode")
+    ('priya', None)
+    """
+    match = _LABEL.match(text)
+    return match.group("name").lower() if match else None
 
 
 def informative_words(text: str) -> list[str]:

@@ -158,7 +158,7 @@ def add_bench(command: Command) -> None:
     p.add_argument(
         "--exact-max-rows",
         type=int,
-        help="k-NN scans over more rows take an int8 first pass (default 32768; 0: always; "
+        help="k-NN scans over more rows take a sign-bit first pass (default 32768; 0: always; "
         "a huge number: never)",
     )
     p.add_argument("--keep-data", action="store_true", help="keep the seeded data folder (for bench-compare)")

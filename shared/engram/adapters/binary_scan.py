@@ -1,0 +1,98 @@
+"""A quick first pass over sign bits of a tenant's vectors, for scans too large to do exactly.
+
+Each row keeps two bits per dimension: on which side of a hyperplane through the tenant's mean
+vector it lies, for twice as many random hyperplanes as there are dimensions (two orthonormal
+sets; twice the bits found 98 % of the exact top 50 where as many bits as dimensions found 94 %,
+rescoring 1 % of 30k real memories). Random
+hyperplanes: the share of bits two vectors differ in estimates the angle between them whatever the
+spread of each dimension, where the signs of the dimensions themselves let a few strong ones drown
+in many weak ones; centred, so the planes cut the tenant's own cloud of memories rather than the
+whole space, where text embeddings all lean one way). So the Hamming distance between a row's bits
+and the query's ranks rows roughly as the angle between them does. A pass is one XOR and one
+popcount over the rows' 64-bit words in numpy: 1/16 of float32's bytes (96 bytes a row at 384
+dimensions), about a millisecond over 100k rows against 5 ms for int8 codes in onnxruntime. The
+caller scores the rows this pass picks on their float32 vectors, so every cosine it returns is
+exact; only the choice of candidates is approximate (``engram bench`` reports how much of the
+exact top 50 it finds).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+SEED = 20_241_104
+
+
+def _words(bits: int) -> int:
+    return (bits + 63) // 64
+
+
+@dataclass
+class BinaryCodes:
+    """The tenant's mean vector and each row's sign bits around it, as 64-bit words stored word
+    by word (``words[w]`` holds word ``w`` of every row: one contiguous pass per word)."""
+
+    mean: npt.NDArray[np.float32]
+    planes: npt.NDArray[np.float32]  # (dimension, 2 × dimension): each column a plane's normal
+    words: npt.NDArray[np.uint64]  # (words per row, capacity)
+    fitted_rows: int  # rows (live or dead) when fitted: the codes are remade once they double
+
+    @classmethod
+    def fit(cls, matrix: npt.NDArray[np.float32], live: npt.NDArray[np.bool_]) -> BinaryCodes:
+        """The mean of the live rows among the first ``len(live)``, then the bits of those rows
+        (dead rows get no bits; the array has the matrix's capacity)."""
+        n = live.shape[0]
+        dimension = matrix.shape[1]
+        mean = matrix[:n][live].mean(axis=0) if live.any() else np.zeros(dimension)
+        # A fixed seed: the same tenant gets the same codes in every process.
+        rng = np.random.default_rng(SEED)
+        planes = np.hstack([np.linalg.qr(rng.standard_normal((dimension, dimension)))[0] for _ in range(2)])
+        codes = cls(
+            mean=mean.astype(np.float32),
+            planes=planes.astype(np.float32),
+            words=np.zeros((_words(planes.shape[1]), matrix.shape[0]), dtype=np.uint64),
+            fitted_rows=n,
+        )
+        for start in range(0, n, 8_192):
+            stop = min(n, start + 8_192)
+            codes.words[:, start:stop] = codes.encode(matrix[start:stop]).T
+        codes.words[:, :n][:, ~live] = 0
+        return codes
+
+    def encode(self, vectors: npt.NDArray[np.float32]) -> npt.NDArray[np.uint64]:
+        """(rows, words) sign bits of rows, or (words,) of one vector."""
+        above = (np.atleast_2d(vectors) - self.mean) @ self.planes > 0
+        padded = np.zeros((above.shape[0], self.words.shape[0] * 64), dtype=bool)
+        padded[:, : above.shape[1]] = above
+        bits: npt.NDArray[np.uint64] = np.packbits(padded, axis=1).view(np.uint64)
+        return bits if vectors.ndim > 1 else bits[0]
+
+    def put(self, row: int, vector: npt.NDArray[np.float32] | None) -> None:
+        self.words[:, row] = 0 if vector is None else self.encode(vector)
+
+    def grow(self, capacity: int) -> None:
+        grown = np.zeros((self.words.shape[0], capacity), dtype=np.uint64)
+        grown[:, : self.words.shape[1]] = self.words
+        self.words = grown
+
+    def distances(self, n: int, query: npt.NDArray[np.float32]) -> npt.NDArray[np.uint16]:
+        """The Hamming distance of each of the first ``n`` rows' bits to the query's."""
+        differ = np.bitwise_xor(self.words[:, :n], self.encode(query)[:, None])
+        counts = np.bitwise_count(differ)
+        distance: npt.NDArray[np.uint16] = counts.sum(axis=0, dtype=np.uint16)
+        return distance
+
+    def nearest(
+        self, n: int, query: npt.NDArray[np.float32], allowed: npt.NDArray[np.bool_], take: int
+    ) -> npt.NDArray[np.intp]:
+        """The rows among ``allowed`` whose bits are nearest the query's: the ``take`` nearest and
+        any tied with the last of them, in row order."""
+        distance = self.distances(n, query)
+        beyond = self.words.shape[0] * 64 + 1  # farther than any two codes can be
+        distance[~allowed[:n]] = beyond
+        at_most = np.cumsum(np.bincount(distance, minlength=beyond + 1))
+        cut = min(int(np.searchsorted(at_most, take)), beyond - 1)
+        return np.flatnonzero(distance <= cut)
