@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import threading
 from datetime import UTC, datetime
 from pathlib import Path
+
+import pytest
 
 from engram.embedding.key_text import key_text
 from engram.engine import Engine
@@ -347,6 +350,38 @@ def test_thread_scores_follow_a_write_after_the_thread_statistics_were_kept(data
 
     # Then the new thread is counted and is now the best: the first session's share drops
     assert before[ids[0]] == 1.0 and after[other[0]] == 1.0 and after[ids[0]] < 1.0
+    engine.close()
+
+
+def test_a_recall_scores_the_threads_once_beside_the_embedding(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given the pottery session, and a count of the index's per-thread BM25 passes
+    engine = Engine.local(Settings(data_dir=data_dir, background_embedding=False))
+    engine.create_tenant("acme")
+    ids = _seed(engine)
+    _trace(engine, "bowl", {})  # loads the tenant's rows
+    passes: list[tuple[str, ...]] = []
+    threads: list[str] = []
+    by_group = engine.index._tenants["acme"].text.by_group  # type: ignore[attr-defined]
+
+    def counted(terms, *args, **kwargs):  # type: ignore[no-untyped-def]
+        passes.append(tuple(terms))
+        threads.append(threading.current_thread().name)
+        return by_group(terms, *args, **kwargs)
+
+    monkeypatch.setattr(engine.index._tenants["acme"].text, "by_group", counted)  # type: ignore[attr-defined]
+
+    # When one recall runs (the words channel scores the threads beside the query embedding, the
+    # context stage asks again for all the candidates), and then a recall of another question
+    first = _trace(engine, "pottery bowl", {"thread_weight": 0.1})
+    _trace(engine, "the teacher's character", {"thread_weight": 0.1})
+
+    # Then each recall made one pass, on the words channel's thread, and the kept one gave the
+    # context stage its shares
+    assert len(passes) == 2 and passes[0] != passes[1]
+    assert all(name.startswith("engram-recall") for name in threads), threads
+    assert first[ids[2]]["thread_bm25"] == 1.0
     engine.close()
 
 

@@ -3,6 +3,7 @@ exact scan of the same data."""
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -193,6 +194,8 @@ def test_the_first_pass_takes_the_rows_nearest_by_hamming_distance() -> None:
     for query in _queries(3):
         distance = codes.distances(2_000, query)
         assert list(distance) == list((bits != ((query - codes.mean) @ codes.planes > 0)).sum(axis=1))
+        with ThreadPoolExecutor(max_workers=1) as pool:  # the first half on another thread: the same
+            assert list(codes.distances(2_000, query, pool)) == list(distance)
         rows = codes.nearest(2_000, query, allowed, 25)
         assert allowed[rows].all() and len(rows) >= 25
         cut = distance[rows].max()

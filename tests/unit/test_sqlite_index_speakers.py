@@ -47,7 +47,9 @@ def test_speakers_come_from_loaded_rows_and_later_writes(tmp_path: Path) -> None
         store.tenants.create_tenant(Tenant(tenant_id=tenant, name=tenant, created_at=NOW))
     index = SqliteIndex(db, dimension=DIM)
     assert isinstance(index, SpeakerLabels)
-    _write(store, index, [_record("acme", 1, "Priya: we drove to the lake"), _record("acme", 2, "I like tea")])
+    _write(
+        store, index, [_record("acme", 1, "Priya: we drove to the lake"), _record("acme", 2, "I like tea")]
+    )
     _write(store, index, [_record("other", 1, "Omar Haddad: the kayak is red")])
     # Given a tenant's rows loaded by a recall, then a write this process is told of
     index.knn("acme", np.ones(DIM, dtype=np.float32), 1, Conditions(scopes=ScopeSet.every()))

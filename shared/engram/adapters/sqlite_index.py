@@ -58,6 +58,9 @@ class SqliteIndex(CachedIndex[TenantVectors]):
             tuple[TenantVectors, tuple[int, float], Conditions, dict[str, TermHits | None]] | None
         ) = None
         self._last_groups: tuple[TenantVectors, tuple[int, int], Conditions, Groups | None] | None = None
+        self._last_threads: (
+            tuple[TenantVectors, tuple[int, tuple[str, ...]], Conditions, npt.NDArray[np.float64]] | None
+        ) = None
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="engram-knn")
 
     # -- cache -----------------------------------------------------------------------------------
@@ -223,7 +226,8 @@ class SqliteIndex(CachedIndex[TenantVectors]):
             cache.quantized = BinaryCodes.fit(cache.matrix, cache.alive[: cache.n])
         codes, take = cache.quantized, max(self.scan.rescore, 4 * k)
         columns = queries.reshape(queries.shape[0], -1).T
-        picked = [codes.nearest(cache.n, column, keep, take) for column in columns]
+        pool = self._pool if cache.n >= PARALLEL_ROWS else None
+        picked = [codes.nearest(cache.n, column, keep, take, pool) for column in columns]
         chosen = picked[0] if len(picked) == 1 else np.unique(np.concatenate(picked))
         return chosen, cache.matrix[chosen] @ queries
 
@@ -314,14 +318,29 @@ class SqliteIndex(CachedIndex[TenantVectors]):
             }
             if not rows:
                 return {}
-            allowed = self._allowed_rows(tenant_id, cache, conditions)
-            groups = len(cache.codes["thread"].code)
-            within = self._thread_groups(cache, conditions, allowed, groups)
-            by_thread = cache.text.by_group(terms, allowed, cache.thread, groups, within=within)
+            by_thread = self._thread_bm25(tenant_id, cache, tuple(terms), conditions)
             best = float(by_thread.max())
             if best <= 0:
                 return {}
             return {i: float(by_thread[cache.thread[r]]) / best for i, r in rows.items()}
+
+    def _thread_bm25(
+        self, tenant_id: str, cache: TenantVectors, terms: tuple[str, ...], conditions: Conditions
+    ) -> npt.NDArray[np.float64]:
+        """Each thread's BM25 for ``terms``, kept for the next call with the same terms and
+        conditions until a write: recall asks first for BM25's hits, beside the query embedding,
+        then for all its candidates."""
+        key = (cache.version, terms)
+        last = self._last_threads
+        if last is not None and last[0] is cache and last[1] == key and last[2] == conditions:
+            return last[3]
+        allowed = self._allowed_rows(tenant_id, cache, conditions)
+        groups = len(cache.codes["thread"].code)
+        within = self._thread_groups(cache, conditions, allowed, groups)
+        by_thread = cache.text.by_group(terms, allowed, cache.thread, groups, within=within)
+        if not needs_sql(conditions):
+            self._last_threads = (cache, key, conditions, by_thread)
+        return by_thread
 
     def _thread_groups(
         self, cache: TenantVectors, conditions: Conditions, allowed: npt.NDArray[np.bool_], groups: int

@@ -1,7 +1,8 @@
 """Recall's first stage: the candidates of both channels, their cosines and their records.
 
-BM25 and its hits' records need no query vector: they run on another thread while the query is
-embedded (the embedder gives a single text one core), and are waited for when needed.
+BM25, its hits' records and the threads' BM25 (the thread prior's) need no query vector: they run
+on another thread while the query is embedded (the embedder gives a single text one core), and
+are waited for when needed.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, NamedTuple
 
 from engram.models import MemoryRecord
-from engram.ports import CandidateSearch, MemoryRecords, SearchIndex, SpeakerLabels
+from engram.ports import CandidateSearch, MemoryRecords, SearchIndex, SpeakerLabels, ThreadSearch
 from engram.recall.state import RecallState
 from engram.scoring import channels, words
 from engram.settings import Settings
@@ -72,6 +73,9 @@ def text_side(
         if topic is not hits:
             hits = topic
             records |= store.get_many(state.tenant_id, [i for i, _ in hits if i not in records])
+        if settings.recall.thread_weight > 0 and isinstance(index, ThreadSearch):
+            # The threads' BM25 needs no vector either: the index keeps it for the context stage.
+            index.thread_scores(state.tenant_id, state.request.query, state.conditions, [i for i, _ in hits])
         return TextSide(hits, records, (time.perf_counter() - start) * 1000.0)
 
     return pool("recall").submit(run)
