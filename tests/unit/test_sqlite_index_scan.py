@@ -76,6 +76,19 @@ def _queries(count: int) -> np.ndarray:
     return _vectors(count, seed=2)
 
 
+def _fitted(index: SqliteIndex) -> BinaryCodes:
+    """Has a large scan start (or restart) the sign bits, waits for them, and has the next scan
+    take them up: what a second of recalls does in a server."""
+    everything = Conditions(scopes=ScopeSet.every())
+    index.knn("acme", _queries(1)[0], 10, everything)
+    cache = index._tenants["acme"]
+    if cache.fitting is not None:
+        cache.fitting.result()
+    index.knn("acme", _queries(1)[0], 10, everything)
+    assert cache.quantized is not None and cache.fitting is None
+    return cache.quantized
+
+
 def _near_rows(count: int) -> np.ndarray:
     """Queries like the memories they look for: a stored vector, moved a little."""
     rng = np.random.default_rng(3)
@@ -97,6 +110,7 @@ def test_two_pass_finds_what_the_exact_scan_finds(
         SqliteIndex(db, dimension=DIM, scan=EXACT),
         SqliteIndex(db, dimension=DIM, scan=TWO_PASS),
     )
+    _fitted(two_pass)
     found = []
     for query in queries:
         want = exact.knn("acme", query, 20, Conditions(scopes=ScopeSet.every()))
@@ -126,6 +140,7 @@ def test_small_scans_stay_exact(db: SqliteDatabase) -> None:
 
 def test_two_pass_applies_conditions_before_ranking(db: SqliteDatabase) -> None:
     index = SqliteIndex(db, dimension=DIM, scan=ScanSettings(exact_max_rows=500, rescore=50))
+    _fitted(index)
     two_scopes = Conditions(scopes=ScopeSet.of(["user:0", "user:2"]))  # 2,000 rows: two passes
     for query in _queries(10):
         hits = index.knn("acme", query, 30, two_scopes)
@@ -138,8 +153,7 @@ def test_writes_after_the_fit_are_projected_and_removals_vanish(db: SqliteDataba
     index = SqliteIndex(db, dimension=DIM, scan=TWO_PASS)
     everything = Conditions(scopes=ScopeSet.every())
     query = _queries(1)[0]
-    index.knn("acme", query, 10, everything)  # makes the codes
-    fitted = index._tenants["acme"].quantized
+    fitted = _fitted(index)
     # A new memory equal to the query must come first, found through its bits.
     record = _record(N + 100, "user:1")
     SqliteStore(db).records.write("acme", WriteBatch(records=[record], vectors=[query]))
@@ -153,17 +167,14 @@ def test_writes_after_the_fit_are_projected_and_removals_vanish(db: SqliteDataba
 
 def test_refits_when_the_tenant_has_doubled(db: SqliteDatabase) -> None:
     index = SqliteIndex(db, dimension=DIM, scan=TWO_PASS)
-    everything = Conditions(scopes=ScopeSet.every())
-    index.knn("acme", _queries(1)[0], 10, everything)
-    first = index._tenants["acme"].quantized
-    assert first is not None and first.fitted_rows == N
+    first = _fitted(index)
+    assert first.fitted_rows == N
     more = [_record(N + 1_000 + i, "user:2") for i in range(N + 1)]
     vectors = list(_vectors(len(more), seed=3))
     SqliteStore(db).records.write("acme", WriteBatch(records=more, vectors=vectors))
     index.upsert("acme", more, vectors)
-    index.knn("acme", _queries(1)[0], 10, everything)
-    second = index._tenants["acme"].quantized
-    assert second is not first and second is not None and second.fitted_rows == 2 * N + 1
+    second = _fitted(index)
+    assert second is not first and second.fitted_rows == 2 * N + 1
 
 
 def test_knn_many_takes_the_union_of_each_querys_candidates(db: SqliteDatabase) -> None:
@@ -218,14 +229,34 @@ def test_dead_rows_do_not_make_every_scan_refit(db: SqliteDatabase) -> None:
     """Edits leave dead rows behind; the codes are remade when the rows double, not each query."""
     index = SqliteIndex(db, dimension=DIM, scan=TWO_PASS)
     everything = Conditions(scopes=ScopeSet.every())
-    index.knn("acme", _queries(1)[0], 10, everything)
+    _fitted(index)
     # Re-put every memory twice over: 3 × N rows, N of them alive
     records = [_record(i, f"user:{i % 3}") for i in range(N)]
     for seed in (7, 8):
         index.upsert("acme", records, list(_vectors(N, seed=seed)))
     before = index._tenants["acme"].quantized
-    index.knn("acme", _queries(1)[0], 10, everything)  # the rows tripled: remade once
-    remade = index._tenants["acme"].quantized
-    assert remade is not before and remade is not None and remade.fitted_rows == 3 * N
+    remade = _fitted(index)  # the rows tripled: remade once
+    assert remade is not before and remade.fitted_rows == 3 * N
     index.knn("acme", _queries(1)[0], 10, everything)
-    assert index._tenants["acme"].quantized is remade  # and not again on the next query
+    cache = index._tenants["acme"]
+    assert cache.quantized is remade and cache.fitting is None  # and not again on the next query
+
+
+def test_scans_are_exact_while_the_bits_are_made_and_rows_written_meanwhile_get_theirs(
+    db: SqliteDatabase,
+) -> None:
+    exact, index = SqliteIndex(db, dimension=DIM, scan=EXACT), SqliteIndex(db, dimension=DIM, scan=TWO_PASS)
+    everything = Conditions(scopes=ScopeSet.every())
+    query = _queries(1)[0]
+    # Given a tenant too large for an exact scan, the first large scan answers exactly (no wait)
+    assert index.knn("acme", query, 20, everything) == exact.knn("acme", query, 20, everything)
+    cache = index._tenants["acme"]
+    assert cache.quantized is None and cache.fitting is not None
+    # When a memory equal to the query is written while the bits are being made
+    record = _record(N + 200, "user:1")
+    SqliteStore(db).records.write("acme", WriteBatch(records=[record], vectors=[query]))
+    index.upsert("acme", [record], [query])
+    cache.fitting.result()
+    # Then the next scan takes the bits up, with that memory's, and finds it first
+    assert index.knn("acme", query, 10, everything)[0] == (record.id, pytest.approx(1.0, abs=1e-5))
+    assert cache.quantized is not None and cache.quantized.fitted_rows == N

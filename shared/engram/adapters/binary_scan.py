@@ -74,6 +74,14 @@ class BinaryCodes:
     def put(self, row: int, vector: npt.NDArray[np.float32] | None) -> None:
         self.words[:, row] = 0 if vector is None else self.encode(vector)
 
+    def catch_up(self, matrix: npt.NDArray[np.float32], n: int) -> None:
+        """Codes for the rows written since the fit began (a row never changes once written), at
+        the matrix's capacity now."""
+        if self.words.shape[1] < matrix.shape[0]:
+            self.grow(matrix.shape[0])
+        if n > self.fitted_rows:
+            self.words[:, self.fitted_rows : n] = self.encode(matrix[self.fitted_rows : n]).T
+
     def grow(self, capacity: int) -> None:
         grown = np.zeros((self.words.shape[0], capacity), dtype=np.uint64)
         grown[:, : self.words.shape[1]] = self.words

@@ -62,6 +62,7 @@ class SqliteIndex(CachedIndex[TenantVectors]):
             tuple[TenantVectors, tuple[int, tuple[str, ...]], Conditions, npt.NDArray[np.float64]] | None
         ) = None
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="engram-knn")
+        self._fitter: ThreadPoolExecutor | None = None  # makes the sign bits, on first need
 
     # -- cache -----------------------------------------------------------------------------------
 
@@ -211,20 +212,46 @@ class SqliteIndex(CachedIndex[TenantVectors]):
         keep = self._allowed_rows(tenant_id, cache, conditions) & cache.embedded[: cache.n]
         rows = np.flatnonzero(keep)
         if rows.size > max(self.scan.exact_max_rows, self.scan.rescore, 4 * k):
-            return self._two_pass(cache, keep, queries, k)
+            codes = self._codes(cache)
+            if codes is not None:
+                return self._two_pass(cache, codes, keep, queries, k)
         if rows.size * 4 < cache.n:  # few rows pass: gather them
             return rows, self._product(cache.matrix[rows], queries)
         # Most rows pass: one pass over the whole matrix beats copying it, then keep the passing rows.
         return rows, self._product(cache.matrix[: cache.n], queries)[rows]
 
+    def _codes(self, cache: TenantVectors) -> BinaryCodes | None:
+        """The tenant's sign bits for a large scan, or None until the first are made. They are
+        made on a thread of their own (about a second at 100k rows, during which a large scan is
+        exact rather than stalled), and remade that way once the tenant has doubled (the old
+        ones serve meanwhile: new rows get their bits as they come)."""
+        codes, pending = cache.quantized, cache.fitting
+        if pending is not None and pending.done():
+            cache.fitting = None
+            if pending.exception() is None:
+                fresh = pending.result()
+                fresh.catch_up(cache.matrix, cache.n)
+                cache.quantized = codes = fresh
+            else:  # tried again on the next large scan
+                logger.warning("sign bits not made: %s", pending.exception())
+        elif pending is None and (codes is None or cache.n > 2 * codes.fitted_rows):
+            if self._fitter is None:
+                self._fitter = ThreadPoolExecutor(max_workers=1, thread_name_prefix="engram-fit")
+            live = cache.alive[: cache.n].copy()
+            cache.fitting = self._fitter.submit(BinaryCodes.fit, cache.matrix, live)
+        return codes
+
     def _two_pass(
-        self, cache: TenantVectors, keep: npt.NDArray[np.bool_], queries: npt.NDArray[np.float32], k: int
+        self,
+        cache: TenantVectors,
+        codes: BinaryCodes,
+        keep: npt.NDArray[np.bool_],
+        queries: npt.NDArray[np.float32],
+        k: int,
     ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float32]]:
         """The ``max(rescore, 4k)`` allowed rows nearest each query by their sign bits (the union
         over queries), scored on their float32 vectors."""
-        if cache.quantized is None or cache.n > 2 * cache.quantized.fitted_rows:
-            cache.quantized = BinaryCodes.fit(cache.matrix, cache.alive[: cache.n])
-        codes, take = cache.quantized, max(self.scan.rescore, 4 * k)
+        take = max(self.scan.rescore, 4 * k)
         columns = queries.reshape(queries.shape[0], -1).T
         pool = self._pool if cache.n >= PARALLEL_ROWS else None
         picked = [codes.nearest(cache.n, column, keep, take, pool) for column in columns]

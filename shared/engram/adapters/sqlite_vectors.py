@@ -9,6 +9,7 @@ conditions the arrays can answer; ``needs_sql`` names those that go through SQL.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -71,6 +72,7 @@ class TenantVectors:
     # The first names of the speaker labels opening the rows' texts (never dropped: a superset).
     speakers: frozenset[str] = frozenset()
     quantized: BinaryCodes | None = None  # fitted on the first scan too large to do exactly
+    fitting: Future[BinaryCodes] | None = None  # codes being made beside the scans
     version: int = 0  # bumped by every put and remove: cached row masks go stale
 
     def _grow(self, need: int) -> None:
