@@ -7,31 +7,17 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
+from store_support import record
 
 from engram.adapters.sqlite.database import SqliteDatabase
 from engram.adapters.sqlite.store import SqliteStore
 from engram.adapters.sqlite_index import SqliteIndex
-from engram.identity import content_hash
 from engram.models import MemoryRecord, Tenant
 from engram.ports import Conditions, SpeakerLabels, WriteBatch
 from engram.scopes import ScopeSet
 
 NOW = datetime(2026, 11, 1, tzinfo=UTC)
 DIM = 8
-
-
-def _record(tenant: str, i: int, text: str) -> MemoryRecord:
-    return MemoryRecord(
-        tenant_id=tenant,
-        id=f"mem_{tenant}_{i}",
-        scope="user:1",
-        content=text,
-        abstract=text,
-        created_at=NOW,
-        updated_at=NOW,
-        content_hash=content_hash(text),
-        embedding_model="test",
-    )
 
 
 def _write(store: SqliteStore, index: SqliteIndex, records: list[MemoryRecord]) -> None:
@@ -47,14 +33,12 @@ def test_speakers_come_from_loaded_rows_and_later_writes(tmp_path: Path) -> None
         store.tenants.create_tenant(Tenant(tenant_id=tenant, name=tenant, created_at=NOW))
     index = SqliteIndex(db, dimension=DIM)
     assert isinstance(index, SpeakerLabels)
-    _write(
-        store, index, [_record("acme", 1, "Priya: we drove to the lake"), _record("acme", 2, "I like tea")]
-    )
-    _write(store, index, [_record("other", 1, "Omar Haddad: the kayak is red")])
+    _write(store, index, [record("acme", "Priya: we drove to the lake"), record("acme", "I like tea")])
+    _write(store, index, [record("other", "Omar Haddad: the kayak is red")])
     # Given a tenant's rows loaded by a recall, then a write this process is told of
     index.knn("acme", np.ones(DIM, dtype=np.float32), 1, Conditions(scopes=ScopeSet.every()))
     assert index.speakers("acme") == {"priya"}
-    _write(store, index, [_record("acme", 3, "Dr. Lee: take two a day")])
+    _write(store, index, [record("acme", "Dr. Lee: take two a day")])
     # Then both speakers are known, a text without a label adds none, and no tenant sees another's
     assert index.speakers("acme") == {"priya", "dr."}
     assert index.speakers("other") == {"omar"}
