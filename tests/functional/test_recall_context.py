@@ -385,6 +385,37 @@ def test_a_recall_scores_the_threads_once_beside_the_embedding(
     engine.close()
 
 
+def test_scores_are_the_ones_the_trace_explains_with_bm25s_factors_made_beside_the_embedding(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given the pottery session, and a record of the threads that make the shape factors
+    from engram.recall import gather
+
+    ids = _seed(engine)
+    made_on: list[str] = []
+    shape_factor = gather.shape_factor
+
+    def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        made_on.append(threading.current_thread().name)
+        return shape_factor(*args, **kwargs)
+
+    monkeypatch.setattr(gather, "shape_factor", counted)
+    ask = {"query": "What did Maya make at the pottery workshop?", "limit": 10, "min_score": 0}
+    ask |= {"track_access": False}
+
+    # When the same question is recalled plainly and with the debug trace
+    plain = engine.recall("acme", parse(RecallRequest, ask)).memories
+    made_plainly = list(made_on)
+    traced = engine.recall("acme", parse(RecallRequest, {**ask, "debug": True})).memories
+
+    # Then both give the same memories with the same scores, the words channel's thread made the
+    # factors of BM25's hits for the plain recall, and the traced one made none there
+    assert [(m.id, m.score) for m in plain] == [(m.id, m.score) for m in traced]
+    assert {m.id for m in plain} == set(ids)
+    assert made_plainly and all(name.startswith("engram-recall") for name in made_plainly)
+    assert len(made_on) == len(made_plainly)
+
+
 def test_when_bonus_favours_turns_that_say_when_for_a_question_asking_when(engine: Engine) -> None:
     # Given the pottery session, whose first turn says "on Saturday"
     ids = _seed(engine)

@@ -1,7 +1,7 @@
 """Recall's first stage: the candidates of both channels, their cosines and their records.
 
-BM25, its hits' records and the threads' BM25 (the thread prior's) need no query vector: they run
-on another thread while the query is embedded (the embedder gives a single text one core), and
+BM25, its hits' records, their shape factors and the threads' BM25 (the thread prior's) need no
+query vector: they run on another thread while the query is embedded (the embedder gives a single text one core), and
 are waited for when needed.
 """
 
@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from engram.models import MemoryRecord
 from engram.ports import CandidateSearch, MemoryRecords, SearchIndex, SpeakerLabels, ThreadSearch
+from engram.recall.factors import shape_factor
 from engram.recall.state import RecallState
 from engram.scoring import channels, words
 from engram.settings import Settings
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
 class TextSide(NamedTuple):
     hits: list[tuple[str, float]]
     records: dict[str, MemoryRecord]
+    factors: dict[str, float]  # ``factors.shape_factor`` of each record (none with a trace on)
     ms: float
 
 
@@ -76,7 +78,9 @@ def text_side(
         if settings.recall.thread_weight > 0 and isinstance(index, ThreadSearch):
             # The threads' BM25 needs no vector either: the index keeps it for the context stage.
             index.thread_scores(state.tenant_id, state.request.query, state.conditions, [i for i, _ in hits])
-        return TextSide(hits, records, (time.perf_counter() - start) * 1000.0)
+        # A trace computes every part of these itself, to show them
+        made = {} if state.trace else {i: shape_factor(m, state.now, settings) for i, m in records.items()}
+        return TextSide(hits, records, made, (time.perf_counter() - start) * 1000.0)
 
     return pool("recall").submit(run)
 
@@ -172,6 +176,8 @@ def fetch(state: RecallState, store: MemoryRecords, side: Future[TextSide] | Non
     if rest:
         fetched.update(store.get_many(state.tenant_id, rest))
     state.records = fetched
+    if side is not None:
+        state.factors = side.result().factors
 
 
 def topic_trip(state: RecallState, index: SearchIndex, store: MemoryRecords, settings: Settings) -> None:

@@ -12,9 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from engram.embedding.key_text import transcript_turn
 from engram.models import MemoryRecord, RerankTrace
 from engram.ports import MemoryRecords, Reranker, SearchIndex, ThreadSearch
+from engram.recall.factors import shape_factor, shape_factors
 from engram.recall.gather import pool
 from engram.recall.state import RecallState
 from engram.scoring import answer_types, channels, fusion, lifecycle, shaping, words
@@ -203,28 +203,8 @@ def shape(state: RecallState, settings: Settings, min_score: float) -> None:
         record = state.records[memory_id]
         if trace:  # every value the trace shows, rounded (the multiplier too, as the trace shows it)
             life = lifecycle_values(record, state.now, settings, rounded=True)
-            multiplier = life["multiplier"]
-        else:
-            multiplier = lifecycle.recall_multiplier(record, state.now, settings.lifecycle)
-        prior = lifecycle.rank_prior(multiplier, r.lifecycle_weight)
-        norm = shaping.length_norm(
-            len(record.content),
-            anchor=r.length_norm_anchor,
-            strength=r.length_norm_strength,
-            floor=r.length_norm_floor,
-        )
-        # Only transcript turns: a short turn leans on its neighbours, while a short fact
-        # stored on its own or beside others ("I prefer dark mode") was kept on purpose.
-        brevity = 1.0
-        if r.brevity_anchor > 0 and transcript_turn(record):
-            brevity = shaping.brevity(
-                len(words.informative_words(record.content)),
-                anchor=r.brevity_anchor,
-                strength=r.brevity_strength,
-                floor=r.brevity_floor,
-            )
-        score = state.fused[memory_id] * round(prior, 6) * norm * brevity
-        if trace:
+            prior, norm, brevity = shape_factors(record, life["multiplier"], settings)
+            score = state.fused[memory_id] * (round(prior, 6) * norm * brevity)
             trace.note(
                 memory_id,
                 {
@@ -236,6 +216,11 @@ def shape(state: RecallState, settings: Settings, min_score: float) -> None:
                     "final": round(score, 6),
                 },
             )
+        else:
+            factor = state.factors.get(memory_id)
+            if factor is None:
+                factor = shape_factor(record, state.now, settings)
+            score = state.fused[memory_id] * factor
         if score >= min_score:
             state.final[memory_id] = score
         else:

@@ -33,6 +33,8 @@ class RecallState:
     ids: list[str] = field(default_factory=list)
     """The candidates, in the order found (k-NN, then BM25, then the others with a cosine)."""
     records: dict[str, MemoryRecord] = field(default_factory=dict)
+    factors: dict[str, float] = field(default_factory=dict)
+    """``stages.shape_factor`` of the records that came with BM25's hits (made beside the embedding)."""
     cos: dict[str, float] = field(default_factory=dict)
     fused: dict[str, float] = field(default_factory=dict)
     final: dict[str, float] = field(default_factory=dict)
