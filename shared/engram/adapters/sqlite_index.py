@@ -12,7 +12,7 @@ keeps them and their vectors). A memory still waiting for its vector (deferred e
 row too, flagged unembedded: BM25 finds it at once, k-NN skips it until its vector arrives.
 
 A scan over more rows than ``ScanSettings.exact_max_rows`` (a whole large tenant) is done in two
-passes: sign bits of the vectors (``binary_scan``: 1/32 of the bytes, compared by XOR and
+passes: sign bits of the vectors (``binary_scan``: 1/16 of the bytes, compared by XOR and
 popcount) pick the nearest ``rescore`` rows, and only those are scored on their float32 vectors,
 so every returned cosine is exact and only the choice of candidates is approximate.
 ``engram bench`` reports how many of the exact top 50 this finds.

@@ -1,8 +1,8 @@
 """Recall's first stage: the candidates of both channels, their cosines and their records.
 
 BM25, its hits' records, their shape factors and the threads' BM25 (the thread prior's) need no
-query vector: they run on another thread while the query is embedded (the embedder gives a single text one core), and
-are waited for when needed.
+query vector: they run on another thread while the query is embedded (the embedder gives a
+single text one core), and are waited for when needed.
 """
 
 from __future__ import annotations
