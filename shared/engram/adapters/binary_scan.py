@@ -1,19 +1,18 @@
 """A quick first pass over sign bits of a tenant's vectors, for scans too large to do exactly.
 
-Each row keeps two bits per dimension: on which side of a hyperplane through the tenant's mean
-vector it lies, for twice as many random hyperplanes as there are dimensions (two orthonormal
-sets; twice the bits found 98 % of the exact top 50 where as many bits as dimensions found 94 %,
-rescoring 1 % of 30k real memories). Random
-hyperplanes: the share of bits two vectors differ in estimates the angle between them whatever the
-spread of each dimension, where the signs of the dimensions themselves let a few strong ones drown
-in many weak ones; centred, so the planes cut the tenant's own cloud of memories rather than the
-whole space, where text embeddings all lean one way). So the Hamming distance between a row's bits
-and the query's ranks rows roughly as the angle between them does. A pass is one XOR and one
-popcount over the rows' 64-bit words in numpy: 1/16 of float32's bytes (96 bytes a row at 384
-dimensions), about a millisecond over 100k rows against 5 ms for int8 codes in onnxruntime. The
-caller scores the rows this pass picks on their float32 vectors, so every cosine it returns is
-exact; only the choice of candidates is approximate (``engram bench`` reports how much of the
-exact top 50 it finds).
+Each row keeps one bit per random hyperplane through the tenant's mean vector: on which side of
+it the row lies, for twice as many planes as dimensions (two orthonormal sets). The share of bits
+two vectors differ in estimates the angle between them whatever the spread of each dimension (the
+signs of the dimensions themselves let a few strong ones drown among many weak ones), and centring
+makes the planes cut the tenant's own memories rather than the whole space, where text embeddings
+all lean one way. Twice the bits found 98 % of the exact top 50 where one bit a dimension found
+94 %, rescoring 1 % of 30k real memories. So the Hamming distance between a row's bits and the
+query's ranks rows roughly as the angle between them does. A pass is one XOR and one popcount
+over the rows' 64-bit words in numpy: 1/16 of float32's bytes (96 bytes a row at 384 dimensions),
+about a millisecond over 100k rows against 5 ms for int8 codes in onnxruntime. The caller scores
+the rows this pass picks on their float32 vectors, so every cosine it returns is exact; only the
+choice of candidates is approximate (``engram bench`` reports how much of the exact top 50 it
+finds).
 """
 
 from __future__ import annotations

@@ -71,7 +71,7 @@ class TenantVectors:
     text: Bm25Index = field(default_factory=Bm25Index)
     # The first names of the speaker labels opening the rows' texts (never dropped: a superset).
     speakers: frozenset[str] = frozenset()
-    quantized: BinaryCodes | None = None  # fitted on the first scan too large to do exactly
+    quantized: BinaryCodes | None = None  # made beside the first scan too large to do exactly
     fitting: Future[BinaryCodes] | None = None  # codes being made beside the scans
     version: int = 0  # bumped by every put and remove: cached row masks go stale
 
