@@ -11,7 +11,7 @@ import pytest
 from engram.embedding.key_text import key_text
 from engram.engine import Engine
 from engram.models import PatchRequest, RecallRequest, RetainItem, RetainRequest, parse
-from engram.ports import Conditions, ThreadSearch
+from engram.ports import Conditions, ThreadNeighbours, ThreadSearch
 from engram.scopes import ScopeSet
 from engram.settings import Settings
 
@@ -585,3 +585,64 @@ def test_the_query_vector_embeds_the_question_without_the_name_of_the_speaker_it
     assert all("vector_query" not in t for t in off.values())
     # And a question naming no speaker of theirs is embedded as asked
     assert all("vector_query" not in t for t in _trace(engine, "Which kayak did Omar get?", {}).values())
+
+
+def test_the_index_thread_links_give_the_stores_neighbours(data_dir: Path) -> None:
+    # Given the embedded engine with two sessions in two scopes, a batch without a session, tags
+    # on some turns, one turn edited (it keeps its place), one archived, one deleted, and
+    # another tenant with the same session
+    engine = Engine.local(Settings(data_dir=data_dir, background_embedding=False))
+    engine.create_tenant("acme")
+    engine.create_tenant("globex")
+    ids: list[str] = []
+    for scope, session in (("user:maya", "s1"), ("user:maya", "s2"), ("user:jonah", "s1")):
+        items = [
+            RetainItem(text=f"{t} ({session})", tags=["kept"] if i % 2 else []) for i, t in enumerate(SESSION)
+        ]
+        reply = engine.retain("acme", RetainRequest(scope=scope, items=items, mode="raw", session_id=session))
+        ids += [r.id for r in reply.results]
+    batch = engine.retain(
+        "acme", RetainRequest(scope="user:maya", items=[RetainItem(text=t) for t in SESSION], mode="raw")
+    )
+    ids += [r.id for r in batch.results]
+    _seed(engine, tenant="globex")
+    engine.patch("acme", ids[1], PatchRequest(content="Maya: A lopsided green bowl, haha."))
+    engine.patch("acme", ids[5], PatchRequest(tier="archived"))
+    engine.delete("acme", ids[9])
+    live = [i for i in ids if i not in (ids[5], ids[9])]  # recall's seeds: what the index holds
+    index, store = engine.index, engine.store.records
+    assert isinstance(index, ThreadNeighbours)
+    every, maya = ScopeSet.every(), ScopeSet.of(["user:maya"])
+    conditions = [
+        Conditions(scopes=every),
+        Conditions(scopes=maya),
+        Conditions(scopes=every, tags_any=("kept",)),  # answered through SQL by the index too
+        Conditions(scopes=maya, tiers=("peripheral",)),
+    ]
+
+    # When both answer for every memory, one and two turns each side, before and after a reload
+    def answers(engine: Engine) -> list[tuple[object, object]]:
+        links, records = engine.index, engine.store.records
+        assert isinstance(links, ThreadNeighbours)
+        return [
+            (links.neighbours("acme", live, c, span), records.neighbours("acme", live, c, span))
+            for c in conditions
+            for span in (1, 2)
+        ]
+
+    fresh = Engine.local(Settings(data_dir=data_dir, background_embedding=False))
+
+    # Then the index gives what the store gives, edited, archived and deleted turns included
+    for got, expected in answers(engine) + answers(fresh):
+        assert got == expected
+    around = index.neighbours("acme", [ids[4]], Conditions(scopes=maya), 1)
+    assert around == {ids[4]: [ids[6]]}  # ids[5] is archived
+    # And where archived memories may count, or for an archived or deleted memory (the index
+    # holds none), it leaves the answer to the store
+    anywhere = Conditions(scopes=every, exclude_tiers=())
+    assert index.neighbours("acme", live, anywhere, 1) is None
+    assert index.neighbours("acme", [ids[4], ids[5]], Conditions(scopes=maya), 1) is None
+    assert index.neighbours("acme", [ids[9]], Conditions(scopes=maya), 1) is None
+    assert store.neighbours("acme", [ids[4]], anywhere, 1) == {ids[4]: [ids[5]]}
+    fresh.close()
+    engine.close()

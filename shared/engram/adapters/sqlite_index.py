@@ -387,6 +387,35 @@ class SqliteIndex(CachedIndex[TenantVectors]):
         self._last_groups = (cache, (cache.version, groups), conditions, within)
         return within
 
+    def neighbours(
+        self, tenant_id: str, memory_ids: Sequence[str], conditions: Conditions, span: int
+    ) -> dict[str, list[str]] | None:
+        """``MemoryRecords.neighbours`` from the thread links (each thread's rows in the order
+        they were retained, read in rowid order at load), walked past the rows ``conditions``
+        leave out. None when archived memories may count or one of ``memory_ids`` is not here
+        (archived, or gone): the index holds none of them, and the store still answers for them."""
+        if "archived" not in conditions.exclude_tiers:
+            return None
+        if not memory_ids or span < 1:
+            return {}
+        with self._lock:
+            cache = self._cache(tenant_id)
+            rows = [cache.row_of.get(memory_id) for memory_id in memory_ids]
+            if None in rows:
+                return None
+            allowed = self._allowed_rows(tenant_id, cache, conditions)
+            out: dict[str, list[str]] = {}
+            # In id order, as the store's SQL answers (its primary key's order): the order new
+            # neighbours join the candidates in, and so the batch their cosines are computed in.
+            for memory_id, row in sorted(zip(memory_ids, rows, strict=True)):
+                if row is None or cache.thread[row] < 0:
+                    continue
+                earlier = _walk(cache.before, row, allowed, span)
+                later = _walk(cache.after, row, allowed, span)
+                if earlier or later:
+                    out[memory_id] = [cache.ids[i] for i in (*reversed(earlier), *later)]
+            return out
+
     def speakers(self, tenant_id: str) -> frozenset[str]:
         with self._lock:
             return self._cache(tenant_id).speakers
@@ -408,3 +437,14 @@ class SqliteIndex(CachedIndex[TenantVectors]):
             present = [i for i in memory_ids if (r := cache.row_of.get(i)) is not None and cache.embedded[r]]
             gathered = cache.matrix[[cache.row_of[i] for i in present]]  # one copy for all of them
             return dict(zip(present, gathered, strict=True))
+
+
+def _walk(links: npt.NDArray[np.int32], row: int, allowed: npt.NDArray[np.bool_], span: int) -> list[int]:
+    """Up to ``span`` allowed rows from ``row`` along ``links`` (``before`` or ``after``)."""
+    found: list[int] = []
+    row = int(links[row])
+    while row >= 0 and len(found) < span:
+        if allowed[row]:
+            found.append(row)
+        row = int(links[row])
+    return found

@@ -10,10 +10,10 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import replace
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, cast
 
 from engram.models import MemoryRecord
-from engram.ports import CandidateSearch, MemoryRecords, SearchIndex, SpeakerLabels, ThreadSearch
+from engram.ports import CandidateSearch, MemoryRecords, SearchIndex, SpeakerLabels, ThreadSearch, supports
 from engram.recall.factors import shape_factor
 from engram.recall.state import RecallState
 from engram.scoring import channels, words
@@ -54,7 +54,7 @@ def candidate_pool(limit: int, settings: Settings) -> int:
 
 def one_trip(state: RecallState, index: SearchIndex) -> bool:
     """Both lists and their cosines in one round trip (OpenSearch ``_msearch``)."""
-    return isinstance(index, CandidateSearch) and state.method in ("weighted", "rrf")
+    return supports(index, CandidateSearch) and state.method in ("weighted", "rrf")
 
 
 def text_side(
@@ -75,9 +75,12 @@ def text_side(
         if topic is not hits:
             hits = topic
             records |= store.get_many(state.tenant_id, [i for i, _ in hits if i not in records])
-        if settings.recall.thread_weight > 0 and isinstance(index, ThreadSearch):
+        if settings.recall.thread_weight > 0 and supports(index, ThreadSearch):
             # The threads' BM25 needs no vector either: the index keeps it for the context stage.
-            index.thread_scores(state.tenant_id, state.request.query, state.conditions, [i for i, _ in hits])
+            threads = cast(ThreadSearch, index)
+            threads.thread_scores(
+                state.tenant_id, state.request.query, state.conditions, [i for i, _ in hits]
+            )
         # A trace computes every part of these itself, to show them
         made = {} if state.trace else {i: shape_factor(m, state.now, settings) for i, m in records.items()}
         return TextSide(hits, records, made, (time.perf_counter() - start) * 1000.0)
@@ -131,8 +134,8 @@ def vector_query(
     entities = channels.query_entities(query)
     if not entities:
         return query
-    if isinstance(index, SpeakerLabels) and not channels.named_speakers(
-        entities, index.speakers(state.tenant_id)
+    if supports(index, SpeakerLabels) and not channels.named_speakers(
+        entities, cast(SpeakerLabels, index).speakers(state.tenant_id)
     ):
         return query
     side.result()  # topic_hits, on that thread, set the query without the names (or left none)

@@ -8,12 +8,12 @@ import logging
 import time
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 from engram.models import MemoryRecord, RerankTrace
-from engram.ports import MemoryRecords, Reranker, SearchIndex, ThreadSearch
+from engram.ports import MemoryRecords, Reranker, SearchIndex, ThreadNeighbours, ThreadSearch, supports
 from engram.recall.factors import shape_factor, shape_factors
 from engram.recall.gather import pool
 from engram.recall.state import RecallState
@@ -83,8 +83,8 @@ def context(state: RecallState, store: MemoryRecords, index: SearchIndex, settin
         _bonus(state, "in_time_window", r.time_weight, lambda i: channels.inside(_when(records[i]), window))
     if r.when_weight > 0 and channels.asks_when(query):
         _bonus(state, "says_when", r.when_weight, lambda i: channels.has_time_expression(records[i].content))
-    if r.thread_weight > 0 and isinstance(index, ThreadSearch):
-        shares = index.thread_scores(state.tenant_id, query, state.conditions, state.ids)
+    if r.thread_weight > 0 and supports(index, ThreadSearch):
+        shares = cast(ThreadSearch, index).thread_scores(state.tenant_id, query, state.conditions, state.ids)
         _bonus(state, "thread_bm25", r.thread_weight, lambda i: shares.get(i, 0.0))
     if r.amount_weight > 0 and channels.asks_amount(query):
         _bonus(state, "says_amount", r.amount_weight, lambda i: channels.has_amount(records[i].content))
@@ -121,7 +121,12 @@ def neighbours(state: RecallState, store: MemoryRecords, index: SearchIndex, set
     """The thread neighbours of the best hits inherit a share of their score (new ones join)."""
     r, fused, records, trace = settings.recall, state.fused, state.records, state.trace
     seeds = sorted(state.ids, key=lambda i: (-fused[i], i))[: r.neighbour_seeds]
-    around = store.neighbours(state.tenant_id, seeds, state.conditions, r.neighbour_span)
+    around = None
+    if supports(index, ThreadNeighbours):  # the index's own thread links: no store round trip
+        links = cast(ThreadNeighbours, index)
+        around = links.neighbours(state.tenant_id, seeds, state.conditions, r.neighbour_span)
+    if around is None:
+        around = store.neighbours(state.tenant_id, seeds, state.conditions, r.neighbour_span)
     inherited = channels.propagate(fused, around, r.neighbour_weight)
     new = [i for i in inherited if i not in records]
     if new:

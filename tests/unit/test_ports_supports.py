@@ -1,0 +1,30 @@
+"""``supports``: an optional port's check, remembered per class, answers as ``isinstance`` does."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engram.ports import Conditions, SpeakerLabels, ThreadNeighbours, ThreadSearch, supports
+
+
+class Speaking:
+    def speakers(self, tenant_id: str) -> frozenset[str]:
+        return frozenset({"maya"})
+
+
+class Linking:
+    def neighbours(
+        self, tenant_id: str, memory_ids: Sequence[str], conditions: Conditions, span: int
+    ) -> dict[str, list[str]] | None:
+        return None
+
+
+def test_supports_answers_as_isinstance_for_each_class_and_port() -> None:
+    # Given two adapters, each with one optional port, asked twice (the second from memory)
+    for _ in range(2):
+        # Then each supports its own port and no other, as isinstance says
+        for port in (Speaking(), Linking(), object()):
+            for protocol in (SpeakerLabels, ThreadNeighbours, ThreadSearch):
+                assert supports(port, protocol) == isinstance(port, protocol)
+        assert supports(Speaking(), SpeakerLabels) and not supports(Speaking(), ThreadNeighbours)
+        assert supports(Linking(), ThreadNeighbours) and not supports(Linking(), SpeakerLabels)
