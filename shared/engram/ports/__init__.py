@@ -303,14 +303,17 @@ _SUPPORTS: dict[tuple[type, type], bool] = {}
 
 def supports(port: object, protocol: type) -> bool:
     """``isinstance(port, protocol)`` for an optional runtime-checkable port, remembered per class:
-    the check itself reads every member of the protocol each time (~30 µs, several a recall).
+    the check itself reads every member of the protocol each time (~30 µs, several a recall). A
+    class that answers attributes itself (``__getattr__``: a proxy) is asked each time.
     It does not narrow the type: a caller ``cast``s the port to the protocol it checked.
 
     >>> supports(object(), ThreadSearch)
     False
     """
-    key = (type(port), protocol)
-    known = _SUPPORTS.get(key)
+    kind = type(port)
+    if hasattr(kind, "__getattr__"):  # a proxy: what it offers depends on what it wraps
+        return isinstance(port, protocol)
+    known = _SUPPORTS.get((kind, protocol))
     if known is None:
-        known = _SUPPORTS[key] = isinstance(port, protocol)
+        known = _SUPPORTS[(kind, protocol)] = isinstance(port, protocol)
     return known
