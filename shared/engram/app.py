@@ -31,6 +31,7 @@ from engram.ports import (
 from engram.settings import LlmSettings, RerankSettings, Settings
 
 if TYPE_CHECKING:
+    from engram.background.jobs import LocalJobRunner
     from engram.events.changes import Event
 
 
@@ -160,11 +161,14 @@ def build_aws(
 def _compose(settings: Settings, clock: Clock, *, bedrock: Any = None, **ports: Any) -> Deps:
     """``Deps`` of both backends: the backend's ports, and what both build alike from the settings
     (the LLM and reranker they name, the extractor over that LLM (rules without one), the job queue or this process's runner)."""
-    from engram.background.jobs import LocalJobRunner
     from engram.extraction.llm_extractor import extractor_for
 
     queue = _job_queue(settings)
-    runner = LocalJobRunner() if queue is None else None
+    runner: LocalJobRunner | None = None
+    if queue is None:  # the cloud's functions queue their jobs: no runner (nor its imports) there
+        from engram.background.jobs import LocalJobRunner
+
+        runner = LocalJobRunner()
     llm = build_llm(settings.llm, bedrock=bedrock)
     deps = Deps(
         settings=settings,

@@ -242,7 +242,12 @@ def table(rows: Sequence[Result]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Measure every handler's cold import; 1 if a handler could not be imported at all."""
+    """Measure every handler's cold import; 1 if a handler could not be imported at all.
+    ``--first-call``: the retain function's whole cold start instead (``cold_invocation``)."""
+    if getattr(args, "first_call", False):
+        from engram_dev import cold_invocation
+
+        return cold_invocation.run(args)
     repeat = max(1, int(getattr(args, "repeat", None) or DEFAULT_REPEAT))
     baseline, results = measure(handlers(), repeat)
     failed = [r for r in [baseline, *results] if r.error]

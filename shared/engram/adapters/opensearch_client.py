@@ -1,6 +1,6 @@
 """The OpenSearch client: an endpoint URL checked, SigV4 for ``es`` (managed) or ``aoss`` (Serverless).
 
-opensearch-py and boto3 are imported only when a client is built, never at import.
+opensearch-py and botocore are imported only when a client is built, never at import.
 """
 
 from __future__ import annotations
@@ -41,15 +41,17 @@ def opensearch_client(
 ) -> Any:
     """An opensearch-py client signing with SigV4 for ``es`` (managed) or ``aoss`` (Serverless).
 
-    ``endpoint`` is a URL (``https://host``); ``session`` a boto3 session (default: a new one).
+    ``endpoint`` is a URL (``https://host``); ``session`` a boto3 or botocore session (default:
+    the process's botocore session, ``engram.adapters.aws_session``).
     """
     host, port, tls = endpoint_url(endpoint)
-    import boto3
     from opensearchpy import AWSV4SignerAuth, OpenSearch, RequestsHttpConnection
 
-    session = session or boto3.Session()
+    from engram.adapters import aws_session
+
+    session = session or aws_session.session()
     credentials = session.get_credentials()
-    auth = AWSV4SignerAuth(credentials, region or session.region_name, service)
+    auth = AWSV4SignerAuth(credentials, region or aws_session.region(session), service)
     return OpenSearch(
         hosts=[{"host": host, "port": port, "scheme": "https" if tls else "http"}],
         http_auth=auth,

@@ -108,9 +108,10 @@ class Retrier:
 
 def bedrock_client(region: str | None, *, timeout_s: float = 5.0) -> Any:
     """bedrock-runtime with botocore's standard retry mode held to one attempt: ``Retrier``
-    owns the retries so that they stay within the deadline."""
-    import boto3
+    owns the retries so that they stay within the deadline (botocore's, without boto3)."""
     from botocore.config import Config
+
+    from engram.adapters import aws_session
 
     config = Config(
         retries={"mode": "standard", "total_max_attempts": 1},
@@ -118,7 +119,7 @@ def bedrock_client(region: str | None, *, timeout_s: float = 5.0) -> Any:
         read_timeout=timeout_s,
         max_pool_connections=16,
     )
-    return boto3.client("bedrock-runtime", region_name=region, config=config)
+    return aws_session.client("bedrock-runtime", region_name=region, config=config)
 
 
 class _RemoteEmbedder:

@@ -211,6 +211,13 @@ def add_coldstart(command: Command) -> None:
         "coldstart", dev_command("coldstart"), "import time of each Lambda handler in a fresh interpreter"
     )
     p.add_argument("--repeat", type=int, default=5)
+    p.add_argument(
+        "--first-call",
+        action="store_true",
+        help="the retain function's whole cold start in CPU time: init and its first raw retain "
+        "against DynamoDB Local, and what that takes at each Lambda memory size",
+    )
+    p.add_argument("--dynamodb-endpoint", help="with --first-call: a running DynamoDB Local")
 
 
 def add_cost(command: Command) -> None:

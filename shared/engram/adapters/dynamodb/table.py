@@ -80,9 +80,11 @@ def create_table(client: Any, table_name: str) -> None:
 def dynamodb_client(
     *, region: str | None = None, endpoint_url: str | None = None, max_attempts: int = 4, **kwargs: Any
 ) -> Any:
-    """A DynamoDB client with botocore's ``standard`` retry mode and bounded attempts and timeouts."""
-    import boto3
+    """A DynamoDB client with botocore's ``standard`` retry mode and bounded attempts and timeouts
+    (botocore's, without boto3: ``engram.adapters.aws_session``)."""
     from botocore.config import Config
+
+    from engram.adapters import aws_session
 
     config = Config(
         retries={"mode": "standard", "total_max_attempts": max_attempts},
@@ -91,4 +93,6 @@ def dynamodb_client(
         tcp_keepalive=True,
         max_pool_connections=32,
     )
-    return boto3.client("dynamodb", region_name=region, endpoint_url=endpoint_url, config=config, **kwargs)
+    return aws_session.client(
+        "dynamodb", region_name=region, endpoint_url=endpoint_url, config=config, **kwargs
+    )
