@@ -30,7 +30,6 @@ import numpy as np
 
 from engram.ports import Vector
 from engram.screening.lexical import features, size
-from engram.screening.ngrams import ngram_head
 from engram.screening.verdict import MARK_TAG, Verdict, marked
 
 __all__ = ["MARK_TAG", "WORDS", "Head", "Verdict", "head_file", "head_for", "marked", "second_look"]
@@ -123,6 +122,8 @@ def second_look(texts: Sequence[str], vectors: Vector | None, model_id: str) -> 
     if head.dimension and np.shape(vectors)[-1] != head.dimension:
         return [None] * len(texts)  # a vector the model's head cannot read
     verdicts = [head.verdict(float(p)) for p in head.scores(texts, vectors)]
+    from engram.screening.ngrams import ngram_head  # on the first vector screened, not at cold start
+
     ngrams = ngram_head()
     if ngrams is None:
         return verdicts
