@@ -13,7 +13,8 @@ words and cues alone, with thresholds of its own, and its verdicts say ``classif
 Two thresholds, both fitted on the train split: ``quarantine`` (held, like a pattern hit) and
 ``mark`` (lower: it stays active, tagged ``instruction-like``, and recall's ``debug`` trace says
 so). The file is read on the first vector screened and kept, so nothing happens at import or cold
-start.
+start. Beside either head ``second_look`` runs the n-gram head (``ngrams``), which reads no vector
+and no word list; its quarantine stands over their mark.
 """
 
 from __future__ import annotations
