@@ -32,6 +32,8 @@ def test_layer_holds_engram_engram_http_and_the_runtime_dependencies(layer: Laye
     # models' vectors (Titan's, in the cloud) are read by
     assert (site / "engram" / "screening" / "heads" / "all-MiniLM-L6-v2-onnx-int8.json").is_file()
     assert (site / "engram" / "screening" / "heads" / "words.json").is_file()
+    # and the n-gram head every model's vectors get beside their own
+    assert (site / "engram" / "screening" / "heads" / "ngrams.json").is_file()
     assert (site / "pydantic" / "__init__.py").is_file()
     assert (site / "aws_lambda_powertools" / "__init__.py").is_file()
     assert (site / "opensearchpy" / "__init__.py").is_file()

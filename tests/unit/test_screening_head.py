@@ -22,6 +22,7 @@ from engram.screening.cues import CUES, DIM, cues
 from engram.screening.head import WORDS, Head, head_for, second_look
 from engram.screening.lexical import features, reading, size, tokens
 from engram.screening.measure import conversation_turns
+from engram.screening.ngrams import ngram_head
 from engram_dev.poisoning import corpus
 from engram_dev.poisoning.train import fit
 
@@ -253,10 +254,13 @@ def test_newtons_method_on_the_rows_system_finds_the_penalised_optimum() -> None
 
 
 def _caught(rows: list[dict[str, Any]], head: Head, vectors: np.ndarray) -> list[bool]:
-    scores = head.scores([r["text"] for r in rows], vectors)
+    """Held by the patterns, the head or the n-gram head beside it, as retain holds it."""
+    texts = [r["text"] for r in rows]
+    ngrams = ngram_head()
+    assert ngrams is not None
     return [
-        screen(r["text"]) is not None or float(p) >= head.quarantine
-        for r, p in zip(rows, scores, strict=True)
+        screen(text) is not None or float(p) >= head.quarantine or float(n) >= ngrams.quarantine
+        for text, p, n in zip(texts, head.scores(texts, vectors), ngrams.scores(texts), strict=True)
     ]
 
 
@@ -285,8 +289,9 @@ def test_the_two_screens_on_the_held_out_splits_and_the_dev_sets(embedder: Local
     turn_vectors = embedder.embed(list(position))[[position[t] for t in turns]]
 
     # When attacks caught and everyday rows flagged are counted, per split, style and language
-    # (overall, each style and language, the fresh slice) as measured when the heads were fitted
-    for head, floor, each, unseen in ((local, 0.90, 0.75, 0.50), (words, 0.85, 0.65, 0.40)):
+    # (overall, each style and language, the fresh slice) as measured when the heads were fitted,
+    # each with the n-gram head beside it (as `second_look` reads every model's vectors)
+    for head, floor, each, unseen in ((local, 0.95, 0.80, 0.50), (words, 0.95, 0.80, 0.40)):
         flagged = _caught(rows, head, vectors)
         out = [f for f, h in zip(flagged, held, strict=True) if h]
         ours = [r for r, h in zip(rows, held, strict=True) if h]

@@ -13,7 +13,8 @@ words and cues alone, with thresholds of its own, and its verdicts say ``classif
 Two thresholds, both fitted on the train split: ``quarantine`` (held, like a pattern hit) and
 ``mark`` (lower: it stays active, tagged ``instruction-like``, and recall's ``debug`` trace says
 so). The file is read on the first vector screened and kept, so nothing happens at import or cold
-start.
+start. Beside either head ``second_look`` runs the n-gram head (``ngrams``), which reads no vector
+and no word list; its quarantine stands over their mark.
 """
 
 from __future__ import annotations
@@ -110,7 +111,8 @@ def _read(model_id: str) -> Head | None:
 
 def second_look(texts: Sequence[str], vectors: Vector | None, model_id: str) -> list[Verdict | None]:
     """The head's verdict on each text with its vector (the words head's when ``model_id`` has
-    no head of its own; all None when there is no vector or no head).
+    no head of its own; all None when there is no vector or no head), or the n-gram head's
+    (``ngrams``) when it says more: a quarantine over a mark.
 
     Retain calls it on the vectors it has just made, the background embedder on the ones it makes
     later: each text is embedded once, and screened once by each screen.
@@ -120,4 +122,19 @@ def second_look(texts: Sequence[str], vectors: Vector | None, model_id: str) -> 
         return [None] * len(texts)
     if head.dimension and np.shape(vectors)[-1] != head.dimension:
         return [None] * len(texts)  # a vector the model's head cannot read
-    return [head.verdict(float(p)) for p in head.scores(texts, vectors)]
+    verdicts = [head.verdict(float(p)) for p in head.scores(texts, vectors)]
+    from engram.screening.ngrams import ngram_head  # on the first vector screened, not at cold start
+
+    ngrams = ngram_head()
+    if ngrams is None:
+        return verdicts
+    return [
+        _stronger(verdict, ngrams.verdict(float(p)))
+        for verdict, p in zip(verdicts, ngrams.scores(texts), strict=True)
+    ]
+
+
+def _stronger(first: Verdict | None, second: Verdict | None) -> Verdict | None:
+    """A quarantine over a mark over nothing; the first of two alike."""
+    rank = {None: 0, "mark": 1, "quarantine": 2}
+    return second if rank[second and second.action] > rank[first and first.action] else first

@@ -60,9 +60,14 @@ _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t
                        "@": "a", "$": "s", "|": "l", "+": "t", "€": "e"})  # fmt: skip
 _LEET_WORD = re.compile(r"[\w@$|+€]*[a-z][\w@$|+€]*")
 _HAS_LEET = re.compile(r"[a-z][0-9@$|+€]|[0-9@$|+€][a-z]")
-# Letters spaced out ("i g n o r e", "i.g.n.o.r.e"): three or more single letters in a row.
+# "!" for "i", only inside a word or before one ("!gnore", "prev!ous"), never after it ("wow!").
+_BANG_I = re.compile(r"(?<=[a-z])!(?=[a-z])|(?<![\w!])!(?=[a-z]{2})")
+# Letters spaced out ("i g n o r e", "i.g.n.o.r.e"): three or more single letters in a row ("/"
+# is not a spacer: it would join the ends of links, "…/c y envia").
 _SPACED = re.compile(r"(?<!\w)(?:\w[ .\-_*]){2,}\w(?!\w)")
 _SPACED_SEP = re.compile(r"(?<=\w)[ .\-_*](?=\w)")
+# The whitespace between two single letters ("i  g  n": two), to tell letters from words apart.
+_LETTER_GAP = re.compile(r"(?<!\w)\w(\s+)(?=\w(?!\w))")
 
 # Encoded payloads worth decoding: long base64 / hex runs, %-escapes, HTML character references.
 _BASE64 = re.compile(r"[A-Za-z0-9+/_-]{16,}={0,2}")
@@ -104,7 +109,10 @@ def normalise(text: str) -> str:
 def _folded(text: str) -> str:
     """Look-alike letters of other scripts and leetspeak read as the Latin letters they imitate."""
     if not text.isascii():
-        text = text.translate(_LOOKALIKES)
+        # a mark left on a look-alike ("ı̇", dotless i and a dot) goes with it
+        text = _LATIN_MARKS.sub("", text.translate(_LOOKALIKES))
+    if "!" in text:
+        text = _BANG_I.sub("i", text)
     if not _HAS_LEET.search(text):
         return text
 
@@ -116,8 +124,18 @@ def _folded(text: str) -> str:
 
 
 def _spaced(text: str) -> str:
-    """Spaced-out letters joined again; a wider gap ("a l l   p r e v") separates words."""
-    text = re.sub(r"(?<=\w)\s{2,}(?=\w)", " / ", text)
+    """Spaced-out letters joined again; a wider gap than the letters' ("a l l   p r e v",
+    "a  l  l   p  r  e  v") separates words.
+
+    >>> _spaced("i  g  n  o  r  e   a  l  l")
+    'ignore all'
+    """
+    gaps = [len(m.group(1)) for m in _LETTER_GAP.finditer(text)]
+    # the commonest gap, the narrower of two as common
+    unit = max(set(gaps), key=lambda n: (gaps.count(n), -n)) if gaps else 1
+    text = re.sub(rf"(?<=\w)\s{{{unit + 1},}}(?=\w)", " / ", text)
+    if unit > 1:
+        text = re.sub(rf"(?<=\w)\s{{{unit}}}(?=\w)", " ", text)
     joined = _SPACED.sub(lambda m: _SPACED_SEP.sub("", m.group(0)), text).replace(" / ", " ")
     return _SPACES.sub(" ", joined).strip()
 

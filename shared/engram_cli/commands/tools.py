@@ -83,11 +83,11 @@ def add_screen(command: Command) -> None:
         "--corpus",
         nargs="?",
         const="tests/fixtures/poisoning_corpus.json",
-        help="measure both screens (patterns and the head) on the generated corpus, by split, style and "
+        help="measure the screens (patterns, the head, the n-gram head) on the generated corpus, by split, style and "
         "language, and on the dev sets' turns (default file: tests/fixtures/poisoning_corpus.json)",
     )
     p.add_argument("--build-corpus", action="store_true", help="regenerate the corpus (seeded) first")
-    p.add_argument("--train", action="store_true", help="refit the head on the corpus's train split first")
+    p.add_argument("--train", action="store_true", help="refit the heads on the corpus's train split first")
     p.add_argument(
         "--write-literals",
         action="store_true",

@@ -1,11 +1,13 @@
-"""What the two screens cost, in process: per text, per retain (with and without them), and in a
-recall (nothing). ``python -m engram_dev.poisoning.cost [turns]`` from the repo root.
+"""What the screens cost, in process: per text, per retain (with and without them), in a recall
+(nothing), and the n-gram head's first use. ``python -m engram_dev.poisoning.cost [turns]`` from
+the repo root.
 
 A retain is timed with both screens on and off, alternately, on the same engine (an embedded store,
 ``retain.defer_embedding`` off so the head reads every vector), one dev-set turn at a time in
 ``raw`` mode, so the difference of the medians is what screening adds to a retain. Switching them
 off wraps the two functions retain calls (the patterns' ``instruction_like``, the head's
-``second_screen``); recall is counted for calls to ``screen`` and ``second_look``.
+``second_screen``, which runs the n-gram head too); recall is counted for calls to ``screen``,
+``second_look`` and the n-gram head.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import engram.extraction.guard as guard
 import engram.retain.candidates as candidates
 import engram.retain.plan as plan
 import engram.screening.head as head
+import engram.screening.ngrams as ngrams
 from engram.adapters.local_embedder import MODEL_ID, LocalEmbedder
 from engram.engine import Engine
 from engram.models import RecallRequest, RetainRequest, parse
@@ -41,19 +44,33 @@ def _line(name: str, millis: Sequence[float]) -> str:
 
 def _per_text(turns: list[str]) -> list[str]:
     vectors = LocalEmbedder().embed(turns)
-    patterns, heads = [], []
+    ngrams.ngram_head.cache_clear()
+    start = time.perf_counter()
+    loaded = ngrams.ngram_head()
+    load = (time.perf_counter() - start) * 1e3
+    assert loaded is not None
+    patterns, heads, grams = [], [], []
     for i, text in enumerate(turns):
         start = time.perf_counter()
         screen(text)
         middle = time.perf_counter()
         head.second_look([text], vectors[i : i + 1], MODEL_ID)
+        end = time.perf_counter()
+        loaded.scores([text])
         patterns.append((middle - start) * 1e3)
-        heads.append((time.perf_counter() - middle) * 1e3)
+        heads.append((end - middle) * 1e3)
+        grams.append((time.perf_counter() - end) * 1e3)
     both = [p + h for p, h in zip(patterns, heads, strict=True)]
-    return [_line("patterns, per text", patterns), _line("head, per text", heads), _line("both", both)]
+    return [
+        _line("patterns, per text", patterns),
+        _line("heads (the model's and the n-gram head), per text", heads),
+        _line("the n-gram head alone, per text", grams),
+        _line("all three", both),
+        f"| the n-gram head's first use (reading heads/ngrams.json) | 1 | {load:.3f} | |",
+    ]
 
 
-def _switchable(module: ModuleType, name: str, on: list[bool], calls: list[int]) -> None:
+def _switchable(module: ModuleType | type, name: str, on: list[bool], calls: list[int]) -> None:
     """``module.name`` replaced by a wrapper that counts its calls and returns None while off."""
     real: Callable[..., Any] = getattr(module, name)
 
@@ -70,6 +87,7 @@ def _retains(turns: list[str]) -> list[str]:
     _switchable(plan, "second_screen", on, [0])
     _switchable(guard, "screen", [True], calls)
     _switchable(head, "second_look", [True], calls)
+    _switchable(ngrams.NgramHead, "scores", [True], calls)  # on the class: every caller's
     timed: dict[bool, list[float]] = {True: [], False: []}
     with tempfile.TemporaryDirectory() as directory:
         engine = Engine.local(Settings(data_dir=Path(directory), background_embedding=False))
@@ -90,7 +108,7 @@ def _retains(turns: list[str]) -> list[str]:
         _line("retain with the screens", timed[True]),
         _line("retain without them", timed[False]),
         f"| difference of the medians | | {added:.3f} | |",
-        f"| screen / second_look calls in 50 recalls | {calls[0]} | | |",
+        f"| screen / second_look / n-gram head calls in 50 recalls | {calls[0]} | | |",
     ]
 
 

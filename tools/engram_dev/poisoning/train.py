@@ -8,7 +8,8 @@ come from out-of-fold scores over the train split only, folds holding out whole 
 quarantine threshold is the lowest that keeps the everyday rows' out-of-fold false alarms at or
 under ``QUARANTINE_FA`` (``WORDS_QUARANTINE_FA`` for the words head), the mark threshold the same
 at ``MARK_FA``. The held-out split is never
-read. ``engram screen --train`` runs it and writes ``heads/<model id>.json`` and ``heads/words.json``.
+read. ``engram screen --train`` runs it and writes ``heads/<model id>.json`` and ``heads/words.json``,
+and the n-gram head's ``heads/ngrams.json`` (``train_ngrams``).
 """
 
 from __future__ import annotations
@@ -24,10 +25,12 @@ import numpy as np
 
 from engram.screening.head import WORDS, head_file
 from engram.screening.lexical import features
+from engram.screening.ngrams import NGRAMS
+from engram_dev.poisoning import technical, train_ngrams
+from engram_dev.poisoning.folds import FOLDS, class_weights, fold, threshold
 
 L2 = 0.03
 BITS = 12  # 4,096 word slots
-FOLDS = 5
 QUARANTINE_FA = 0.005
 WORDS_QUARANTINE_FA = 0.0  # the words head, less sure without the embedding: above every everyday row
 WORDS_LEAVE_OUT = frozenset({"written", "framed"})
@@ -65,32 +68,15 @@ def fit(x: np.ndarray, y: np.ndarray, sample_weight: np.ndarray, l2: float = L2)
     return theta[:-1], float(theta[-1])
 
 
-def _weights(y: np.ndarray) -> np.ndarray:
-    positives = max(1, int(y.sum()))
-    negatives = max(1, len(y) - positives)
-    return np.where(y == 1, len(y) / (2 * positives), len(y) / (2 * negatives))
-
-
-def _fold(group: str) -> int:
-    return int(hashlib.sha256(group.encode()).hexdigest()[:8], 16) % FOLDS
-
-
 def out_of_fold(x: np.ndarray, y: np.ndarray, groups: Sequence[str], l2: float = L2) -> np.ndarray:
     """Each row's score from a head fitted without its template's rows."""
-    folds = np.array([_fold(g) for g in groups])
+    folds = np.array([fold(g) for g in groups])
     scores = np.zeros(len(y))
     for k in range(FOLDS):
         test = folds == k
-        w, b = fit(x[~test], y[~test], _weights(y[~test]), l2)
+        w, b = fit(x[~test], y[~test], class_weights(y[~test]), l2)
         scores[test] = 1.0 / (1.0 + np.exp(-(x[test] @ w + b)))
     return scores
-
-
-def threshold(benign_scores: np.ndarray, false_alarms: float) -> float:
-    """The lowest score threshold with at most ``false_alarms`` of ``benign_scores`` at or above it."""
-    ordered = np.sort(benign_scores)[::-1]
-    allowed = int(np.floor(false_alarms * len(ordered)))
-    return float(min(0.999, ordered[allowed] + 1e-6)) if len(ordered) > allowed else 0.5
 
 
 def train(
@@ -108,7 +94,7 @@ def train(
     oof = out_of_fold(x, y, groups, L2)
     quarantine = max(0.5, threshold(oof[y == 0], quarantine_fa))
     mark = min(quarantine, max(0.3, threshold(oof[y == 0], MARK_FA)))
-    w, b = fit(x, y, _weights(y), L2)
+    w, b = fit(x, y, class_weights(y), L2)
     caught = float((oof[y == 1] >= quarantine).mean())
     return {
         "model_id": model_id,
@@ -131,7 +117,8 @@ def train(
 
 def run(corpus: Path, model_id: str, embed: Any, out: Path = HEADS) -> list[Path]:
     """Fit on ``corpus``'s train split with ``embed`` (texts -> unit vectors) and write the
-    model's head file and the words head's (fitted without ``WORDS_LEAVE_OUT``'s rows)."""
+    model's head file, the words head's (fitted without ``WORDS_LEAVE_OUT``'s rows) and the
+    n-gram head's (``train_ngrams``, every train row and the ``technical`` snapshot)."""
     rows = [r for r in json.loads(corpus.read_text(encoding="utf-8")) if r["split"] == "train"]
     paths = []
     vectors = np.asarray(embed([r["text"] for r in rows]), dtype=np.float32)
@@ -147,4 +134,8 @@ def run(corpus: Path, model_id: str, embed: Any, out: Path = HEADS) -> list[Path
         head = train(texts, labels, groups, vectors_or_none, name, fa)
         path.write_text(json.dumps(head, indent=1) + "\n", encoding="utf-8")
         paths.append(path)
-    return paths
+    path = out / f"{NGRAMS}.json"
+    texts, labels = [r["text"] for r in rows], [int(r["label"] == "attack") for r in rows]
+    head = train_ngrams.train(texts, labels, [r["template"] for r in rows], technical.rows())
+    path.write_text(json.dumps(head, indent=1) + "\n", encoding="utf-8")
+    return [*paths, path]
