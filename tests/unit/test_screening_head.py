@@ -24,7 +24,7 @@ from engram.screening.lexical import features, reading, size, tokens
 from engram.screening.measure import conversation_turns
 from engram.screening.ngrams import ngram_head
 from engram_dev.poisoning import corpus
-from engram_dev.poisoning.train import fit
+from engram_dev.poisoning.train import TECHNICAL_HEADS, fit
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS: list[dict[str, Any]] = json.loads((ROOT / corpus.OUT).read_text(encoding="utf-8"))
@@ -233,6 +233,37 @@ def test_json_values_are_read_by_their_words_not_their_braces(embedder: LocalEmb
     # Then no store value is held or marked, and the wrapped instruction still is
     assert verdicts[:-1] == [None] * len(STORE_VALUES)
     assert verdicts[-1] is not None
+
+
+# Paragraphs of our own docs and docstrings, none in the technical snapshot (``shared/`` only):
+# each was quarantined by the words head fitted on the corpus alone (p 0.976-0.998).
+DOCUMENTATION = [
+    "Long-term memory for AI agents: **retain** conversations, **recall** what matters before answering,\n"
+    "**forget** what must go, and give **feedback** on what helped. Engram runs as a serverless,\n"
+    "multi-tenant service on AWS, and the same code runs on one laptop with no cloud at all — the\n"
+    "*embedded default*: one SQLite file, a bundled embedding model and rule-based extraction.",
+    "What each function's code may touch: the table, the search index, the bucket, the step queue,\n"
+    "the models. The stack grants these (``engram_infra.stack``) and cdk-nag's acknowledgements name the\n"
+    "same functions (``engram_infra.nag``); both read them here, so neither imports the other's module.",
+    "One request through authorizer and handler, as API Gateway does it, each invocation run\n"
+    "by ``invoke``; ``seen`` (for the access log) gets the matched route template and the\n"
+    "caller's tenant, when known.",
+    'Measured on this 2-core machine, `engram bench --n 100000 --queries 300` (times in ms; "1 scope" is\n'
+    'the usual agent call over one user\'s ~1,000 memories, "all scopes" searches all 100,000):',
+]
+
+
+def test_technical_notes_the_words_head_never_read_are_not_quarantined() -> None:
+    # Given documentation paragraphs, as a coding agent would store them
+    head = head_for(WORDS)
+    assert head is not None and WORDS in TECHNICAL_HEADS
+
+    # When the words head (other embedding models', the cloud's Titan among them) reads them,
+    # fitted with the technical snapshot as everyday rows
+    scores = head.scores(DOCUMENTATION, None)
+
+    # Then none is held
+    assert (scores < head.quarantine).all(), scores.round(3)
 
 
 def test_newtons_method_on_the_rows_system_finds_the_penalised_optimum() -> None:

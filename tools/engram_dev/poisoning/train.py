@@ -40,6 +40,14 @@ catch fell from 91.5 to 87.3 %; the local model's head gains from them (fresh 68
 The ``framed`` rows' everyday half is of the same kind (fitted with them, and a lighter penalty
 on the cues, the words head's threshold rose to 0.9965 and it caught 90.3 % held-out)."""
 MARK_FA = 0.03
+TECHNICAL_WEIGHT = 0.05
+"""Of a technical row (``technical``), against a corpus everyday row's, as ``train_ngrams`` weighs them."""
+TECHNICAL_HEADS = frozenset({WORDS})
+"""The vector-free heads fitted with the technical rows. Without them the words head held 165 of
+583 paragraphs of our documentation and docstrings (``documentation``), with them 19, and one
+dev-set turn where it held four. The local model's head held 154 and would hold 10, but fitted
+with them its threshold falls (p 0.971 -> 0.956) and it holds 7 of the held-out split's 472
+everyday rows; at a stricter one it loses 3 held-out attacks: not taken."""
 HEADS = Path("shared/engram/screening/heads")
 
 
@@ -55,12 +63,13 @@ def fit(x: np.ndarray, y: np.ndarray, sample_weight: np.ndarray, l2: float = L2)
     theta = np.zeros(d + 1)
     penalty = np.full(d + 1, l2)
     penalty[-1] = 1e-6
+    scaled = xb / penalty  # X D⁻¹
+    kernel = scaled @ xb.T  # X D⁻¹ Xᵀ: the same every step
     for _ in range(30):
         p = 1.0 / (1.0 + np.exp(-(xb @ theta)))
         grad = xb.T @ (sample_weight * (p - y)) + penalty * theta
         s = np.sqrt(sample_weight * p * (1 - p))
-        scaled = xb / penalty  # X D⁻¹
-        inner = np.eye(n) + (s[:, None] * (scaled @ xb.T)) * s[None, :]
+        inner = np.eye(n) + (s[:, None] * kernel) * s[None, :]
         step = grad / penalty - scaled.T @ (s * np.linalg.solve(inner, s * (scaled @ grad)))
         theta -= step
         if np.abs(step).max() < 1e-7:
@@ -68,13 +77,25 @@ def fit(x: np.ndarray, y: np.ndarray, sample_weight: np.ndarray, l2: float = L2)
     return theta[:-1], float(theta[-1])
 
 
-def out_of_fold(x: np.ndarray, y: np.ndarray, groups: Sequence[str], l2: float = L2) -> np.ndarray:
+def _sample_weights(y: np.ndarray, extra: np.ndarray) -> np.ndarray:
+    """The corpus's classes weighted to count alike, a technical row ``TECHNICAL_WEIGHT`` of an
+    everyday one (on top: counted in the balance, they would lighten the corpus's everyday rows)."""
+    own = y[~extra]
+    weights = np.zeros(len(y))
+    weights[~extra] = class_weights(own)
+    weights[extra] = TECHNICAL_WEIGHT * len(own) / (2 * max(1, len(own) - int(own.sum())))
+    return weights
+
+
+def out_of_fold(
+    x: np.ndarray, y: np.ndarray, groups: Sequence[str], extra: np.ndarray, l2: float = L2
+) -> np.ndarray:
     """Each row's score from a head fitted without its template's rows."""
     folds = np.array([fold(g) for g in groups])
     scores = np.zeros(len(y))
     for k in range(FOLDS):
         test = folds == k
-        w, b = fit(x[~test], y[~test], class_weights(y[~test]), l2)
+        w, b = fit(x[~test], y[~test], _sample_weights(y[~test], extra[~test]), l2)
         scores[test] = 1.0 / (1.0 + np.exp(-(x[test] @ w + b)))
     return scores
 
@@ -86,15 +107,25 @@ def train(
     vectors: np.ndarray | None,
     model_id: str,
     quarantine_fa: float = QUARANTINE_FA,
+    technical_texts: Sequence[str] = (),
+    technical_vectors: np.ndarray | None = None,
 ) -> dict[str, Any]:
-    """The head file's content for vectors of ``model_id`` (``vectors`` None: the words head)."""
-    y = np.asarray(labels, dtype=np.float64)
-    words = np.stack([features(t, BITS) for t in texts])
-    x = words if vectors is None else np.hstack([np.asarray(vectors, np.float32), words])
-    oof = out_of_fold(x, y, groups, L2)
-    quarantine = max(0.5, threshold(oof[y == 0], quarantine_fa))
-    mark = min(quarantine, max(0.3, threshold(oof[y == 0], MARK_FA)))
-    w, b = fit(x, y, class_weights(y), L2)
+    """The head file's content for vectors of ``model_id`` (``vectors`` None: the words head),
+    fitted on the rows and on ``technical_texts`` (with ``technical_vectors``) as everyday ones."""
+    y = np.asarray([*labels, *[0] * len(technical_texts)], dtype=np.float64)
+    extra = np.arange(len(y)) >= len(texts)
+    words = np.stack([features(t, BITS) for t in [*texts, *technical_texts]])
+    if vectors is None:
+        x = words
+    else:
+        both = vectors if not len(technical_texts) else np.vstack([vectors, np.asarray(technical_vectors)])
+        x = np.hstack([np.asarray(both, np.float32), words])
+    folds = [*groups, *(f"technical/{i % 97}" for i in range(len(technical_texts)))]
+    oof = out_of_fold(x, y, folds, extra, L2)
+    everyday = (y == 0) & ~extra  # the thresholds: the corpus's everyday rows alone
+    quarantine = max(0.5, threshold(oof[everyday], quarantine_fa))
+    mark = min(quarantine, max(0.3, threshold(oof[everyday], MARK_FA)))
+    w, b = fit(x, y, _sample_weights(y, extra), L2)
     caught = float((oof[y == 1] >= quarantine).mean())
     return {
         "model_id": model_id,
@@ -109,19 +140,34 @@ def train(
             "texts_sha256": hashlib.sha256("\n".join(texts).encode()).hexdigest(),
             "l2": L2,
             "out_of_fold_caught": round(caught, 4),
+            **_technical_provenance(technical_texts, oof[extra], quarantine),
         },
         # float32, little-endian, base64: the embedding's dimensions, then the word slots and cues.
         "weights": base64.b64encode(w.astype("<f4").tobytes()).decode("ascii"),
     }
 
 
+def _technical_provenance(texts: Sequence[str], oof: np.ndarray, quarantine: float) -> dict[str, Any]:
+    """What the head file records of the technical rows (nothing when there were none)."""
+    if not len(texts):
+        return {}
+    return {
+        "technical_rows": len(texts),
+        "technical_sha256": hashlib.sha256("\n".join(texts).encode()).hexdigest(),
+        "technical_weight": TECHNICAL_WEIGHT,
+        "out_of_fold_technical_flagged": round(float((oof >= quarantine).mean()), 4),
+    }
+
+
 def run(corpus: Path, model_id: str, embed: Any, out: Path = HEADS) -> list[Path]:
     """Fit on ``corpus``'s train split with ``embed`` (texts -> unit vectors) and write the
     model's head file, the words head's (fitted without ``WORDS_LEAVE_OUT``'s rows) and the
-    n-gram head's (``train_ngrams``, every train row and the ``technical`` snapshot)."""
+    n-gram head's (``train_ngrams``). The words and n-gram heads read the ``technical`` snapshot
+    as everyday rows too (``TECHNICAL_HEADS``)."""
     rows = [r for r in json.loads(corpus.read_text(encoding="utf-8")) if r["split"] == "train"]
     paths = []
     vectors = np.asarray(embed([r["text"] for r in rows]), dtype=np.float32)
+    extra = technical.rows()
     words_rows = [r for r in rows if r["generator"] not in WORDS_LEAVE_OUT]
     heads = (
         (model_id, rows, vectors, QUARANTINE_FA),
@@ -131,11 +177,12 @@ def run(corpus: Path, model_id: str, embed: Any, out: Path = HEADS) -> list[Path
         texts = [r["text"] for r in chosen]
         labels, groups = [int(r["label"] == "attack") for r in chosen], [r["template"] for r in chosen]
         path = out / head_file(name)
-        head = train(texts, labels, groups, vectors_or_none, name, fa)
+        own = extra if name in TECHNICAL_HEADS else ()
+        head = train(texts, labels, groups, vectors_or_none, name, fa, own)
         path.write_text(json.dumps(head, indent=1) + "\n", encoding="utf-8")
         paths.append(path)
     path = out / f"{NGRAMS}.json"
     texts, labels = [r["text"] for r in rows], [int(r["label"] == "attack") for r in rows]
-    head = train_ngrams.train(texts, labels, [r["template"] for r in rows], technical.rows())
+    head = train_ngrams.train(texts, labels, [r["template"] for r in rows], extra)
     path.write_text(json.dumps(head, indent=1) + "\n", encoding="utf-8")
     return [*paths, path]
