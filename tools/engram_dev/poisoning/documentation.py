@@ -24,7 +24,7 @@ import numpy as np
 from engram.screening import screen
 from engram.screening.head import WORDS, head_for
 from engram.screening.ngrams import ngram_head
-from engram_dev.poisoning.technical import _SKIP, MIN_CHARS, _docstrings
+from engram_dev.poisoning.technical import MIN_CHARS, SKIP, docstrings_of
 
 __all__ = ["flagged", "paragraphs"]
 
@@ -41,9 +41,9 @@ def paragraphs(root: Path = Path()) -> list[str]:
                 texts.append(part)
     for folder in ("functions", "tools", "infra"):
         for path in sorted((root / folder).rglob("*.py")):
-            if not any(part in str(path) for part in _SKIP):
+            if not any(part in str(path) for part in SKIP):
                 tree = ast.parse(path.read_text(encoding="utf-8"))
-                texts += [t for t in _docstrings(tree) if len(t) >= MIN_CHARS]
+                texts += [t for t in docstrings_of(tree) if len(t) >= MIN_CHARS]
     return list(dict.fromkeys(texts))
 
 

@@ -22,16 +22,16 @@ import ast
 import json
 from pathlib import Path
 
-__all__ = ["SNAPSHOT", "rows", "write"]
+__all__ = ["SKIP", "SNAPSHOT", "docstrings_of", "rows", "write"]
 
 SNAPSHOT = Path(__file__).with_name("technical.json")
 SOURCE = Path("shared")
-_SKIP = ("screening", "extraction", "poisoning", "guard")
+SKIP = ("screening", "extraction", "poisoning", "guard")
 MIN_CHARS = 40  # a docstring
 MIN_STRING, MAX_STRING = 3, 120  # a one-line string
 
 
-def _docstrings(tree: ast.Module, *, clean: bool = True) -> list[str]:
+def docstrings_of(tree: ast.Module, *, clean: bool = True) -> list[str]:
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Module | ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
@@ -43,7 +43,7 @@ def _docstrings(tree: ast.Module, *, clean: bool = True) -> list[str]:
 
 def _strings(tree: ast.Module) -> list[str]:
     """The one-line string constants of a module (names, keys, messages, formats), docstrings aside."""
-    docstrings = set(_docstrings(tree, clean=False))
+    docstrings = set(docstrings_of(tree, clean=False))
     return [
         node.value
         for node in ast.walk(tree)
@@ -57,9 +57,9 @@ def _strings(tree: ast.Module) -> list[str]:
 
 def write(source: Path = SOURCE, path: Path = SNAPSHOT) -> list[str]:
     """Snapshot the docstrings under ``source``, then its one-line strings (by file, each once)."""
-    files = [f for f in sorted(source.rglob("*.py")) if not any(part in str(f) for part in _SKIP)]
+    files = [f for f in sorted(source.rglob("*.py")) if not any(part in str(f) for part in SKIP)]
     trees = [ast.parse(f.read_text(encoding="utf-8")) for f in files]
-    docstrings = list(dict.fromkeys(t for tree in trees for t in _docstrings(tree) if len(t) >= MIN_CHARS))
+    docstrings = list(dict.fromkeys(t for tree in trees for t in docstrings_of(tree) if len(t) >= MIN_CHARS))
     known = set(docstrings)
     strings = [t for t in dict.fromkeys(t for tree in trees for t in _strings(tree)) if t not in known]
     texts = docstrings + strings
