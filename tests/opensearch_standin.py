@@ -35,7 +35,7 @@ from typing import Any
 OPERATIONS = json.loads(
     (Path(__file__).resolve().parent / "contract" / "opensearch" / "operations.json").read_text()
 )["operations"]
-READS = {"search", "msearch", "exists"}
+READS = {"search", "msearch", "exists", "get_mapping"}
 WORD = re.compile(r"[a-z0-9]+")
 CREDENTIAL = re.compile(r"Credential=([A-Z0-9]+)/\d{8}/([a-z0-9-]+)/([a-z]+)/aws4_request")
 
@@ -67,6 +67,8 @@ class OpenSearchStandIn:
     problems: list[str] = field(default_factory=list)
     template: dict[str, Any] | None = None
     index_settings: dict[str, Any] | None = None
+    index_mappings: dict[str, Any] | None = None
+    """The index's mapping, fixed when it was created (a later template changes only new indices)."""
     pipelines: dict[str, Any] = field(default_factory=dict)
     roles: dict[str, Any] = field(default_factory=dict)
     mappings: dict[str, list[str]] = field(default_factory=dict)
@@ -151,7 +153,15 @@ class OpenSearchStandIn:
         if self.index_settings is not None:
             return 400, {"error": {"type": "resource_already_exists_exception"}, "status": 400}
         self.index_settings = dict((self.template or {}).get("template", {}).get("settings", {}))
+        self.index_mappings = json.loads(
+            json.dumps((self.template or {}).get("template", {}).get("mappings", {}))
+        )
         return 200, {"acknowledged": True, "index": params["index"]}
+
+    def op_get_mapping(self, params: dict[str, str], query: dict[str, str], body: Any) -> tuple[int, Any]:
+        if self.index_settings is None:
+            return 404, {"error": {"type": "index_not_found_exception"}, "status": 404}
+        return 200, {params["index"]: {"mappings": self.index_mappings or {}}}
 
     def op_put_settings(self, params: dict[str, str], query: dict[str, str], body: Any) -> tuple[int, Any]:
         if self.index_settings is None:
@@ -174,8 +184,8 @@ class OpenSearchStandIn:
         return 200, {"status": "OK"}
 
     def _dimension(self) -> int:
-        assert self.template is not None
-        return int(self.template["template"]["mappings"]["properties"]["embedding"]["dimension"])
+        assert self.index_mappings is not None
+        return int(self.index_mappings["properties"]["embedding"]["dimension"])
 
     def op_bulk(self, params: dict[str, str], query: dict[str, str], body: Any) -> tuple[int, Any]:
         if self.index_settings is None:

@@ -175,8 +175,8 @@ class Config:
 
 
 SEARCH_INSTANCE = {True: "t3.small.search", False: "t3.medium.search"}
-"""The default instance of a dev stage (True: one t3.small, 2 GiB, ≈ $26 a month, for ~100k
-vectors of 1,024 dimensions in the k-NN memory) and of any other (a t3.medium, 4 GiB, ≈ $53)."""
+"""The default instance of a dev stage (True: one t3.small, 2 GiB, ≈ $26 a month, for ~200k
+vectors of 512 dimensions in the k-NN memory) and of any other (a t3.medium, 4 GiB, ≈ $53)."""
 
 
 def _coerce(value: Any, default: Any) -> Any:

@@ -41,6 +41,7 @@ from lambda_layout import (
 )
 
 from engram_http.apigw import authorizer_event, build_event, match
+from engram_infra.config import Config
 
 OPERATOR_TOKEN = "op-" + uuid.uuid4().hex
 SCHEDULE_TIME = "2026-12-01T03:00:00Z"
@@ -400,7 +401,8 @@ def test_the_custom_resource_creates_the_template_index_and_role_mappings_idempo
     os_ = stack.opensearch
     index_ready(stack)
     assert os_.template is not None and os_.index_settings is not None
-    assert os_.template["template"]["mappings"]["properties"]["embedding"]["dimension"] == 1024
+    embedding = os_.template["template"]["mappings"]["properties"]["embedding"]
+    assert embedding["dimension"] == Config.from_values({}).embedding_dimensions == 512
     assert os_.index_settings["number_of_replicas"] == 0  # one node: green
     assert stack.functions["retain"].role_arn in os_.mappings["engram_writer"]
     assert stack.functions["recall"].role_arn in os_.mappings["engram_reader"]
@@ -409,6 +411,14 @@ def test_the_custom_resource_creates_the_template_index_and_role_mappings_idempo
     stack.invoke("search_setup", custom_resource_event(stack, "Update"))
     assert [r for r in os_.requests if r["operation"] == "create_index"] == created
     assert os_.requests[-1]["operation"] == "put_role_mapping"
+    # a stage whose index was made with another size of vector: the deploy fails, saying what to set
+    assert os_.index_mappings is not None
+    os_.index_mappings["properties"]["embedding"]["dimension"] = 1024
+    try:
+        with pytest.raises(InvocationError, match="embedding_dimensions=1024"):
+            stack.invoke("search_setup", custom_resource_event(stack, "Update"))
+    finally:
+        os_.index_mappings["properties"]["embedding"]["dimension"] = embedding["dimension"]
     # and a delete leaves the derived index alone
     assert stack.invoke("search_setup", custom_resource_event(stack, "Delete"))["PhysicalResourceId"]
     assert os_.index_settings is not None

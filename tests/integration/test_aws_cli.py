@@ -64,8 +64,9 @@ def test_retain_and_reindex_from_the_environment_sign_their_index_requests(
     fake.requests.clear()
     code, out = aws_cli("reindex", "--all")
     assert (code, out) == (0, {"reindexed": {"acme": 1}})
-    template, _exists, *replicas, bulk = fake.requests  # the index exists (200 to HEAD): no create
+    template, _exists, mapping, *replicas, bulk = fake.requests  # the index exists (200 to HEAD): no create
     assert template.path == "/_index_template/engram-memories"
+    assert (mapping.method, mapping.path) == ("GET", "/engram-memories/_mapping")  # its vector size checked
     # a domain's index gets the configured replica count; a collection manages its own
     assert [r.path for r in replicas] == (["/engram-memories/_settings"] if service == "es" else [])
     # SigV4 for the configured service, in the configured region

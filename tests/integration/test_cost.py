@@ -34,13 +34,13 @@ def test_the_cost_has_the_documented_shape_and_every_price(result: dict[str, Any
 
 
 def test_the_units_are_dynamodbs_own_count(result: dict[str, Any]) -> None:
-    # A raw retain of a ~100-character text with a 1,024-dimension vector, nothing at the
-    # transactional rate: the vector's own item (half precision, compressed: 1.9 KB, 2), the memory item (0.8 KB: no
+    # A raw retain of a ~100-character text with a vector of the stack's 512 dimensions, nothing at
+    # the transactional rate: the vector's own item (half precision, compressed: 0.9 KB, 1), the memory item (0.8 KB: no
     # vector, no field twice, its creation's history entry on it: 1), two index entries of filter
     # fields (2: a peripheral memory has none in the tier index, one whose id its text derives
     # none in the hash index), the request's usage counters (1: one write per invocation)
     retain = result["units"]["retain_raw"]
-    assert retain["wru"] == 6 and "transact_write_items" not in retain["dynamodb_calls"]
+    assert retain["wru"] == 5 and "transact_write_items" not in retain["dynamodb_calls"]
     # a recall reads the candidates by id as its function does, eventually consistent: 0.5 RRU
     # each without their vectors, and the last minute's deletion log with each read (1 RRU); its
     # usage is one write, its access counts one write per memory per interval (20 recalls here)

@@ -266,26 +266,33 @@ class _Meter:
 
 
 def test_the_capacity_a_memory_write_and_access_tracking_consume(store: DynamoStore, client: Any) -> None:
-    # Given memories of ~200 characters with 1,024-dimension vectors (Titan V2's default)
+    # Given memories of ~200 characters with 512-dimension vectors (the stack's Titan V2 size)
     meter = _Meter(client)
     metered = DynamoStore(meter, store.records.table)
     text = "I moved to Lisbon last spring and now work remotely for a design studio in Berlin, mostly on UI work."
-    big = np.random.default_rng(28).standard_normal(1024).astype(np.float32)
+    rng = np.random.default_rng(28)
+    big, bigger = (rng.standard_normal(d).astype(np.float32) for d in (512, 1024))
     big /= np.linalg.norm(big)  # a unit vector's spread (a constant one would compress away)
+    bigger /= np.linalg.norm(bigger)
     first = record("acme", text)
     # When one is written with its history, nothing is written at the transactional rate: the
-    # vector is an item of its own at half precision, compressed (1.9 KB: 2 WRU), the memory item (0.8 KB: no
+    # vector is an item of its own at half precision, compressed (0.9 KB: 1 WRU), the memory item (0.8 KB: no
     # vector, no field twice: 1) is one UpdateItem carrying its creation's history entry, and each listing
     # index gets its filter fields alone (no record): 1 WRU; a peripheral memory has no entry in
     # g3, nor one whose id its text derives in g4 (both sparse)
     metered.records.write("acme", WriteBatch(records=[first], vectors=[big], history=[created(first)]))
-    assert meter.units == {"table": 3.0, "g1-index": 1.0, "g2-index": 1.0}
+    assert meter.units == {"table": 2.0, "g1-index": 1.0, "g2-index": 1.0}
     item = client.get_item(TableName=store.records.table, Key=memory_key("acme", first.id))["Item"]
-    assert "embedding" not in item and item["dim"] == {"N": "1024"}
+    assert "embedding" not in item and item["dim"] == {"N": "512"}
     stored = client.get_item(TableName=store.records.table, Key=vector_key("acme", first.id))["Item"]
-    assert set(stored) == {"pk", "sk", "tenant_id", "z16"}
+    assert set(stored) == {"pk", "sk", "z16"}  # the key names the tenant: nothing repeats it
     half = big.astype(np.float16).astype(np.float32)  # read back bit for bit at half precision
     assert np.array_equal(store.records.get_vectors("acme", [first.id])[first.id], half)
+    # (a stage made with 1,024 dimensions: its vector item is 1.9 KB, 2 WRU)
+    meter.units = {}
+    second = record("acme", f"{text} again", minute=9)
+    metered.records.write("acme", WriteBatch(records=[second], vectors=[bigger], history=[created(second)]))
+    assert meter.units == {"table": 3.0, "g1-index": 1.0, "g2-index": 1.0}
     # When recall's access tracking touches five memories, only the base items are written, one
     # unit each
     others = [record("acme", f"{text} {i}", minute=i) for i in range(1, 6)]

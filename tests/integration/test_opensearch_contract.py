@@ -274,14 +274,15 @@ def test_a_client_for_an_https_endpoint_speaks_tls_on_443(monkeypatch: pytest.Mo
 
 def test_ensure_sets_the_replicas_of_an_existing_index_and_accepts_a_racing_create(fake: Any) -> None:
     index = make_index(fake, replicas=0)
-    fake.answer((200, {"acknowledged": True}), (200, {}), (200, {"acknowledged": True}))
+    fake.answer((200, {"acknowledged": True}), (200, {}), (200, mapping(3)), (200, {"acknowledged": True}))
     index.ensure()
-    _, exists, replicas = (r.as_dict() for r in fake.requests)
-    assert (exists["method"], replicas["method"], replicas["path"]) == (
+    _, exists, mapped, replicas = (r.as_dict() for r in fake.requests)
+    assert (exists["method"], mapped["method"], mapped["path"]) == (
         "HEAD",
-        "PUT",
-        "/engram-memories/_settings",
+        "GET",
+        "/engram-memories/_mapping",
     )
+    assert (replicas["method"], replicas["path"]) == ("PUT", "/engram-memories/_settings")
     assert replicas["body"] == {"index": {"number_of_replicas": 0}}
     fake.requests.clear()
     already = {"error": {"type": "resource_already_exists_exception"}, "status": 400}
@@ -292,6 +293,22 @@ def test_ensure_sets_the_replicas_of_an_existing_index_and_accepts_a_racing_crea
     )
     with pytest.raises(ProviderError, match="illegal_argument_exception"):
         index.ensure()
+
+
+def mapping(dimension: int) -> dict[str, Any]:
+    """``GET <index>/_mapping`` of a memory index whose vectors have ``dimension`` components."""
+    embedding = {"type": "knn_vector", "dimension": dimension}
+    return {"engram-memories": {"mappings": {"properties": {"embedding": embedding}}}}
+
+
+def test_an_existing_index_of_another_dimension_fails_the_setup_naming_the_setting(fake: Any) -> None:
+    """A stage made with 1,024 dimensions deployed again with another size: every write would be
+    refused, so the setup stops before changing anything, saying what keeps the stage working."""
+    fake.answer((200, {"acknowledged": True}), (200, {}), (200, mapping(1024)))
+    with pytest.raises(ConfigurationError, match="holds vectors of 1024 dimensions") as refused:
+        make_index(fake, replicas=0).ensure()
+    assert "embedding_dimensions=1024" in str(refused.value)
+    assert [r.method for r in fake.requests] == ["PUT", "HEAD", "GET"]  # no settings, no pipeline
 
 
 def test_deletes_are_routed_and_a_missing_document_is_fine(fake: Any) -> None:

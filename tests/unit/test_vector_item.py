@@ -1,7 +1,8 @@
-"""The DynamoDB vector item's codec: a 1,024-dimension vector at half precision, compressed
-(``z16``: the high bytes Huffman-coded, the low bytes as they are) so that the item is under 2 KB
-(2 write units where ``e16`` took 3), bit for bit the float16 form; ``e16`` when compression
-would not save a unit; the forms written before still read."""
+"""The DynamoDB vector item's codec: a vector at half precision, compressed (``z16``: the high
+bytes Huffman-coded, the low bytes as they are) so that a 1,024-dimension item is under 2 KB (2
+write units where ``e16`` took 3) and a 512-dimension one (the stack's default) under 1 KB for the
+tenant ids people use, bit for bit the float16 form; ``e16`` when compression would not save a
+unit; the forms written before still read."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from engram.adapters.dynamodb.items import (
     vector_item,
     vector_key,
     vector_of,
+    vector_owned,
     write_units,
 )
 from engram.adapters.local_embedder import LocalEmbedder
@@ -31,12 +33,12 @@ def embedded() -> np.ndarray:
     """Realistic 1,024-dimension unit vectors: the bundled model's, projected as the cost replay
     projects them (a fixed random projection)."""
     texts = [f"{t} ({i})" for i in range(12) for t in TEXTS + QUERIES]
-    vectors: np.ndarray = np.asarray(TitanSized(LocalEmbedder()).embed(texts), dtype=np.float32)
+    vectors: np.ndarray = np.asarray(TitanSized(LocalEmbedder(), 1024).embed(texts), dtype=np.float32)
     return vectors
 
 
-def _gaussian(n: int) -> np.ndarray:
-    vectors = np.random.default_rng(7).standard_normal((n, 1024))
+def _gaussian(n: int, dimension: int = 1024) -> np.ndarray:
+    vectors = np.random.default_rng(7).standard_normal((n, dimension))
     out: np.ndarray = (vectors / np.linalg.norm(vectors, axis=1, keepdims=True)).astype(np.float32)
     return out
 
@@ -52,13 +54,39 @@ def test_a_1024_dimension_vector_item_is_two_write_units_and_reads_back_its_floa
         # Given the item of a realistic vector, under the longest tenant id there can be
         item = vector_item(LONGEST_TENANT, MEMORY_ID, vector)
         # Then it is compressed, under 2 KB (attribute names and values), with no id of its own
-        assert set(item) == {"pk", "sk", "tenant_id", "z16"}
+        assert set(item) == {"pk", "sk", "z16"}
         assert item_bytes(item) <= 2048 and write_units(item) == 2
         # And it reads back exactly the float16 form of what was written
         read = vector_of(item)
         assert read is not None and read.dtype == np.float32
         assert read.astype("<f2").tobytes() == vector.astype("<f2").tobytes()
         assert np.array_equal(read, vector.astype(np.float16).astype(np.float32))
+
+
+def test_a_512_dimension_vector_item_is_one_write_unit_for_tenant_ids_up_to_52_characters(
+    embedded: np.ndarray,
+) -> None:
+    # Given the replay's embeddings at Titan V2's 512 dimensions, and Gaussian unit vectors
+    texts = [f"{t} ({i})" for i in range(12) for t in TEXTS + QUERIES]
+    titan = np.asarray(TitanSized(LocalEmbedder(), 512).embed(texts), dtype=np.float32)
+    gaussian = _gaussian(50, 512)
+    for vector in [*titan, *gaussian]:
+        # Then under a tenant id of 52 characters (a UUID's 36 with room to spare) the item is
+        # one write unit: the key alone names the tenant and the memory, so that it fits
+        item = vector_item("t" * 52, MEMORY_ID, vector)
+        assert set(item) == {"pk", "sk", "z16"} and write_units(item) == 1, item_bytes(item)
+        read = vector_of(item)
+        assert read is not None and read.astype("<f2").tobytes() == vector.astype("<f2").tobytes()
+        # And under the longest tenant id there can be, never more than two
+        assert write_units(vector_item(LONGEST_TENANT, MEMORY_ID, vector)) <= 2
+
+
+def test_a_vector_item_belongs_to_the_tenant_its_key_names() -> None:
+    item = vector_item("acme", MEMORY_ID, _gaussian(1, 512)[0])
+    assert vector_owned("acme", item) and not vector_owned("acm", item) and not vector_owned("other", item)
+    # an item written before the key alone named the tenant carries it too, and must agree
+    assert vector_owned("acme", {**item, "tenant_id": {"S": "acme"}})
+    assert not vector_owned("acme", {**item, "tenant_id": {"S": "other"}})
 
 
 def test_realistic_vectors_compress_no_better_than_random_unit_vectors(embedded: np.ndarray) -> None:

@@ -39,7 +39,6 @@ ROOT = Path(__file__).resolve().parents[2]
 FUNCTION = "retain"
 EVENT = ROOT / "events" / "retain.post.json"
 TENANT = "acme"  # the sample event's authorizer context names it
-DIMENSION = 1024
 REGION = "eu-west-1"
 ACCESS_KEY = "cold"
 MEMORY_SIZES = (128, 256, 384, 512, 768, 1024)
@@ -137,7 +136,7 @@ class _StandIn(BaseHTTPRequestHandler):
             answer: dict[str, Any] = {"took": 1, "errors": False, "items": []}
         else:
             body = json.loads(raw or b"{}")
-            dimension = int(body.get("dimensions") or DIMENSION)
+            dimension = int(body["dimensions"])  # Titan V2's request always names it
             tokens = len(body.get("inputText", "")) // 5
             answer = {"embedding": [dimension**-0.5] * dimension, "inputTextTokenCount": tokens}
         data = json.dumps(answer).encode()
@@ -167,9 +166,11 @@ def function_environment(table: str) -> dict[str, str]:
     """The retain function's variables as the stack sets them (``engram_infra.stack._environment``
     and the function's deadlines), with names and ARNs of a dev stage."""
     os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "20")
+    from engram_infra.config import Config
     from engram_infra.functions import API_FUNCTIONS
 
     [spec] = [s for s in API_FUNCTIONS if s.name == FUNCTION]
+    dimension = Config.from_values({}).embedding_dimensions
     arn = "arn:aws:secretsmanager:eu-west-1:123456789012:secret:engram-dev"
     queue = "https://sqs.eu-west-1.amazonaws.com/123456789012/engram-dev"
     return {
@@ -182,7 +183,7 @@ def function_environment(table: str) -> dict[str, str]:
         "ENGRAM_OPENSEARCH_REPLICAS": "0",
         "ENGRAM_EMBEDDER": "bedrock",
         "ENGRAM_BEDROCK_MODEL": "amazon.titan-embed-text-v2:0",
-        "ENGRAM_EMBEDDING_DIMENSIONS": str(DIMENSION),
+        "ENGRAM_EMBEDDING_DIMENSIONS": str(dimension),
         "ENGRAM_DEFER_EMBEDDING": "false",
         "ENGRAM_LLM_PROVIDER": "bedrock",
         "ENGRAM_LLM_MODEL": "amazon.nova-micro-v1:0",

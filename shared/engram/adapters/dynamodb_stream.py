@@ -16,7 +16,7 @@ import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
-from engram.adapters.dynamodb.items import Item, record_of, vector_of
+from engram.adapters.dynamodb.items import Item, record_of, vector_of, vector_owned
 from engram.models import MemoryRecord
 from engram.ports import MemoryChange, Vector
 
@@ -50,7 +50,7 @@ def memory_changes(
             image = _binary_decoded(data.get("NewImage")) or {}
             vector = vector_of(image)
             tenant_id, memory_id = data["Keys"]["pk"]["S"].removeprefix("TENANT#").split("#MEM#", 1)
-            if vector is not None and image.get("tenant_id", {}).get("S") == tenant_id:
+            if vector is not None and vector_owned(tenant_id, {**data["Keys"], **image}):
                 in_batch[(tenant_id, memory_id)] = vector
     wanted: dict[str, list[str]] = {}
     for i, (raw, change) in enumerate(zip(records, changes, strict=True)):

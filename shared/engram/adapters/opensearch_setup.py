@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from engram.errors import ProviderError
+from engram.errors import ConfigurationError, ProviderError
 
 READER_ROLE = "engram_reader"
 WRITER_ROLE = "engram_writer"
@@ -101,14 +101,34 @@ class IndexSetup:
             kind = error.get("type") if isinstance(error, dict) else error
             if kind is not None and kind != "resource_already_exists_exception":  # a racing create is fine
                 raise ProviderError(f"the search index could not be created ({kind})")
-        elif not self.serverless:  # shards are fixed at creation; replicas follow the cluster's size
-            self._send(
-                "indices.put_settings",
-                index=self.index,
-                body={"index": {"number_of_replicas": self.replicas}},
-            )
+        else:
+            self.check_dimension()
+            if not self.serverless:  # shards are fixed at creation; replicas follow the cluster's size
+                self._send(
+                    "indices.put_settings",
+                    index=self.index,
+                    body={"index": {"number_of_replicas": self.replicas}},
+                )
         if self.hybrid_pipeline:
             self._send("search_pipeline.put", id=self.hybrid_pipeline, body=self.pipeline_body())
+
+    def check_dimension(self) -> None:
+        """Refuse an index whose vectors have another size than this deployment's embeddings (a
+        stage made with 1,024 dimensions, deployed again with the 512 default): every write would
+        fail, so the deploy fails instead, saying which setting keeps the stage as it is."""
+        mappings = self._send("indices.get_mapping", index=self.index)
+        for name, body in (mappings if isinstance(mappings, dict) else {}).items():
+            if not isinstance(body, dict):
+                continue
+            properties = (body.get("mappings") or {}).get("properties") or {}
+            held = (properties.get("embedding") or {}).get("dimension")
+            if held is not None and int(held) != self.dimension:
+                raise ConfigurationError(
+                    f"the search index '{name}' holds vectors of {held} dimensions and this deployment "
+                    f"embeds with {self.dimension}: deploy with embedding_dimensions={held} "
+                    f"(-c embedding_dimensions={held}; ENGRAM_EMBEDDING_DIMENSIONS={held}) to keep this "
+                    "stage's memories searchable, or use a new stage"
+                )
 
     def access_roles(self) -> dict[str, dict[str, Any]]:
         """Fine-grained access control roles (managed domains): reading, or also writing, this index."""

@@ -267,15 +267,14 @@ def stream_levers(
 
 
 def report(n: int, endpoint: str | None) -> dict[str, Any]:
-    measured = measure(endpoint, n=n)
-    memory = memory_mb()
-    cpu = cpu_by_function(measured)
-    levels = log_levels()
-    lines = {name: per_million(name, units, memory, cpu, levels) for name, units in measured.items()}
-    sys.path.insert(0, str(REPO_ROOT / "infra"))
+    memory = memory_mb()  # first: it silences jsii's warning before the stack's modules load
     from engram_infra.config import Config
 
     config = Config.from_values({})
+    measured = measure(endpoint, n=n, dimension=config.embedding_dimensions)
+    cpu = cpu_by_function(measured)
+    levels = log_levels()
+    lines = {name: per_million(name, units, memory, cpu, levels) for name, units in measured.items()}
     idle = idle_per_month(config.opensearch_instance_type, config.opensearch_volume_gb, alarms(config.alarms))
     return {
         "usd_per_million": {name: round(sum(v.values()), 2) for name, v in lines.items()},
@@ -307,6 +306,7 @@ def report(n: int, endpoint: str | None) -> dict[str, Any]:
             "access_log_bytes": p.ACCESS_LOG_BYTES,
             "log_bytes": {name: log_bytes(name, levels) for name in INVOCATIONS},
             "titan_chars_per_token": p.TITAN_CHARS_PER_TOKEN,
+            "embedding_dimensions": config.embedding_dimensions,
             "replayed": n,
         },
         "prices": {"as_of": p.PRICES_AS_OF, "region": p.REGION, **p.PRICES},

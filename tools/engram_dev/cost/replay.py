@@ -80,7 +80,7 @@ class Meter:
 
 
 class TitanSized:
-    """The bundled model's vectors taken to Titan V2's default 1,024 dimensions, so the items
+    """The bundled model's vectors taken to Titan V2's size (the stack's 512 dimensions by default), so the items
     weigh what the cloud's weigh: each by one fixed random projection (a seeded Gaussian matrix,
     then normalised), whose components are spread as a real embedding's, where repeating the
     vector would hand the store's compression (``items.pack16``) a pattern no embedding has. The
@@ -88,7 +88,7 @@ class TitanSized:
 
     SEED = 28
 
-    def __init__(self, local: Any, dimension: int = 1024) -> None:
+    def __init__(self, local: Any, dimension: int = 512) -> None:
         self.local = local
         self.dimension = dimension
         self.model_id = f"amazon.titan-embed-text-v2:0@{dimension}"
@@ -195,8 +195,9 @@ class Units:
         }
 
 
-def measure(endpoint: str | None, *, n: int = 20, dimension: int = 1024) -> dict[str, Units]:
-    """Units per raw retain, recall and smart retain (averages over ``n`` of each)."""
+def measure(endpoint: str | None, *, n: int = 20, dimension: int = 512) -> dict[str, Units]:
+    """Units per raw retain, recall and smart retain (averages over ``n`` of each), with vectors of
+    ``dimension`` (``engram cost`` passes the stack's ``embedding_dimensions``)."""
     from engram.adapters.dynamodb.store import DynamoStore
     from engram.adapters.dynamodb.table import create_table
     from engram.app import build_aws

@@ -180,6 +180,13 @@ def vector_key(tenant_id: str, memory_id: str) -> Item:
     return key(memory_pk(tenant_id, memory_id), "VEC")
 
 
+def vector_owned(tenant_id: str, item: Item) -> bool:
+    """Whether a vector item read back is one of this tenant's memories' (its key says so; items
+    written before the key alone named it also carry ``tenant_id``, which must agree)."""
+    mine = item["pk"]["S"].startswith(f"{tenant_pk(tenant_id)}#MEM#") and item["sk"]["S"] == "VEC"
+    return mine and item.get("tenant_id", {}).get("S", tenant_id) == tenant_id
+
+
 def dim_of(vector: Vector) -> dict[str, str]:
     """The memory item's mark of a stored vector: its dimension."""
     return n(int(np.asarray(vector).shape[0]))
@@ -188,11 +195,13 @@ def dim_of(vector: Vector) -> dict[str, str]:
 def vector_item(tenant_id: str, memory_id: str, vector: Vector) -> Item:
     """The item of a memory's vector, in the memory's partition (deleted with it), at half
     precision: compressed (``z16``, ``pack16``) when that takes fewer write units, else as it is
-    (``e16``). 1,024 dimensions: ~1.9 KB, 2 write units, where ``e16``'s 2.1 KB took 3 and single
-    precision's 4 KB 5 (#28). Its memory id is its key's (``memory_id_of``). Search ranks on the
-    index's copy; a unit vector's components lose at most 2^-11 of themselves, which moves a cosine
-    by ~1e-4 (``tests/integration/test_dynamodb_store.py``)."""
+    (``e16``). 512 dimensions (the stack's default): ~0.9 KB and its key, one write unit for a
+    tenant id of up to 52 characters; 1,024: ~1.9 KB, 2 units, where ``e16``'s 2.1 KB took 3 and
+    single precision's 4 KB 5 (#28). Its tenant and memory id are its key's (``vector_owned``,
+    ``memory_id_of``): no attribute repeats them. Search ranks on the index's copy; a unit
+    vector's components lose at most 2^-11 of themselves, which moves a cosine by ~1e-4
+    (``tests/integration/test_dynamodb_store.py``)."""
     half = np.asarray(vector, dtype=np.float32).astype("<f2").tobytes()
-    base = {**vector_key(tenant_id, memory_id), "tenant_id": s(tenant_id)}
+    base = vector_key(tenant_id, memory_id)
     plain, packed = {**base, "e16": {"B": half}}, {**base, "z16": {"B": pack16(half)}}
     return packed if write_units(packed) < write_units(plain) else plain

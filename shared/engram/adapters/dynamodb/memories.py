@@ -18,6 +18,7 @@ from engram.adapters.dynamodb.items import (
     session_key,
     vector_key,
     vector_of,
+    vector_owned,
 )
 from engram.adapters.dynamodb.projected import entry_matches, needs_record
 from engram.adapters.dynamodb.requests import DynamoTable
@@ -157,7 +158,7 @@ class DynamoMemoryReads(DynamoTable):
         out: dict[str, Vector] = {}
         for item in self.batch_get([vector_key(tenant_id, i) for i in ids]):
             vector = vector_of(item)
-            if vector is not None and item.get("tenant_id", {}).get("S") == tenant_id:
+            if vector is not None and vector_owned(tenant_id, item):
                 out[memory_id_of(item["pk"]["S"])] = vector  # a vector item has no ``id`` of its own
         older = [memory_key(tenant_id, i) for i in ids if i not in out]
         for item in self.batch_get(older, projection="id, tenant_id, sk, embedding") if older else []:
