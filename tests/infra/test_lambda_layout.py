@@ -22,6 +22,7 @@ from typing import Any
 
 import boto3
 import pytest
+from engram_infra.config import Config
 from infra_support import Synth
 from lambda_layout import (
     ACCOUNT,
@@ -41,7 +42,6 @@ from lambda_layout import (
 )
 
 from engram_http.apigw import authorizer_event, build_event, match
-from engram_infra.config import Config
 
 OPERATOR_TOKEN = "op-" + uuid.uuid4().hex
 SCHEDULE_TIME = "2026-12-01T03:00:00Z"
