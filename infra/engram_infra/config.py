@@ -83,6 +83,9 @@ class Config:
     extract_worker_max_concurrency: int
     reserved_concurrency: dict[str, int]
     log_retention_days: int
+    tracing_sample_rate: float
+    """The share of API requests X-Ray traces (the stage's sampling rule, ``api``), and with them
+    the workers they queue; 0: no tracing anywhere (no sampling rule, no X-Ray SDK loaded)."""
     alarm_email: str | None
     events_publish: bool
     """Publish every tenant's events on the bus (a tenant's ``events.publish`` setting still wins);
@@ -162,6 +165,9 @@ class Config:
             raise ValueError("usage_plans: at least one tier is needed")
         if not 0 <= self.authorizer_cache_ttl_seconds <= 3600:
             raise ValueError("authorizer_cache_ttl_seconds: must be between 0 and 3600")
+        rate = self.tracing_sample_rate
+        if isinstance(rate, bool) or not isinstance(rate, int | float) or not 0 <= rate <= 1:
+            raise ValueError(f"tracing_sample_rate: {rate!r} must be a number between 0 and 1")
         if not 1 <= self.extract_worker_timeout_seconds <= 900:
             raise ValueError("extract_worker_timeout_seconds: must be between 1 and 900")
         from engram_infra.functions import ANSWER_MARGIN_S, extract_worst_case_s

@@ -1,7 +1,8 @@
 """Functions: every Lambda of the service, made by one factory, sharing one layer.
 
-Each function is arm64 on the configured Python runtime, traced with X-Ray, logs JSON to its own
-log group (with a retention), and gets its own role holding only its log-group statement; the stack
+Each function is arm64 on the configured Python runtime, traced with X-Ray as the stage's sample
+rate says (``tracing_mode``), logs JSON to its own log group (with a retention), and gets its own
+role holding only its log-group statement (and X-Ray's, when traced); the stack
 then grants each role what its code touches. Handler code comes from ``functions/<folder>/`` as a
 plain folder asset (no Docker bundling); ``engram`` and its dependencies come from the layer.
 """
@@ -208,6 +209,28 @@ def worker_functions(*, extract_timeout_s: int, extract_llm_s: float = 45.0) -> 
     )
 
 
+GATEWAY_FUNCTIONS = frozenset(s.name for s in API_FUNCTIONS)
+"""The functions API Gateway invokes (the authorizer too): ``ACTIVE``, they follow the stage's
+sampling decision (``Sampled=0|1`` in the trace header it sends), so its sampling rule alone
+decides how many requests are traced."""
+
+
+def tracing_mode(spec: FunctionSpec, sample_rate: float) -> lambda_.Tracing:
+    """The function's X-Ray mode at the stage's ``tracing_sample_rate`` (0: none at all).
+
+    Every other function is ``PASS_THROUGH``: traced only when its caller's trace header says
+    sampled. ``ACTIVE`` would let Lambda sample them itself, 1 a second and 5 % of the rest (not
+    configurable): nearly every stream batch and queued job of a quiet stage, $5 per million
+    traces. A stream record carries no header, so the stream consumer is never traced; a message
+    queued by a sampled request carries it (the extract worker, the step worker). The daily jobs
+    (decay, tiering) and the deploy-time search setup are few, but a scheduled run traced by
+    Lambda would mark every step it queues sampled: one trace per tenant a day.
+    """
+    if sample_rate == 0:
+        return lambda_.Tracing.DISABLED
+    return lambda_.Tracing.ACTIVE if spec.name in GATEWAY_FUNCTIONS else lambda_.Tracing.PASS_THROUGH
+
+
 def log_level(spec: FunctionSpec) -> str:
     """The function's application log level: ``WARN`` for the per-request functions."""
     return "WARN" if spec.name in PER_REQUEST else "INFO"
@@ -240,6 +263,7 @@ class Functions(Construct):
         log_retention: logs.RetentionDays,
         reserved_concurrency: dict[str, int],
         require_handlers: bool,
+        tracing_sample_rate: float,
         vpc: ec2.IVpc | None = None,
         security_group: ec2.ISecurityGroup | None = None,
         roles: dict[str, iam.Role] | None = None,
@@ -248,6 +272,8 @@ class Functions(Construct):
         domain names as its master user); every other function gets a role of its own here."""
         super().__init__(scope, construct_id)
         self._given_roles = dict(roles or {})
+        self.tracing = {s.name: tracing_mode(s, tracing_sample_rate) for s in specs}
+        """Each function's X-Ray mode (cdk-nag's acknowledgements read it)."""
         unknown = sorted(set(reserved_concurrency) - {s.name for s in specs})
         if unknown:
             raise ValueError(f"reserved_concurrency: no function named {', '.join(unknown)}")
@@ -356,13 +382,14 @@ class Functions(Construct):
             # No START/END/REPORT lines (~0.6 KB an invocation); Lambda's metrics keep durations.
             system_log_level_v2=lambda_.SystemLogLevel.WARN,
             application_log_level_v2=lambda_.ApplicationLogLevel[log_level(spec)],
-            tracing=lambda_.Tracing.ACTIVE,
+            tracing=self.tracing[spec.name],
             environment={
                 **environment,
                 **spec.deadlines.environment(),
                 "POWERTOOLS_SERVICE_NAME": "engram",
                 "POWERTOOLS_LOG_LEVEL": log_level(spec),
                 "ENGRAM_FUNCTION": spec.name,
+                **self._untraced(spec),
             },
             reserved_concurrent_executions=reserved,
             vpc=vpc,
@@ -372,6 +399,13 @@ class Functions(Construct):
         )
         self.functions[spec.name] = function
         self.roles[spec.name] = role
+
+    def _untraced(self, spec: FunctionSpec) -> dict[str, str]:
+        """Powertools' tracer off where Lambda traces nothing: the handlers never import the X-Ray
+        SDK (``engram_http.runtime.LazyTracer``, ~0.15 s of a cold start)."""
+        if self.tracing[spec.name] == lambda_.Tracing.DISABLED:
+            return {"POWERTOOLS_TRACE_DISABLED": "true"}
+        return {}
 
     def __getitem__(self, name: str) -> lambda_.Function:
         return self.functions[name]

@@ -50,6 +50,15 @@ SYNCHRONOUS = (
 )
 
 
+UNTRACED = {
+    lambda_.Tracing.PASS_THROUGH: "invoked per write or per queued message: traced when its caller's trace "
+    "header says sampled, so the stage's sampling rule sets the share (Lambda's own sampling would trace "
+    "nearly every invocation of a quiet stage, at $5 per million traces)",
+    lambda_.Tracing.DISABLED: "the stage's tracing_sample_rate is 0: nothing is traced",
+}
+"""Why a function is not ``ACTIVE`` (``engram_infra.functions.tracing_mode``)."""
+
+
 def _ack(scope: IConstruct, rule: str, reason: str) -> None:
     Validations.of(scope).acknowledge(Acknowledgment(id=rule, reason=reason))
 
@@ -132,6 +141,8 @@ def acknowledge(stack: StackParts) -> None:
         else:
             reason = SYNCHRONOUS
         _ack(function, "Serverless-LambdaDLQ", reason)
+        if functions.tracing[name] != lambda_.Tracing.ACTIVE:
+            _ack(function, "Serverless-LambdaTracing", UNTRACED[functions.tracing[name]])
 
     extract_sources = [
         c
@@ -251,6 +262,8 @@ def _api(stack: StackParts) -> None:
                 "public by design: the OpenAPI document, Swagger UI, liveness and the inspector's static "
                 "files (they hold no data: every call the page makes needs a key)",
             )
+    if api.sampling_rule is None:
+        _ack(api.stage, "Serverless-APIGWXrayEnabled", UNTRACED[lambda_.Tracing.DISABLED])
     if api.web_acl is None:
         _ack(
             api.stage,

@@ -110,6 +110,7 @@ class EngramStack(Stack):
             log_retention=retention,
             reserved_concurrency=config.reserved_concurrency,
             require_handlers=config.require_handlers,
+            tracing_sample_rate=config.tracing_sample_rate,
             vpc=self.search.vpc,
             security_group=self.search.client_security_group,
             roles={"search_setup": self.search.setup_role} if self.search.setup_role else None,
@@ -129,6 +130,7 @@ class EngramStack(Stack):
             cors_origins=config.cors_origins,
             waf=config.waf,
             log_retention=retention,
+            tracing_sample_rate=config.tracing_sample_rate,
         )
         # The stream consumer's batches it gave up on (the index's and the events' alike).
         self.stream_dead_letters = sqs.Queue(

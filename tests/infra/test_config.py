@@ -39,6 +39,22 @@ def test_a_bad_value_is_refused_naming_its_key(key: str, value: object) -> None:
         Config.from_values({key: value})
 
 
+@pytest.mark.parametrize("rate", [-0.1, 1.5, "x", True])
+def test_a_tracing_sample_rate_outside_0_to_1_is_refused_naming_the_key(rate: object) -> None:
+    with pytest.raises(ValueError, match=r"tracing_sample_rate: .* must be a number between 0 and 1"):
+        Config.from_values({"tracing_sample_rate": rate})
+
+
+def test_a_tracing_sample_rate_from_the_cli_is_a_number_from_0_to_1() -> None:
+    # Given -c tracing_sample_rate=... (the CLI passes strings), at both ends and by default
+    assert Config.from_scope(App(context={"tracing_sample_rate": "0"})).tracing_sample_rate == 0
+    assert Config.from_scope(App(context={"tracing_sample_rate": "1"})).tracing_sample_rate == 1
+    assert Config.from_values({}).tracing_sample_rate == 0.01
+    # Then a word is refused by the key's name
+    with pytest.raises(ValueError, match="tracing_sample_rate: 'x'"):
+        Config.from_scope(App(context={"tracing_sample_rate": "x"}))
+
+
 def test_cli_strings_are_parsed_as_json_where_the_default_is_not_a_string() -> None:
     app = App(context={"waf": "true", "opensearch_instance_count": "2", "stage": "prod"})
     config = Config.from_scope(app)

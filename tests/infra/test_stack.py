@@ -222,6 +222,54 @@ def test_stage_has_access_logs_tracing_and_no_body_logging(synth: Synth) -> None
     ]
 
 
+def _joined(value: Any) -> str:
+    """A template string (``Fn::Join`` of strings and Refs) with each Ref as ``<logical id>``."""
+    if isinstance(value, str):
+        return value
+    if "Ref" in value:
+        return f"<{value['Ref']}>"
+    separator, parts = value["Fn::Join"]
+    return str(separator).join(_joined(part) for part in parts)
+
+
+def test_the_stages_sampling_rule_traces_its_share_of_requests_and_nothing_else(synth: Synth) -> None:
+    # Given the default stage (tracing_sample_rate 0.01) and its one sampling rule
+    [rule] = synth.resources("AWS::XRay::SamplingRule").values()
+    props = rule["Properties"]["SamplingRule"]
+    # Then it traces that share with no reservoir (X-Ray's Default rule: 1 a second and 5 %)
+    assert props["FixedRate"] == CONFIG.tracing_sample_rate == 0.01
+    assert props["ReservoirSize"] == 0
+    assert 1 <= props["Priority"] < 10000  # evaluated before the Default rule's 10000
+    assert len(props["RuleName"]) <= 32 and props["RuleName"].startswith(CONFIG.prefix)
+    # And it matches this stage's requests only: by the stage's ARN, as API Gateway sends it
+    [api] = synth.resources("AWS::ApiGateway::RestApi")
+    [stage] = synth.resources("AWS::ApiGateway::Stage")
+    assert _joined(props["ResourceARN"]) == (
+        f"arn:<AWS::Partition>:apigateway:<AWS::Region>::/restapis/<{api}>/stages/<{stage}>"
+    )
+    assert props["ServiceType"] == "AWS::ApiGateway::Stage"
+    assert (props["ServiceName"], props["Host"], props["HTTPMethod"], props["URLPath"]) == ("*",) * 4
+
+
+def test_api_functions_follow_the_stages_sampling_and_the_others_their_caller(synth: Synth) -> None:
+    # Given each function's X-Ray mode on the default stage
+    functions = synth.resources("AWS::Lambda::Function")
+    modes = {
+        name: functions[lid]["Properties"]["TracingConfig"]["Mode"]
+        for lid, name in _function_names(synth).items()
+    }
+    # Then what API Gateway invokes follows the stage's decision in the trace header
+    assert {n for n, mode in modes.items() if mode == "Active"} == {s.name for s in API_FUNCTIONS}
+    # And the stream consumer and the queues' workers are traced only when their caller's header
+    # says sampled (a stream record carries none), never by Lambda's own 1 a second and 5 %
+    passing = {n for n, mode in modes.items() if mode == "PassThrough"}
+    assert {"stream", "extract_worker", "tenant_work"} <= passing
+    assert passing | {s.name for s in API_FUNCTIONS} == set(SPECS)
+    # And Powertools' tracer is on in each of them
+    for lid in _function_names(synth):
+        assert "POWERTOOLS_TRACE_DISABLED" not in functions[lid]["Properties"]["Environment"]["Variables"]
+
+
 # --- functions ------------------------------------------------------------------------------------
 
 
@@ -239,7 +287,6 @@ def test_every_function_is_arm64_on_the_configured_python_with_its_memory_and_ti
         assert props["MemorySize"] == spec.memory_mb
         assert props["Timeout"] == spec.timeout_s
         assert props["Handler"] == spec.handler
-        assert props["TracingConfig"] == {"Mode": "Active"}
         assert _refs(props["Layers"]) == {layer}
         assert props["Environment"]["Variables"]["ENGRAM_BACKEND"] == "aws"
         assert props["LoggingConfig"]["LogFormat"] == "JSON"

@@ -1,11 +1,12 @@
 """Other deployments of the same app: OpenSearch Serverless, a domain in a VPC behind WAF with CORS,
-and a stage with every alarm.
+a stage with every alarm, and one that traces nothing.
 
 Each is one more synth (asset staging off: the main synth covers the assets), with cdk-nag on.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from engram_infra.config import Config
@@ -139,6 +140,26 @@ def test_domain_in_a_vpc_behind_waf_with_cors_and_reserved_concurrency_is_nag_cl
     ]
     assert options
     assert "https://app.example.com" in str(options[0]["Properties"]["Integration"])
+
+
+def test_a_stage_at_tracing_sample_rate_0_traces_nothing_and_is_nag_clean(
+    layer: LayerBuild, tmp_path: Path
+) -> None:
+    # Given a stage that turns tracing off
+    synth = _variant(layer, tmp_path, tracing_sample_rate=0)
+    # Then cdk-nag passes (the untraced functions and stage acknowledged)
+    assert _violations(synth) == []
+    assert synth.error is None
+    # And no function is traced, and none loads the X-Ray SDK
+    functions = synth.resources("AWS::Lambda::Function").values()
+    assert not [f for f in functions if "TracingConfig" in f["Properties"]]
+    ours = [f["Properties"] for f in functions if "FunctionName" in f["Properties"]]
+    assert ours and all(f["Environment"]["Variables"]["POWERTOOLS_TRACE_DISABLED"] == "true" for f in ours)
+    # And the stage traces nothing, with no sampling rule, and no role may write traces
+    [stage] = synth.resources("AWS::ApiGateway::Stage").values()
+    assert stage["Properties"]["TracingEnabled"] is False
+    assert not synth.resources("AWS::XRay::SamplingRule")
+    assert "xray:" not in json.dumps(synth.resources("AWS::IAM::Policy"))
 
 
 def _statements_of(synth: Synth, function: str) -> list[dict[str, object]]:

@@ -1,5 +1,6 @@
 """The Lambda line of ``engram cost``: billed duration from measured CPU time and assumed waits,
-at each function's memory as the stack configures it (#28's right-sizing lever)."""
+at each function's memory as the stack configures it (#28's right-sizing lever); and its X-Ray
+line, at the stage's tracing sample rate."""
 
 from __future__ import annotations
 
@@ -59,3 +60,26 @@ def test_a_recall_pays_for_the_stream_invocation_its_access_counts_cause() -> No
     assert {k: v for k, v in counted.items() if k != "lambda"} == {
         k: v for k, v in unconsumed.items() if k != "lambda"
     }
+
+
+def test_xray_costs_the_stages_sample_rate_of_the_api_requests_and_queued_jobs_only() -> None:
+    # Given an operation's units, the stack's memory and the stage's default sample rate (0.01)
+    from engram_dev.cost import tracing_sample_rate
+
+    units, memory = Units(rru=2.0, wru=7.0, calls={}, texts_chars=100.0), memory_mb()
+    rate = tracing_sample_rate()
+    assert rate == 0.01
+    # When each operation is priced at that rate, at 0 and at 1
+    lines = {
+        name: {r: per_million(name, units, memory, sample_rate=r) for r in (0.0, rate, 1.0)}
+        for name in ("retain_raw", "recall", "retain_smart")
+    }
+    # Then a raw retain and a recall pay for one traced request at $5 a million traces (their
+    # stream invocation carries no trace header: never traced) and a smart retain for its two
+    # requests and its extract job
+    for name, traced in (("retain_raw", 1), ("recall", 1), ("retain_smart", 3)):
+        assert lines[name][rate]["xray"] == round(traced * rate * 5.0, 2)
+        assert (lines[name][0.0]["xray"], lines[name][1.0]["xray"]) == (0.0, traced * 5.0)
+        # And nothing else changes with the rate
+        others = [{k: v for k, v in line.items() if k != "xray"} for line in lines[name].values()]
+        assert others[0] == others[1] == others[2]

@@ -6,8 +6,10 @@ call's ``ReturnConsumedCapacity``); everything else is the price table (``prices
 call uses: API Gateway requests, Lambda invocations at each function's memory (from the stack's
 function table) and an assumed duration, Titan tokens of the texts, SQS requests, EventBridge
 events (only for the tenants that publish them: ``events.publish``, off by default) and the
-stream consumer's cached read of that setting, and log bytes (the access log line of each API
-request, and what each invocation logs at its function's log level, from the stack). Each assumption is printed under ``units``. LLM tokens of a smart retain
+stream consumer's cached read of that setting, log bytes (the access log line of each API
+request, and what each invocation logs at its function's log level, from the stack), and X-Ray
+traces (the stage's ``tracing_sample_rate`` of its API requests and of the jobs they queue, from
+the stack). Each assumption is printed under ``units``. LLM tokens of a smart retain
 are not included (they depend on the model and the text).
 """
 
@@ -108,6 +110,10 @@ API_REQUESTS = {"retain_raw": 1, "recall": 1, "retain_smart": 2}  # smart: the P
 SQS_REQUESTS = {"retain_raw": 0, "recall": 0, "retain_smart": 3}  # send, receive, delete
 EVENTS = {"retain_raw": 1, "recall": 0, "retain_smart": 1}  # memory.created, for a tenant that publishes
 SETTINGS_READS = {"retain_raw": 1, "recall": 0, "retain_smart": 1}  # the stream consumer's, each write
+QUEUED_JOBS = {"retain_raw": 0, "recall": 0, "retain_smart": 1}  # the extract job
+"""Traced as their sender was: a job queued by a sampled request is a trace of its own, linked to
+the request's (X-Ray links an SQS consumer's trace to its producer's). The stream consumer is never
+traced: a stream record carries no trace header (``engram_infra.functions.tracing_mode``)."""
 TWO_CONSUMERS: dict[str, list[tuple[str, float]]] = {
     "retain_raw": [("retain", 1), ("indexer", 1), ("events", 1)],
     "recall": [("recall", 1), ("indexer", 1), ("events", 1)],
@@ -139,6 +145,19 @@ def log_levels() -> dict[str, str]:
     return {s.name: log_level(s) for s in specs}
 
 
+def tracing_sample_rate() -> float:
+    """The share of API requests the stage traces, as the stack configures it (``engram_infra.config``)."""
+    sys.path.insert(0, str(REPO_ROOT / "infra"))
+    from engram_infra.config import Config
+
+    return float(Config.from_values({}).tracing_sample_rate)
+
+
+def traces(name: str, sample_rate: float) -> float:
+    """The X-Ray traces one operation records: its API requests and queued jobs, at the stage's rate."""
+    return (API_REQUESTS[name] + QUEUED_JOBS[name]) * sample_rate
+
+
 def per_million(
     name: str,
     units: Units,
@@ -149,11 +168,13 @@ def per_million(
     publishing: float = PUBLISHING,
     invoked: dict[str, list[tuple[str, float]]] | None = None,
     reads_setting: bool = True,
+    sample_rate: float = 0.0,
 ) -> dict[str, float]:
     """Dollars per million of one operation, by service (``cpu``: seconds per function's invocation;
     ``levels``: each function's log level; ``publishing``: the share of writes whose events go on
     the bus; ``invoked``: what each operation invokes, ``INVOCATIONS`` unless given;
-    ``reads_setting``: the stream consumer reads the tenants' ``events.publish``)."""
+    ``reads_setting``: the stream consumer reads the tenants' ``events.publish``; ``sample_rate``:
+    the stage's ``tracing_sample_rate``)."""
     calls = (invoked or INVOCATIONS)[name]
     memory = {**memory, **{f: mb for f, (mb, _) in TWO_CONSUMER_FUNCTIONS.items()}}
     gb_s = sum(n * billed_s(f, memory[f], cpu or {}, publishing) * memory[f] / 1024 for f, n in calls)
@@ -177,6 +198,7 @@ def per_million(
         * (publishing if consumer else 1.0)
         * p.PRICES["eventbridge_per_million_events"],
         "logs": log_bytes(name, levels or {}, invoked) / 1e9 * p.PRICES["cloudwatch_logs_per_gb"] * 1e6,
+        "xray": traces(name, sample_rate) * p.PRICES["xray_traces_per_million"],
     }
     return {k: round(v, 2) for k, v in lines.items()}
 
@@ -201,11 +223,16 @@ PREVIOUS_MEMORY_MB = {"retain": 1024, "recall": 1024, "extract_worker": 1024, "s
 """The memory these functions had before they were right-sized (the Lambda lever's "before")."""
 
 
-def levers(measured: dict[str, Units], memory: dict[str, int], cpu: dict[str, float]) -> dict[str, Any]:
+def levers(
+    measured: dict[str, Units], memory: dict[str, int], cpu: dict[str, float], *, sample_rate: float = 0.0
+) -> dict[str, Any]:
     """The Lambda lever's before (the same replay at the previous memory), and the levers not
-    applied, projected from the price table."""
+    applied, projected from the price table (X-Ray at the stage's ``sample_rate`` throughout)."""
     levels = log_levels()
-    total = {name: sum(per_million(name, u, memory, cpu, levels).values()) for name, u in measured.items()}
+    total = {
+        name: sum(per_million(name, u, memory, cpu, levels, sample_rate=sample_rate).values())
+        for name, u in measured.items()
+    }
     before = {**memory, **PREVIOUS_MEMORY_MB}
     out: dict[str, Any] = {}
     out["lambda_right_sized"] = {
@@ -213,11 +240,12 @@ def levers(measured: dict[str, Units], memory: dict[str, int], cpu: dict[str, fl
         + ", ".join(f"{f} {mb} MB" for f, mb in PREVIOUS_MEMORY_MB.items()),
         "measured": True,
         "before_usd_per_million": {
-            k: round(sum(per_million(k, u, before, cpu, levels).values()), 2) for k, u in measured.items()
+            k: round(sum(per_million(k, u, before, cpu, levels, sample_rate=sample_rate).values()), 2)
+            for k, u in measured.items()
         },
         "after_usd_per_million": {k: round(v, 2) for k, v in total.items()},
     }
-    out.update(stream_levers(measured, memory, cpu, levels))
+    out.update(stream_levers(measured, memory, cpu, levels, sample_rate=sample_rate))
     out["http_api"] = {
         "how": "HTTP API ($1.00/M) instead of REST API ($3.50/M): not applied, the tiers are REST usage plans "
         "with API keys, which an HTTP API does not have",
@@ -233,7 +261,12 @@ def levers(measured: dict[str, Units], memory: dict[str, int], cpu: dict[str, fl
 
 
 def stream_levers(
-    measured: dict[str, Units], memory: dict[str, int], cpu: dict[str, float], levels: dict[str, str]
+    measured: dict[str, Units],
+    memory: dict[str, int],
+    cpu: dict[str, float],
+    levels: dict[str, str],
+    *,
+    sample_rate: float = 0.0,
 ) -> dict[str, Any]:
     """The stream's two levers, each on the same replay: one consumer instead of the indexer and
     the events function (both publishing every event, as before), then events only for the
@@ -242,7 +275,7 @@ def stream_levers(
 
     def total(**options: Any) -> dict[str, float]:
         return {
-            k: round(sum(per_million(k, u, memory, cpu, two, **options).values()), 2)
+            k: round(sum(per_million(k, u, memory, cpu, two, sample_rate=sample_rate, **options).values()), 2)
             for k, u in measured.items()
         }
 
@@ -274,7 +307,11 @@ def report(n: int, endpoint: str | None) -> dict[str, Any]:
     measured = measure(endpoint, n=n, dimension=config.embedding_dimensions)
     cpu = cpu_by_function(measured)
     levels = log_levels()
-    lines = {name: per_million(name, units, memory, cpu, levels) for name, units in measured.items()}
+    rate = float(config.tracing_sample_rate)
+    lines = {
+        name: per_million(name, units, memory, cpu, levels, sample_rate=rate)
+        for name, units in measured.items()
+    }
     idle = idle_per_month(config.opensearch_instance_type, config.opensearch_volume_gb, alarms(config.alarms))
     return {
         "usd_per_million": {name: round(sum(v.values()), 2) for name, v in lines.items()},
@@ -290,7 +327,7 @@ def report(n: int, endpoint: str | None) -> dict[str, Any]:
         "idle_other_stage_usd_per_month": round(
             sum(idle_per_month("t3.medium.search", config.opensearch_volume_gb, alarms("all")).values()), 2
         ),
-        "levers": levers(measured, memory, cpu),
+        "levers": levers(measured, memory, cpu, sample_rate=rate),
         "units": {
             **{name: u.to_dict() for name, u in measured.items()},
             "lambda_memory_mb": memory,
@@ -305,6 +342,9 @@ def report(n: int, endpoint: str | None) -> dict[str, Any]:
             "log_bytes_per_invocation": p.LOG_BYTES_PER_INVOCATION,
             "access_log_bytes": p.ACCESS_LOG_BYTES,
             "log_bytes": {name: log_bytes(name, levels) for name in INVOCATIONS},
+            "tracing_sample_rate": rate,
+            "queued_jobs": QUEUED_JOBS,
+            "traces": {name: traces(name, rate) for name in INVOCATIONS},
             "titan_chars_per_token": p.TITAN_CHARS_PER_TOKEN,
             "embedding_dimensions": config.embedding_dimensions,
             "replayed": n,

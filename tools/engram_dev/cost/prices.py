@@ -27,6 +27,8 @@ PRICES: dict[str, float] = {
     "eventbridge_per_million_events": 1.00,
     # CloudWatch Logs ingestion, per GB; metrics (Powertools EMF lines are logs)
     "cloudwatch_logs_per_gb": 0.50,
+    # X-Ray traces recorded (after the free 100,000 a month), per million
+    "xray_traces_per_million": 5.00,
     # Idle, per month
     "opensearch_t3_small_per_hour": 0.036,
     "opensearch_t3_medium_per_hour": 0.073,
