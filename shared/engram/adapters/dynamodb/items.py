@@ -184,7 +184,7 @@ def vector_owned(tenant_id: str, item: Item) -> bool:
     """Whether a vector item read back is one of this tenant's memories' (its key says so; items
     written before the key alone named it also carry ``tenant_id``, which must agree)."""
     mine = item["pk"]["S"].startswith(f"{tenant_pk(tenant_id)}#MEM#") and item["sk"]["S"] == "VEC"
-    return mine and item.get("tenant_id", {}).get("S", tenant_id) == tenant_id
+    return mine and bool(item.get("tenant_id", {}).get("S", tenant_id) == tenant_id)
 
 
 def dim_of(vector: Vector) -> dict[str, str]:
