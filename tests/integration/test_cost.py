@@ -69,8 +69,9 @@ def test_the_docs_cost_table_is_its_output(result: dict[str, Any]) -> None:
     for i in set(range(len(printed))) - set(steady):
         assert _amounts(documented[i]) == pytest.approx(_amounts(printed[i]), abs=0.25)
     assert f"${result['idle_usd_per_month']:.2f}" in text
-    # and the README's totals are the documented table's
+    # and the README's table and totals are the documented table's
     readme = (DEPLOY_DOC.parents[1] / "README.md").read_text()
+    assert text[start:].split("\n\n")[0] in readme
     raw, recall = (float(cell.strip(" *$")) for cell in documented[-1].split("|")[2:4])
     assert f"**${raw:.2f} per million raw retains, ${recall:.2f} per million recalls**" in readme
     assert f"**${result['idle_usd_per_month']:.2f} a month**" in readme
