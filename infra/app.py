@@ -15,14 +15,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from aws_cdk import App
 from engram_infra.config import Config
-from engram_infra.layer import build_layer
+from engram_infra.layer import build_layer, bytecode_note
 from engram_infra.stack import build_app
 
 
 def main() -> None:
     config = Config.from_scope(App())  # reads the same context the CLI passes (cdk.json, -c)
     built = build_layer(config.layer_path, python_version=config.python_version)
-    print(f"layer: {built.size_mb:.1f} MB unzipped", file=sys.stderr)
+    print(
+        f"layer: {built.size_mb:.1f} MB unzipped; {bytecode_note(built, config.python_version)}",
+        file=sys.stderr,
+    )
     app, _ = build_app()
     app.synth()
 

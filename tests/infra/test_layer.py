@@ -1,12 +1,24 @@
-"""The shared layer: built without Docker, for Linux arm64, under Lambda's 250 MB unzipped limit."""
+"""The shared layer: built without Docker, for Linux arm64, under Lambda's 250 MB unzipped limit,
+with bytecode when this machine has the functions' Python."""
 
 from __future__ import annotations
 
+import importlib.util
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from engram_infra.config import Config
-from engram_infra.layer import LAMBDA_UNZIPPED_LIMIT, LayerBuild, folder_size, runtime_requirements
+from engram_infra.layer import (
+    LAMBDA_UNZIPPED_LIMIT,
+    LayerBuild,
+    bytecode_note,
+    compile_bytecode,
+    folder_size,
+    interpreter_for,
+    runtime_requirements,
+)
 
 EM_AARCH64 = 183  # ELF e_machine of 64-bit ARM
 PYTHON = str(Config.defaults()["python_version"])
@@ -37,7 +49,9 @@ def test_layer_holds_engram_engram_http_and_the_runtime_dependencies(layer: Laye
     assert (site / "pydantic" / "__init__.py").is_file()
     assert (site / "aws_lambda_powertools" / "__init__.py").is_file()
     assert (site / "opensearchpy" / "__init__.py").is_file()
-    assert not list(site.rglob("__pycache__"))
+    # bytecode only from the functions' own Python, which may not be on this machine
+    assert bool(list(site.rglob("__pycache__"))) == (interpreter_for(PYTHON) is not None)
+    assert layer.bytecode == interpreter_for(PYTHON)
     assert layer.requirements == runtime_requirements()
 
 
@@ -57,3 +71,36 @@ def test_layer_is_under_lambdas_unzipped_limit(layer: LayerBuild, capsys: pytest
         print(f"\n[infra] layer {layer.path}: {size / 1024 / 1024:.1f} MB unzipped (limit 250 MB)")
     assert size == layer.size_bytes
     assert size < LAMBDA_UNZIPPED_LIMIT
+
+
+def _pyc_flags(pyc: Path) -> int:
+    """The flags word of a .pyc's header (PEP 552): 0b01 is a hash-based pyc never checked."""
+    return int.from_bytes(pyc.read_bytes()[4:8], "little")
+
+
+def test_bytecode_is_compiled_unchecked_so_the_layers_zip_cannot_invalidate_it(tmp_path: Path) -> None:
+    # Given a package of a layer, compiled by this machine's Python
+    package = tmp_path / "python" / "pkg"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("ANSWER = 'compiled'\n")
+    interpreter = interpreter_for(f"{sys.version_info.major}.{sys.version_info.minor}")
+    assert interpreter == sys.executable
+    compile_bytecode(tmp_path / "python", interpreter)
+    # Then its bytecode sits beside it, for this Python, hash-based and never checked
+    [pyc] = (package / "__pycache__").glob("__init__.*.pyc")
+    assert pyc.read_bytes()[:4] == importlib.util.MAGIC_NUMBER and _pyc_flags(pyc) == 0b01
+    # And it is what an import runs, whatever the source's timestamp (and even its text) says
+    (package / "__init__.py").write_text("ANSWER = 'source'\n")
+    run = [sys.executable, "-B", "-c", "import pkg; print(pkg.ANSWER)"]
+    done = subprocess.run(run, cwd=tmp_path / "python", capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "compiled"
+
+
+def test_a_layer_without_bytecode_says_what_a_cold_start_pays_and_how_to_avoid_it(layer: LayerBuild) -> None:
+    assert interpreter_for("3.99") is None
+    missing = LayerBuild(path=layer.path, size_bytes=0, requirements=(), reused_dependencies=True)
+    note = bytecode_note(missing, "3.99")
+    assert "no Python 3.99" in note and "cold start compiles" in note and "-c python_version=" in note
+    assert bytecode_note(LayerBuild(layer.path, 0, (), True, bytecode="/usr/bin/python3.99"), "3.99") == (
+        "bytecode compiled by /usr/bin/python3.99"
+    )
