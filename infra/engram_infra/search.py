@@ -42,6 +42,7 @@ class Search(Construct):
         in_vpc: bool,
         log_retention: logs.RetentionDays,
         retain: bool,
+        traced: bool = True,
     ) -> None:
         super().__init__(scope, construct_id)
         removal = RemovalPolicy.RETAIN if retain else RemovalPolicy.DESTROY
@@ -62,7 +63,7 @@ class Search(Construct):
         else:
             self.service = "es"
             if in_vpc:
-                self._network(prefix=prefix, log_retention=log_retention)
+                self._network(prefix=prefix, log_retention=log_retention, traced=traced)
             self._domain(
                 prefix=prefix,
                 key=key,
@@ -76,7 +77,7 @@ class Search(Construct):
 
     # --- managed domain -------------------------------------------------------------------------
 
-    def _network(self, *, prefix: str, log_retention: logs.RetentionDays) -> None:
+    def _network(self, *, prefix: str, log_retention: logs.RetentionDays, traced: bool) -> None:
         flow_logs = logs.LogGroup(self, "FlowLogs", retention=log_retention)
         self.vpc = ec2.Vpc(
             self,
@@ -104,7 +105,8 @@ class Search(Construct):
             ("Secrets", ec2.InterfaceVpcEndpointAwsService.SECRETS_MANAGER),
             ("Sqs", ec2.InterfaceVpcEndpointAwsService.SQS),
             ("ApiGateway", ec2.InterfaceVpcEndpointAwsService.APIGATEWAY),
-            ("XRay", ec2.InterfaceVpcEndpointAwsService.XRAY),
+            # traces leave through it; a stage that traces nothing has no use for it (~$15 a month)
+            *([("XRay", ec2.InterfaceVpcEndpointAwsService.XRAY)] if traced else []),
             # the stream consumer, in the VPC for the domain, puts the events on the bus
             ("Events", ec2.InterfaceVpcEndpointAwsService.EVENTBRIDGE),
         ):

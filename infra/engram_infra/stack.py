@@ -83,6 +83,7 @@ class EngramStack(Stack):
             in_vpc=config.opensearch_vpc,
             log_retention=retention,
             retain=config.retain_data,
+            traced=config.tracing_sample_rate > 0,
         )
         self.extraction = Extraction(
             self, "Extraction", prefix=config.prefix, key=self.data.key, worker_timeout=worker_timeout

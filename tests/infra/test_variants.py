@@ -121,6 +121,7 @@ def test_domain_in_a_vpc_behind_waf_with_cors_and_reserved_concurrency_is_nag_cl
     assert any("bedrock-runtime" in s for s in services)
     assert any("dynamodb" in s for s in services)
     assert any(".events" in s for s in services)  # the stream consumer's PutEvents
+    assert any(".xray" in s for s in services)  # traces (the stage samples 1 % of requests)
     # And the stream consumer publishes every tenant's events unless the tenant turns them off
     [stream] = [
         f["Properties"]
@@ -145,8 +146,8 @@ def test_domain_in_a_vpc_behind_waf_with_cors_and_reserved_concurrency_is_nag_cl
 def test_a_stage_at_tracing_sample_rate_0_traces_nothing_and_is_nag_clean(
     layer: LayerBuild, tmp_path: Path
 ) -> None:
-    # Given a stage that turns tracing off
-    synth = _variant(layer, tmp_path, tracing_sample_rate=0)
+    # Given a stage that turns tracing off, its domain in a VPC
+    synth = _variant(layer, tmp_path, tracing_sample_rate=0, opensearch_vpc=True)
     # Then cdk-nag passes (the untraced functions and stage acknowledged)
     assert _violations(synth) == []
     assert synth.error is None
@@ -160,6 +161,10 @@ def test_a_stage_at_tracing_sample_rate_0_traces_nothing_and_is_nag_clean(
     assert stage["Properties"]["TracingEnabled"] is False
     assert not synth.resources("AWS::XRay::SamplingRule")
     assert "xray:" not in json.dumps(synth.resources("AWS::IAM::Policy"))
+    # And its VPC has no endpoint for X-Ray (one interface endpoint: ~$15 a month for nothing)
+    endpoints = synth.resources("AWS::EC2::VPCEndpoint").values()
+    services = [str(e["Properties"]["ServiceName"]) for e in endpoints]
+    assert any(".events" in s for s in services) and not any(".xray" in s for s in services)
 
 
 def _statements_of(synth: Synth, function: str) -> list[dict[str, object]]:
