@@ -332,10 +332,11 @@ class AwsSettings(_Section):
     """Name of a search pipeline with a normalization processor: recall then asks OpenSearch
     (>= 2.19) for one server-side ``hybrid`` query instead of two candidate lists."""
     bedrock_model: str = "amazon.titan-embed-text-v2:0"
-    embedding_dimensions: int = Field(default=512, ge=1, le=8192)
-    """Titan V2 offers 256, 512 or 1024 (512 keeps ~99 % of 1,024's retrieval accuracy by AWS's
-    measure, at half the vector's bytes: a memory write one DynamoDB write unit less, twice the
-    vectors in the domain's k-NN memory); an OpenAI-compatible model, what it supports."""
+    embedding_dimensions: int = Field(default=1024, ge=1, le=8192)
+    """Titan V2 offers 256, 512 or 1024; an OpenAI-compatible model, what it supports. The stack
+    sets 512 (``infra/cdk.json``: ~99 % of 1,024's retrieval accuracy by AWS's measure, one
+    DynamoDB write unit less a memory); the default here stays 1,024, the size a store made with an
+    earlier version holds (an index refuses vectors of another size: ``IndexSetup.check_dimension``)."""
     openai_base_url: str | None = None
     openai_model: str = "text-embedding-3-small"
     openai_api_key: SecretStr | None = None
