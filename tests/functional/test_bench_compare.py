@@ -1,7 +1,10 @@
-"""``engram bench-compare``: checkouts side by side on one bench file, through the real command."""
+"""``engram bench`` and ``engram bench-compare`` (checkouts side by side on one bench file), through
+the real commands."""
 
 from __future__ import annotations
 
+import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -65,3 +68,29 @@ def test_a_folder_without_the_bench_tenant_is_named_in_the_error(tmp_path: Path)
     # Then it says what is missing and how to make it
     assert done.returncode != 0
     assert "engram bench --keep-data" in done.stderr
+
+
+def test_the_bench_prints_its_floor_both_ways_and_the_targets_ratios(tmp_path: Path) -> None:
+    # When a small bench runs
+    done = subprocess.run(
+        [sys.executable, "-m", "engram_cli", "bench", "--n", "200", "--queries", "5", "--tenants", "2",
+         "--out", str(tmp_path / "out"), "--json"],
+        capture_output=True, text=True, timeout=600, cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    # Then the floor's embedding is measured in a tight loop and right after a recall, 5 of each
+    floor = result["floor"]
+    assert {"query_embed", "query_embed_after_recall", "scan_one", "scan_all"} <= set(floor)
+    assert all(floor[k]["p50"] > 0 for k in ("query_embed", "query_embed_after_recall"))
+    # And the report prints the ratios the latency targets are judged by, from those numbers
+    one, every = result["recall"]["one_scope"]["total"]["p50"], result["recall"]["all_scopes"]["total"]["p50"]
+    tight = floor["query_embed"]["p50"] + floor["scan_one"]["p50"]
+    printed = re.search(
+        r"p50 ratios: one scope ([0-9.]+)x its floor .* all scopes ([0-9.]+)x one scope", done.stdout
+    )
+    assert printed is not None, done.stdout[-2000:]
+    assert float(printed.group(1)) == round(one / tight, 2) and float(printed.group(2)) == round(
+        every / one, 2
+    )
+    assert "(query embed right after a recall)" in done.stdout
