@@ -111,10 +111,20 @@ def _install_dependencies(
 
 
 def interpreter_for(python_version: str) -> str | None:
-    """A Python of ``python_version`` on this machine: the one running, or ``python<version>``."""
+    """A Python of ``python_version`` on this machine: the one running, or ``python<version>`` on
+    the PATH if it runs and says it is that version (a version manager's shim may be on the PATH
+    for a version it does not select)."""
     if f"{sys.version_info.major}.{sys.version_info.minor}" == python_version:
         return sys.executable
-    return shutil.which(f"python{python_version}")
+    found = shutil.which(f"python{python_version}")
+    if found is None:
+        return None
+    asked = [found, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"]
+    try:
+        done = subprocess.run(asked, capture_output=True, text=True, timeout=30, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return found if done.returncode == 0 and done.stdout.strip() == python_version else None
 
 
 def compile_bytecode(folder: Path, interpreter: str) -> None:

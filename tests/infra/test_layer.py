@@ -96,6 +96,21 @@ def test_bytecode_is_compiled_unchecked_so_the_layers_zip_cannot_invalidate_it(t
     assert done.stdout.strip() == "compiled"
 
 
+def test_a_python_on_the_path_counts_only_if_it_runs_as_that_version(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given a python3.98 that is a version manager's shim for a version it does not select, and a
+    # python3.97 that is really this Python under another name
+    shim, other = tmp_path / "python3.98", tmp_path / "python3.97"
+    shim.write_text("#!/bin/sh\necho 'pyenv: python3.98: command not found' >&2\nexit 127\n")
+    other.write_text(f'#!/bin/sh\nexec {sys.executable} "$@"\n')
+    for script in (shim, other):
+        script.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}:/usr/bin:/bin")
+    # Then neither compiles the layer: one does not run, the other is not the version it names
+    assert interpreter_for("3.98") is None and interpreter_for("3.97") is None
+
+
 def test_a_layer_without_bytecode_says_what_a_cold_start_pays_and_how_to_avoid_it(layer: LayerBuild) -> None:
     assert interpreter_for("3.99") is None
     missing = LayerBuild(path=layer.path, size_bytes=0, requirements=(), reused_dependencies=True)
