@@ -233,13 +233,11 @@ def _floor(engine: Engine, queries: list[tuple[str, str, str]]) -> dict[str, dic
     # memory traffic evicts the model's weights from the caches), nothing beside it. The tight
     # loop above is the least an embedding costs here; this is the least a recall's can.
     after_recall: list[float] = []
-    previous = queries[-1]
-    for _, query, scope in queries:
-        engine.recall(TENANT, RecallRequest(query=previous[1], scopes=[previous[2]], track_access=False))
+    for (_, before, scope), (_, query, _) in zip([queries[-1], *queries[:-1]], queries, strict=True):
+        engine.recall(TENANT, RecallRequest(query=before, scopes=[scope], track_access=False))
         start = time.perf_counter()
         engine.embedder.embed([query])
         after_recall.append((time.perf_counter() - start) * 1000.0)
-        previous = (_, query, scope)
     # Scanned in a second pass: right after an embed, onnxruntime's spinning worker threads compete
     # with numpy for the cores and would inflate what is meant to be a floor.
     time.sleep(0.1)

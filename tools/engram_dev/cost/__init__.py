@@ -307,7 +307,7 @@ def report(n: int, endpoint: str | None) -> dict[str, Any]:
     measured = measure(endpoint, n=n, dimension=config.embedding_dimensions)
     cpu = cpu_by_function(measured)
     levels = log_levels()
-    rate = float(config.tracing_sample_rate)
+    rate = tracing_sample_rate()
     lines = {
         name: per_million(name, units, memory, cpu, levels, sample_rate=rate)
         for name, units in measured.items()
