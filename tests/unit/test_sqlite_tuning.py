@@ -6,6 +6,7 @@ from pathlib import Path
 
 from engram.adapters.sqlite.database import SqliteDatabase
 from engram.adapters.sqlite.store import SqliteStore
+from engram.adapters.sqlite.usage import SqliteUsage
 from engram.adapters.sqlite_index import SqliteIndex
 from engram.engine import Engine
 from engram.settings import Settings
@@ -57,3 +58,39 @@ def test_a_file_written_before_threads_gets_its_sessions_as_threads(tmp_path: Pa
     # Then the thread column exists and holds the session
     row = db.connection().execute("SELECT thread_id FROM memories WHERE id = 'mem_1'").fetchone()
     assert row == ("s1",)
+
+
+def _statements(db: SqliteDatabase) -> list[str]:
+    seen: list[str] = []
+    db.connection().set_trace_callback(seen.append)
+    return seen
+
+
+def test_counts_commit_without_an_fsync_and_leave_full_sync_for_memories(tmp_path: Path) -> None:
+    # Given the embedded store's usage ledger
+    db = SqliteDatabase(tmp_path / "engram.db")
+    seen = _statements(db)
+
+    # When a usage count is added
+    SqliteUsage(db).add("acme", "2026-12-07", {"recall_calls": 1})
+
+    # Then its commit ran at synchronous=NORMAL (no fsync), and the connection is back to FULL
+    assert seen[0] == "PRAGMA synchronous=NORMAL" and seen[-1] == "PRAGMA synchronous=FULL"
+    assert "COMMIT" in seen
+    assert int(db.connection().execute("PRAGMA synchronous").fetchone()[0]) == 2  # FULL
+    # and another connection reads the count: it was committed
+    other = SqliteDatabase(tmp_path / "engram.db").connection()
+    assert other.execute("SELECT value FROM usage_days WHERE tenant_id='acme'").fetchone() == (1,)
+
+
+def test_a_failed_count_rolls_back_and_leaves_full_sync(tmp_path: Path) -> None:
+    db = SqliteDatabase(tmp_path / "engram.db")
+    try:
+        with db.bookkeeping() as conn:
+            conn.execute("INSERT INTO usage_days(tenant_id, day, counter, value) VALUES('a','d','c',1)")
+            raise RuntimeError("boom")
+    except RuntimeError:
+        pass
+    conn = db.connection()
+    assert conn.execute("SELECT count(*) FROM usage_days").fetchone() == (0,)
+    assert int(conn.execute("PRAGMA synchronous").fetchone()[0]) == 2

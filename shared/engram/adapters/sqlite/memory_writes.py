@@ -163,17 +163,10 @@ class SqliteMemories(SqliteMemoryReads):
         an optimistic writer holding an older record loses no access."""
         if not memory_ids:
             return
-        conn = self.db.connection()
-        # Access counts are bookkeeping, not acknowledged writes: this commit skips the fsync
-        # (WAL keeps it consistent; a power cut may lose the last few counts, never a memory).
-        conn.execute("PRAGMA synchronous=NORMAL")
-        try:
-            with self.db.transaction():
-                conn.execute(
-                    "UPDATE memories SET doc = json_set(doc,"
-                    " '$.access_count', json_extract(doc, '$.access_count') + 1, '$.last_accessed_at', ?)"
-                    f" WHERE tenant_id=? AND id IN ({marks(memory_ids)})",
-                    (iso(at), tenant_id, *memory_ids),
-                )
-        finally:
-            conn.execute("PRAGMA synchronous=FULL")
+        with self.db.bookkeeping() as conn:
+            conn.execute(
+                "UPDATE memories SET doc = json_set(doc,"
+                " '$.access_count', json_extract(doc, '$.access_count') + 1, '$.last_accessed_at', ?)"
+                f" WHERE tenant_id=? AND id IN ({marks(memory_ids)})",
+                (iso(at), tenant_id, *memory_ids),
+            )

@@ -16,7 +16,7 @@ class SqliteUsage:
         rows = [(tenant_id, day, name, int(amount)) for name, amount in counters.items() if amount]
         if not rows:
             return
-        with self.db.transaction() as conn:
+        with self.db.bookkeeping() as conn:  # counts, not acknowledged writes: no fsync
             conn.executemany(
                 "INSERT INTO usage_days(tenant_id, day, counter, value) VALUES(?,?,?,?) "
                 "ON CONFLICT(tenant_id, day, counter) DO UPDATE SET value = value + excluded.value",
