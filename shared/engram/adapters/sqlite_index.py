@@ -210,11 +210,12 @@ class SqliteIndex(CachedIndex[TenantVectors]):
         """(rows, exact cosines of those rows with each query column): every row meeting the
         conditions that have a vector, or, for a scan larger than ``exact_max_rows``, the first pass's best."""
         keep = self._allowed_rows(tenant_id, cache, conditions) & cache.embedded[: cache.n]
-        rows = np.flatnonzero(keep)
-        if rows.size > max(self.scan.exact_max_rows, self.scan.rescore, 4 * k):
+        # Counted, not listed, first: a large scan never needs the list of its ~100k rows.
+        if np.count_nonzero(keep) > max(self.scan.exact_max_rows, self.scan.rescore, 4 * k):
             codes = self._codes(cache)
             if codes is not None:
                 return self._two_pass(cache, codes, keep, queries, k)
+        rows = np.flatnonzero(keep)
         if rows.size * 4 < cache.n:  # few rows pass: gather them
             return rows, self._product(cache.matrix[rows], queries)
         # Most rows pass: one pass over the whole matrix beats copying it, then keep the passing rows.
