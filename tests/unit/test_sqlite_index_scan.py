@@ -214,6 +214,18 @@ def test_the_first_pass_takes_the_rows_nearest_by_hamming_distance() -> None:
         assert (allowed & (distance < cut)).sum() < 25  # the cut is the 25th nearest's distance
 
 
+def test_the_first_pass_takes_every_allowed_row_when_fewer_than_take_are_allowed() -> None:
+    """The cut never reaches the rows left out, however few are allowed."""
+    vectors = _vectors(500, seed=6)
+    codes = BinaryCodes.fit(vectors, np.ones(500, dtype=bool))
+    allowed = np.zeros(500, dtype=bool)
+    allowed[[3, 70, 71, 499]] = True
+    for take in (4, 5, 1_000):
+        assert list(codes.nearest(500, _queries(1)[0], allowed, take)) == [3, 70, 71, 499]
+    assert list(codes.nearest(500, _queries(1)[0], allowed, 0)) == []
+    assert list(codes.nearest(0, _queries(1)[0], allowed, 10)) == []
+
+
 def test_the_bits_are_taken_around_the_tenants_mean() -> None:
     """Vectors that all lean one way (as text embeddings do) still split into informative bits."""
     vectors = _vectors(500, seed=6)

@@ -264,7 +264,7 @@ class SqliteIndex(CachedIndex[TenantVectors]):
         take = min(k, scores.shape[0])
         top = np.argpartition(-scores, take - 1)[:take]
         top = top[np.argsort(-scores[top], kind="stable")]
-        return [(int(rows[t]), float(scores[t])) for t in top]
+        return list(zip(rows[top].tolist(), scores[top].tolist(), strict=True))
 
     def knn(self, tenant_id: str, vector: Vector, k: int, conditions: Conditions) -> list[tuple[str, float]]:
         with self._lock:
