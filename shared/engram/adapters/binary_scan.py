@@ -90,13 +90,22 @@ class BinaryCodes:
         self, n: int, query: npt.NDArray[np.float32], pool: Executor | None = None
     ) -> npt.NDArray[np.uint16]:
         """The Hamming distance of each of the first ``n`` rows' bits to the query's; with a
-        ``pool``, its thread takes the first half of the rows (numpy lets go of the GIL)."""
-        bits = self.encode(query)[:, None]
+        ``pool``, its thread takes the first half of the rows (numpy lets go of the GIL). Each half
+        goes word by word through buffers the size of one word's row slice, not through the
+        whole half's XOR at once (4.8 MB a half at 100k rows, fresh pages every query, pushing the
+        embedding model out of the cache): the all-scopes k-NN 0.15 ms faster inside a recall."""
+        bits = self.encode(query)
         out = np.empty(n, dtype=np.uint16)
 
-        def part(start: int, stop: int) -> None:  # each half written in place: no copy to join them
-            counts = np.bitwise_count(np.bitwise_xor(self.words[:, start:stop], bits))
-            counts.sum(axis=0, dtype=np.uint16, out=out[start:stop])
+        def part(start: int, stop: int) -> None:
+            total = out[start:stop]
+            total[:] = 0
+            xor = np.empty(stop - start, dtype=np.uint64)
+            count = np.empty(stop - start, dtype=np.uint8)
+            for word in range(self.words.shape[0]):
+                np.bitwise_xor(self.words[word, start:stop], bits[word], out=xor)
+                np.bitwise_count(xor, out=count)
+                np.add(total, count, out=total)
 
         if pool is None:
             part(0, n)
