@@ -39,6 +39,13 @@ BUILDERS = {
 the reader of its input (the stream's records), the configuration check at init."""
 
 
+@pytest.fixture(autouse=True)
+def _infra_on_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``engram_infra`` is not installed: it is read from the checkout, as ``make lint`` reads it,
+    whether or not the infra tests' conftest ran first in this process."""
+    monkeypatch.syspath_prepend(str(ROOT / "infra"))
+
+
 def graph_of(*packages: str) -> grimp.ImportGraph:
     return grimp.build_graph(*packages, exclude_type_checking_imports=False, cache_dir=None)
 
