@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import socket
+import threading
+import time
 from typing import Any
 
 import pytest
@@ -80,3 +82,32 @@ def test_a_name_that_resolves_to_a_private_address_at_send_time_is_never_called(
     with pytest.raises(RefusedURL, match=r"127\.0\.0\.1 is not a public address"):
         sender.post(url, b"{}", {}, deadline_s=2, max_response_bytes=1024, lookup=rebinding)
     assert asked == ["hooks.example.com"]
+
+
+def test_a_name_whose_lookup_hangs_fails_the_attempt_at_its_deadline() -> None:
+    # Given a resolver that does not answer (getaddrinfo itself takes no timeout)
+    release = threading.Event()
+
+    def hanging(host: str, port: int, **_: Any) -> list[Any]:
+        release.wait(30)
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("93.184.215.14", port))]
+
+    # When a delivery is sent with a 0.3 s deadline
+    started = time.monotonic()
+    with pytest.raises(sender.AttemptFailed, match="did not resolve before the deadline"):
+        sender.post(
+            "https://hooks.example.com/e", b"{}", {}, deadline_s=0.3, max_response_bytes=1024, lookup=hanging
+        )
+    # Then the attempt ends at its deadline, not when the resolver gives up
+    assert time.monotonic() - started < 2.0
+    release.set()
+
+
+def test_a_lookup_error_within_the_deadline_still_refuses_the_name() -> None:
+    def failing(host: str, port: int, **_: Any) -> list[Any]:
+        raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+    with pytest.raises(RefusedURL, match="does not resolve"):
+        sender.post(
+            "https://nowhere.example/e", b"{}", {}, deadline_s=2, max_response_bytes=1024, lookup=failing
+        )

@@ -3,8 +3,8 @@
 ``post`` checks the URL (``engram.webhooks.urls``), resolves its host and checks every address
 again (DNS rebinding), connects to that checked address (TLS still verifies the host name), sends
 the body and reads at most ``max_response_bytes`` of the answer. The whole attempt (connect,
-send, the answer's status line and headers, its body) has one deadline: a watchdog shuts the
-socket at ``deadline_s``, so a receiver that trickles a byte a second is cut off there, however
+send, the answer's status line and headers, its body) has one deadline: the name's lookup is
+waited for until then, a watchdog shuts the socket at ``deadline_s``, so a receiver that trickles a byte a second is cut off there, however
 short each read. A redirect is an answer like any other (3xx: not delivered), never followed.
 """
 
@@ -18,7 +18,7 @@ import threading
 import time
 from dataclasses import dataclass
 
-from engram.webhooks.urls import Lookup, check_url, resolve
+from engram.webhooks.urls import Lookup, Target, check_url, resolve
 
 
 class AttemptFailed(Exception):
@@ -47,7 +47,7 @@ def post(
     time, ``RefusedURL`` when the URL or an address its host resolves to may not be called."""
     ends = time.monotonic() + deadline_s
     target = check_url(url, allow_private=allow_private)
-    address = resolve(target, allow_private=allow_private, lookup=lookup)
+    address = _resolve_by(ends, target, allow_private, lookup)
     try:
         sock = socket.create_connection((address, target.port), timeout=_left(ends))
     except OSError as exc:
@@ -79,6 +79,28 @@ def post(
         watchdog.cancel()
         with contextlib.suppress(OSError):
             sock.close()
+
+
+def _resolve_by(ends: float, target: Target, allow_private: bool, lookup: Lookup) -> str:
+    """``resolve`` within the attempt's deadline. ``getaddrinfo`` takes no timeout (a resolver that
+    does not answer holds it through the system's retries), so it runs on a thread of its own and
+    the attempt stops waiting at the deadline; the thread ends when the system gives up."""
+    outcome: list[str | BaseException] = []
+
+    def run() -> None:
+        try:
+            outcome.append(resolve(target, allow_private=allow_private, lookup=lookup))
+        except BaseException as exc:  # handed to the attempt, which raises it
+            outcome.append(exc)
+
+    thread = threading.Thread(target=run, name="engram-webhook-lookup", daemon=True)
+    thread.start()
+    thread.join(_left(ends))
+    if not outcome:
+        raise AttemptFailed(f"{target.host} did not resolve before the deadline")
+    if isinstance(outcome[0], BaseException):
+        raise outcome[0]
+    return outcome[0]
 
 
 def _left(ends: float) -> float:
