@@ -94,3 +94,13 @@ def test_the_bench_prints_its_floor_both_ways_and_the_targets_ratios(tmp_path: P
         every / one, 2
     )
     assert "(query embed right after a recall)" in done.stdout
+    # And the same ratios side by side, block by block (5 queries: one block), as the JSON has them
+    paired = result["paired"]
+    assert paired["blocks"] == {"count": 1, "size": 20}
+    beside = re.search(
+        r"in 1 blocks of 20 queries .* one scope ([0-9.]+)x its floor .* all scopes ([0-9.]+)x one scope",
+        done.stdout,
+    )
+    assert beside is not None, done.stdout[-2000:]
+    assert float(beside.group(1)) == round(paired["one_vs_floor"]["median"], 2) > 1.0
+    assert float(beside.group(2)) == round(paired["all_vs_one"]["median"], 2) > 0.0

@@ -15,6 +15,7 @@ import random
 import re
 import resource
 import shutil
+import statistics
 import sys
 import tempfile
 import time
@@ -37,6 +38,7 @@ BATCH = 100  # the API's MAX_BATCH_ITEMS: the largest retain a client can send
 OTHER_PER_TENANT = 300
 WARMUP = 20
 KNN_CHECK = 50  # the k-NN list a recall of limit 10 asks for (candidate pool 5 × 10)
+BLOCK = 20  # queries between two tight loops of their embeddings (``_recall``'s floor in blocks)
 
 
 def _words(text: str) -> tuple[str, ...]:
@@ -167,18 +169,64 @@ def _queries(rng: random.Random, corpus: list[tuple[str, str]], count: int) -> l
     return out
 
 
-def _recall(engine: Engine, queries: list[tuple[str, str, str]]) -> dict[str, dict[str, list[float]]]:
-    """Per-stage samples for one scope and all scopes, alternating per query so drift hits both alike."""
+def _recall(
+    engine: Engine, queries: list[tuple[str, str, str]], *, floor_blocks: bool = False
+) -> dict[str, dict[str, list[float]]]:
+    """Per-stage samples for one scope and all scopes, alternating per query so drift hits both
+    alike. With ``floor_blocks``, after each ``BLOCK`` of queries their embeddings alone in a tight
+    loop (``floor_in_blocks``, one list per block), then one recall left out, so that the next
+    block's first recall meets the model as every other recall does: ``_paired`` sets each block's
+    recalls against the floor measured beside them, which a slow host during one phase cannot skew."""
     samples: dict[str, dict[str, list[float]]] = {"one_scope": {}, "all_scopes": {}}
-    for _, query, scope in queries:
-        for setting, scopes in (("one_scope", [scope]), ("all_scopes", None)):
-            request = RecallRequest(query=query, scopes=scopes, limit=10, min_score=0.0)
-            start = time.perf_counter()
-            response = engine.recall(TENANT, request, with_timings=True)
-            wall = (time.perf_counter() - start) * 1000.0
-            for stage, ms in {**(response.timings_ms or {}), "wall": wall}.items():
-                samples[setting].setdefault(stage, []).append(ms)
+    blocks: list[list[float]] = []
+    for start in range(0, len(queries), BLOCK):
+        block = queries[start : start + BLOCK]
+        for _, query, scope in block:
+            for setting, scopes in (("one_scope", [scope]), ("all_scopes", None)):
+                request = RecallRequest(query=query, scopes=scopes, limit=10, min_score=0.0)
+                began = time.perf_counter()
+                response = engine.recall(TENANT, request, with_timings=True)
+                wall = (time.perf_counter() - began) * 1000.0
+                for stage, ms in {**(response.timings_ms or {}), "wall": wall}.items():
+                    samples[setting].setdefault(stage, []).append(ms)
+        if floor_blocks:
+            engine.embedder.embed([block[0][1]])  # the loop's first embedding would meet a recall's traffic
+            tight = []
+            for _, query, _ in block:
+                began = time.perf_counter()
+                engine.embedder.embed([query])
+                tight.append((time.perf_counter() - began) * 1000.0)
+            blocks.append(tight)
+            _, query, scope = block[-1]
+            engine.recall(TENANT, RecallRequest(query=query, scopes=[scope], track_access=False))
+    if floor_blocks:
+        samples["floor_in_blocks"] = {str(i): values for i, values in enumerate(blocks)}
     return samples
+
+
+def _paired(samples: dict[str, dict[str, list[float]]], scan_one_p50: float) -> dict[str, dict[str, float]]:
+    """Each block's p50 ratios (one scope's total against its floor embedding + the exact scan, all
+    scopes' total against one scope's), then their median and range over the blocks."""
+    one, every = samples["one_scope"]["total"], samples["all_scopes"]["total"]
+    to_floor, all_to_one = [], []
+    for i, tight in samples["floor_in_blocks"].items():
+        part = slice(int(i) * BLOCK, int(i) * BLOCK + len(tight))
+        one_p50 = statistics.median(one[part])
+        to_floor.append(one_p50 / (statistics.median(tight) + scan_one_p50))
+        all_to_one.append(statistics.median(every[part]) / one_p50)
+
+    def spread(values: list[float]) -> dict[str, float]:
+        return {
+            "median": round(statistics.median(values), 3),
+            "min": round(min(values), 3),
+            "max": round(max(values), 3),
+        }
+
+    return {
+        "blocks": {"count": len(to_floor), "size": BLOCK},
+        "one_vs_floor": spread(to_floor),
+        "all_vs_one": spread(all_to_one),
+    }
 
 
 def _recall_http(
@@ -349,7 +397,19 @@ def _ratios(result: dict[str, Any]) -> str:
     return (
         f"p50 ratios: one scope {total / tight:.2f}x its floor ({tight:.2f} ms; {total / after:.2f}x with "
         f"the embedding as measured right after a recall, {after:.2f} ms); all scopes "
-        f"{every['total']['p50'] / total:.2f}x one scope."
+        f"{every['total']['p50'] / total:.2f}x one scope." + _paired_line(result.get("paired"))
+    )
+
+
+def _paired_line(paired: dict[str, Any] | None) -> str:
+    if not paired:
+        return ""
+    blocks, floor, every = paired["blocks"], paired["one_vs_floor"], paired["all_vs_one"]
+    return (
+        f"\nThe same ratios side by side, in {blocks['count']} blocks of {blocks['size']} queries (each "
+        "block's recalls against a tight loop of their embeddings right after them; median over the "
+        f"blocks, range): one scope {floor['median']:.2f}x its floor ({floor['min']:.2f}-{floor['max']:.2f}); "
+        f"all scopes {every['median']:.2f}x one scope ({every['min']:.2f}-{every['max']:.2f})."
     )
 
 
@@ -406,7 +466,8 @@ def run(args: argparse.Namespace) -> int:
         engine.recall(TENANT, RecallRequest(query=warmup[0][1], limit=10, min_score=0.0))
         cold_ms = (time.perf_counter() - start) * 1000.0
         _recall(engine, warmup)  # loads the model session, the vector cache and SQLite's page cache
-        samples = _recall(engine, queries)
+        samples = _recall(engine, queries, floor_blocks=True)
+        blocks = samples.pop("floor_in_blocks")
         for setting, values in _recall_http(engine, queries, warmup).items():
             samples[setting]["http"] = values
         peak_rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0  # KiB on Linux
@@ -426,6 +487,7 @@ def run(args: argparse.Namespace) -> int:
                 for setting, stages in samples.items()
             },
             "floor": floor,
+            "paired": _paired({**samples, "floor_in_blocks": blocks}, floor["scan_one"]["p50"]),
             "scan": engine.settings.scan.model_dump(),
             "peak_rss_mb": round(peak_rss_mb, 1),
             "cold_first_recall_ms": round(cold_ms, 1),
