@@ -5,7 +5,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+from store_support import EVERY_SCOPE, T0, log, put, record, vector
+
+from engram.adapters.sqlite import database
 from engram.adapters.sqlite.database import SqliteDatabase
+from engram.adapters.sqlite.store import SqliteStore
+from engram.adapters.sqlite_index import SqliteIndex
+from engram.models import MemoryRecord, Tenant
+from engram.ports import Conditions
+from engram.scopes import ScopeSet
 
 
 def test_a_tenant_table_dropped_by_another_process_is_made_again_when_needed(tmp_path: Path) -> None:
@@ -24,3 +33,86 @@ def test_a_tenant_table_dropped_by_another_process_is_made_again_when_needed(tmp
         name = here.ensure_fts(conn, "acme")
         conn.execute(f"INSERT INTO {name}(rowid, content) VALUES(1, 'green tea')")
     assert here.has_fts("acme")
+
+
+class Process:
+    """What one process of ``engram serve`` holds on the file: its database, store and index."""
+
+    def __init__(self, path: Path) -> None:
+        self.db = SqliteDatabase(path)
+        self.store = SqliteStore(self.db)
+        self.index = SqliteIndex(self.db, dimension=384)
+
+    def found(self, query: str, scope: str = "user:alice") -> set[str]:
+        """The ids BM25 and k-NN (by the query's own vector, ``vector(0)``) both return."""
+        conditions = Conditions(scopes=ScopeSet.of((scope,)))
+        words = {i for i, _ in self.index.bm25("acme", query, 10, conditions)}
+        near = {i for i, _ in self.index.knn("acme", vector(0), 10, conditions)}
+        return words | near
+
+
+def _two_processes(tmp_path: Path) -> tuple[Process, Process, list[MemoryRecord]]:
+    here, there = Process(tmp_path / "engram.db"), Process(tmp_path / "engram.db")
+    here.store.tenants.create_tenant(Tenant(tenant_id="acme", name="acme", created_at=T0))
+    kept = [record("acme", "green tea in the morning"), record("acme", "the kayak is red")]
+    put(here.store, *kept)
+    assert here.found("tea kayak") == {r.id for r in kept}  # loads the tenant's rows
+    assert here.index.loads == 1
+    return here, there, kept
+
+
+def test_another_process_s_writes_are_read_row_by_row_without_loading_the_tenant_again(
+    tmp_path: Path,
+) -> None:
+    # Given one process that has loaded a tenant's rows, and another on the same file
+    here, there, (tea, kayak) = _two_processes(tmp_path)
+    # When the other adds a memory, moves one to another scope, forgets one, and stores one whose
+    # vector comes later (deferred embedding)
+    lake = record("acme", "we drove up to the lake house", minute=1)
+    waiting = record("acme", "the lake was cold", minute=2)
+    put(there.store, lake)
+    put(there.store, waiting, embed=False)
+    moved = kayak.model_copy(update={"scope": "user:bob", "version": 2})
+    assert there.store.records.update("acme", moved, expected_version=1)
+    there.store.records.delete("acme", [tea.id], log("acme"))
+    # Then this process finds the new one, no longer finds the forgotten one nor the moved one in
+    # its old scope, finds the moved one in its new scope, and the one waiting by its words only
+    assert here.found("tea kayak lake") == {lake.id, waiting.id}
+    assert {i for i, _ in here.index.knn("acme", vector(0), 10, EVERY_SCOPE)} == {lake.id, kayak.id}
+    assert here.found("kayak", scope="user:bob") == {kayak.id}
+    # When the waiting one's vector arrives, Then k-NN finds it too
+    there.store.pending.set_embeddings("acme", [(waiting.id, waiting.content_hash, vector(5))], "m")
+    assert waiting.id in {i for i, _ in here.index.knn("acme", vector(5), 1, EVERY_SCOPE)}
+    # And none of it loaded the tenant again: each change was read from the rows it names
+    assert here.index.loads == 1
+
+
+def test_a_gap_the_change_log_no_longer_holds_loads_the_tenant_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given a change log that keeps the last two generations only
+    monkeypatch.setattr(database, "CHANGES_KEPT", 2)
+    here, there, _ = _two_processes(tmp_path)
+    # When another process writes three times
+    later = [record("acme", f"the lake in week {n}", minute=n) for n in (1, 2, 3)]
+    for memory in later:
+        put(there.store, memory)
+    # Then the log holds two generations, and this process loads the tenant again, complete
+    assert there.db.rows("SELECT DISTINCT generation FROM index_changes WHERE tenant_id='acme'") == [
+        (3,),
+        (4,),
+    ]
+    assert {i for i, _ in here.index.bm25("acme", "lake", 10, EVERY_SCOPE)} == {m.id for m in later}
+    assert here.index.loads == 2
+
+
+def test_a_change_too_large_to_list_loads_the_tenant_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given one generation may list one memory
+    monkeypatch.setattr(database, "CHANGES_LISTED", 1)
+    here, there, (tea, kayak) = _two_processes(tmp_path)
+    # When another process forgets both at once, Then this process loads the tenant (it finds none)
+    there.store.records.delete("acme", [tea.id, kayak.id], log("acme"))
+    assert here.found("tea kayak") == set()
+    assert here.index.loads == 2

@@ -23,6 +23,13 @@ from engram.ports import Clock
 
 logger = logging.getLogger(__name__)
 
+CHANGES_KEPT = 500
+"""Generations whose changed memories ``index_changes`` keeps: a process's cache that fell further
+behind (a tenant it has not searched for that many writes) loads the tenant again."""
+CHANGES_LISTED = 1_000
+"""The most memories one generation lists; a larger change (a big forget, a lifecycle sweep) is
+noted as a change of everything, and every other process's cache loads the tenant again."""
+
 
 def fts_table(tenant_id: str) -> str:
     """The tenant's own FTS5 table name (derived, never user text in SQL)."""
@@ -169,14 +176,39 @@ class SqliteDatabase:
             )
             return (int(row[0]) if row else 0), self._local_bumps.get(tenant_id, 0)
 
-    def bump_generation(self, conn: Any, tenant_id: str) -> None:
-        """Mark a change of what the index holds for the tenant (inside a ``transaction``)."""
+    def bump_generation(self, conn: Any, tenant_id: str, memory_ids: Sequence[str]) -> None:
+        """Mark a change of what the index holds for the tenant (inside a ``transaction``): a new
+        generation, and which memories it changed (the last ``CHANGES_KEPT`` generations' are
+        kept; more than ``CHANGES_LISTED`` at once are noted as one change of everything)."""
         self._local.bumps.append(tenant_id)
-        conn.execute(
+        (generation,) = conn.execute(
             "INSERT INTO index_state(tenant_id, generation) VALUES(?, 1) "
-            "ON CONFLICT(tenant_id) DO UPDATE SET generation = generation + 1",
+            "ON CONFLICT(tenant_id) DO UPDATE SET generation = generation + 1 RETURNING generation",
             (tenant_id,),
+        ).fetchone()
+        listed: Sequence[str | None] = memory_ids if len(memory_ids) <= CHANGES_LISTED else [None]
+        conn.executemany(
+            "INSERT INTO index_changes(tenant_id, generation, memory_id) VALUES(?, ?, ?)",
+            [(tenant_id, generation, memory_id) for memory_id in listed],
         )
+        conn.execute(
+            "DELETE FROM index_changes WHERE tenant_id=? AND generation <= ?",
+            (tenant_id, generation - CHANGES_KEPT),
+        )
+
+    def changes(self, conn: Any, tenant_id: str, after: int, upto: int) -> set[str] | None:
+        """The memories generations ``after`` + 1 … ``upto`` changed, or None when the log does
+        not hold each of them (pruned, the tenant erased meanwhile) or one changed everything."""
+        if upto <= after:
+            return None
+        rows = conn.execute(
+            "SELECT generation, memory_id FROM index_changes WHERE tenant_id=? AND generation > ? AND generation <= ?",
+            (tenant_id, after, upto),
+        ).fetchall()
+        if len({generation for generation, _ in rows}) != upto - after:
+            return None
+        changed = {memory_id for _, memory_id in rows}
+        return None if None in changed else {memory_id for memory_id in changed if memory_id is not None}
 
     def checkpoint(self) -> None:
         """Fold the WAL into the main file so deleted pages (zeroed by secure_delete) leave it too."""

@@ -34,7 +34,7 @@ class SqliteEmbeddingBacklog(SqliteTables):
                 if cur.rowcount:
                     done.append(memory_id)
             if done:
-                self.db.bump_generation(conn, tenant_id)
+                self.db.bump_generation(conn, tenant_id, done)
         return done
 
     def tenants_with_pending(self) -> list[str]:

@@ -92,7 +92,7 @@ class SqliteMemories(SqliteMemoryReads):
             if batch.idempotency is not None:
                 put_idempotency(conn, tenant_id, batch.idempotency, self.clock.now())
             if batch.records:
-                self.db.bump_generation(conn, tenant_id)
+                self.db.bump_generation(conn, tenant_id, [r.id for r in batch.records])
 
     def update(self, tenant_id: str, record: MemoryRecord, **change: Unpack[Change]) -> bool:
         expected_version = change["expected_version"]
@@ -113,7 +113,7 @@ class SqliteMemories(SqliteMemoryReads):
             searched = (record.scope, record.status, record.tier, record.category, iso(record.occurred_at))
             # Only what the index filters or ranks on invalidates caches; feedback alone does not.
             if vector is not None or tuple(row[1:6]) != searched:
-                self.db.bump_generation(conn, tenant_id)
+                self.db.bump_generation(conn, tenant_id, [record.id])
         return True
 
     def update_many(
@@ -129,7 +129,7 @@ class SqliteMemories(SqliteMemoryReads):
             if report is not None:
                 put_report(conn, tenant_id, report)
             if applied:
-                self.db.bump_generation(conn, tenant_id)
+                self.db.bump_generation(conn, tenant_id, [u.record.id for u in applied])
         return [u.record.id for u in applied]
 
     def delete(self, tenant_id: str, memory_ids: Sequence[str], log: DeletionLogEntry) -> list[str]:
@@ -152,7 +152,7 @@ class SqliteMemories(SqliteMemoryReads):
                 log_deletion(conn, tenant_id, log.model_copy(update={"ids": deleted}))
                 # Rewrites the tenant's text index so no token of the forgotten text remains.
                 conn.execute(f"INSERT INTO {fts}({fts}) VALUES('optimize')")
-                self.db.bump_generation(conn, tenant_id)
+                self.db.bump_generation(conn, tenant_id, deleted)
         if deleted:
             self.db.checkpoint()
         return deleted

@@ -3,7 +3,9 @@
 Tables: tenants, memories (record JSON + filter columns + float32 embedding), one contentless
 FTS5 table per tenant (created on first use, see ``SqliteDatabase.ensure_fts``), history,
 deletion_log, idempotency, jobs, usage_days (the metering ledger), index_state (a per-tenant
-generation that lets every process's vector cache notice writes made by another process),
+generation that lets every process's vector cache notice writes made by another process) and
+index_changes (which memories each recent generation changed, so that such a cache re-reads those
+rows rather than the tenant's every row),
 lifecycle_runs and api_keys. ``create_schema`` runs on every open: each statement is
 ``IF NOT EXISTS`` and each migration checks before it changes anything.
 """
@@ -59,6 +61,10 @@ CREATE TABLE IF NOT EXISTS usage_days (
   PRIMARY KEY (tenant_id, day, counter)
 );
 CREATE TABLE IF NOT EXISTS index_state (tenant_id TEXT PRIMARY KEY, generation INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS index_changes (
+  tenant_id TEXT NOT NULL, generation INTEGER NOT NULL, memory_id TEXT
+);
+CREATE INDEX IF NOT EXISTS index_changes_at ON index_changes (tenant_id, generation);
 CREATE TABLE IF NOT EXISTS lifecycle_runs (
   tenant_id TEXT NOT NULL, run_id TEXT NOT NULL, started_at TEXT NOT NULL, doc TEXT NOT NULL,
   PRIMARY KEY (tenant_id, run_id)
@@ -81,6 +87,7 @@ TENANT_TABLES = (
     "usage",
     "usage_days",
     "index_state",
+    "index_changes",
     "lifecycle_runs",
     "tenants",
 )
