@@ -111,8 +111,30 @@ def test_a_change_too_large_to_list_loads_the_tenant_again(
 ) -> None:
     # Given one generation may list one memory
     monkeypatch.setattr(database, "CHANGES_LISTED", 1)
-    here, there, (tea, kayak) = _two_processes(tmp_path)
-    # When another process forgets both at once, Then this process loads the tenant (it finds none)
-    there.store.records.delete("acme", [tea.id, kayak.id], log("acme"))
-    assert here.found("tea kayak") == set()
+    here, there, _ = _two_processes(tmp_path)
+    # When another process retains two at once, Then this process loads the tenant, and finds both
+    pair = [record("acme", "the lake in May", minute=1), record("acme", "the lake in June", minute=2)]
+    put(there.store, *pair)
+    assert {i for i, _ in here.index.bm25("acme", "lake", 10, EVERY_SCOPE)} == {m.id for m in pair}
     assert here.index.loads == 2
+
+
+def test_a_forget_reaches_other_processes_through_its_receipt_and_the_log_keeps_no_forgotten_id(
+    tmp_path: Path,
+) -> None:
+    # Given a memory another process retained, that this process has read about
+    here, there, (tea, kayak) = _two_processes(tmp_path)
+    lake = record("acme", "we drove up to the lake house", minute=1)
+    put(there.store, lake)
+    assert here.found("lake") >= {lake.id}
+    # When the other process forgets it and the tea one
+    there.store.records.delete("acme", [lake.id, tea.id], log("acme"))
+    # Then this process finds neither, without loading the tenant again
+    assert here.found("tea lake kayak") == {kayak.id}
+    assert here.index.loads == 1
+    # And the change log names neither id any more: only the receipt, which the deletion log keeps
+    listed = there.db.rows("SELECT memory_id, receipt_id FROM index_changes WHERE tenant_id='acme'")
+    assert not {lake.id, tea.id} & {memory_id for memory_id, _ in listed}
+    assert [receipt for _, receipt in listed if receipt] == [
+        there.store.deletion_log.deletion_log("acme")[0].receipt_id
+    ]

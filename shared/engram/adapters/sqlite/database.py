@@ -7,6 +7,7 @@ text index is optimised after a forget, so no token of a forgotten memory stays 
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import threading
 from collections.abc import Iterator, Sequence
@@ -176,10 +177,14 @@ class SqliteDatabase:
             )
             return (int(row[0]) if row else 0), self._local_bumps.get(tenant_id, 0)
 
-    def bump_generation(self, conn: Any, tenant_id: str, memory_ids: Sequence[str]) -> None:
+    def bump_generation(
+        self, conn: Any, tenant_id: str, memory_ids: Sequence[str], *, receipt_id: str | None = None
+    ) -> None:
         """Mark a change of what the index holds for the tenant (inside a ``transaction``): a new
         generation, and which memories it changed (the last ``CHANGES_KEPT`` generations' are
-        kept; more than ``CHANGES_LISTED`` at once are noted as one change of everything)."""
+        kept; more than ``CHANGES_LISTED`` at once are noted as one change of everything). A
+        delete names its receipt instead, whose deletion log entry lists the ids, and clears
+        them from the earlier generations' lists: no other table keeps a forgotten memory's id."""
         self._local.bumps.append(tenant_id)
         (generation,) = conn.execute(
             "INSERT INTO index_state(tenant_id, generation) VALUES(?, 1) "
@@ -187,9 +192,17 @@ class SqliteDatabase:
             (tenant_id,),
         ).fetchone()
         listed: Sequence[str | None] = memory_ids if len(memory_ids) <= CHANGES_LISTED else [None]
+        if receipt_id is not None:
+            for start in range(0, len(memory_ids), 500):
+                part = memory_ids[start : start + 500]
+                conn.execute(
+                    f"UPDATE index_changes SET memory_id='' WHERE tenant_id=? AND memory_id IN ({','.join('?' * len(part))})",
+                    (tenant_id, *part),
+                )
+            listed = [None]
         conn.executemany(
-            "INSERT INTO index_changes(tenant_id, generation, memory_id) VALUES(?, ?, ?)",
-            [(tenant_id, generation, memory_id) for memory_id in listed],
+            "INSERT INTO index_changes(tenant_id, generation, memory_id, receipt_id) VALUES(?, ?, ?, ?)",
+            [(tenant_id, generation, memory_id, receipt_id) for memory_id in listed],
         )
         conn.execute(
             "DELETE FROM index_changes WHERE tenant_id=? AND generation <= ?",
@@ -202,13 +215,26 @@ class SqliteDatabase:
         if upto <= after:
             return None
         rows = conn.execute(
-            "SELECT generation, memory_id FROM index_changes WHERE tenant_id=? AND generation > ? AND generation <= ?",
+            "SELECT generation, memory_id, receipt_id FROM index_changes "
+            "WHERE tenant_id=? AND generation > ? AND generation <= ?",
             (tenant_id, after, upto),
         ).fetchall()
-        if len({generation for generation, _ in rows}) != upto - after:
+        if len({generation for generation, _, _ in rows}) != upto - after:
             return None
-        changed = {memory_id for _, memory_id in rows}
-        return None if None in changed else {memory_id for memory_id in changed if memory_id is not None}
+        changed: set[str] = set()
+        for _, memory_id, receipt_id in rows:
+            if receipt_id is not None:
+                deleted = conn.execute(
+                    "SELECT ids FROM deletion_log WHERE tenant_id=? AND receipt_id=?", (tenant_id, receipt_id)
+                ).fetchone()
+                if deleted is None:
+                    return None
+                changed.update(json.loads(deleted[0]))
+            elif memory_id is None:
+                return None
+            elif memory_id:  # '': a forgotten memory's mention, cleared
+                changed.add(memory_id)
+        return changed
 
     def checkpoint(self) -> None:
         """Fold the WAL into the main file so deleted pages (zeroed by secure_delete) leave it too."""

@@ -152,7 +152,7 @@ class SqliteMemories(SqliteMemoryReads):
                 log_deletion(conn, tenant_id, log.model_copy(update={"ids": deleted}))
                 # Rewrites the tenant's text index so no token of the forgotten text remains.
                 conn.execute(f"INSERT INTO {fts}({fts}) VALUES('optimize')")
-                self.db.bump_generation(conn, tenant_id, deleted)
+                self.db.bump_generation(conn, tenant_id, deleted, receipt_id=log.receipt_id)
         if deleted:
             self.db.checkpoint()
         return deleted

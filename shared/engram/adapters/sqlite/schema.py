@@ -62,7 +62,7 @@ CREATE TABLE IF NOT EXISTS usage_days (
 );
 CREATE TABLE IF NOT EXISTS index_state (tenant_id TEXT PRIMARY KEY, generation INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS index_changes (
-  tenant_id TEXT NOT NULL, generation INTEGER NOT NULL, memory_id TEXT
+  tenant_id TEXT NOT NULL, generation INTEGER NOT NULL, memory_id TEXT, receipt_id TEXT
 );
 CREATE INDEX IF NOT EXISTS index_changes_at ON index_changes (tenant_id, generation);
 CREATE TABLE IF NOT EXISTS lifecycle_runs (
