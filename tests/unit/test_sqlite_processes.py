@@ -87,35 +87,29 @@ def test_another_process_s_writes_are_read_row_by_row_without_loading_the_tenant
     assert here.index.loads == 1
 
 
-def test_a_gap_the_change_log_no_longer_holds_loads_the_tenant_again(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    ("limit", "value", "batches"),
+    [
+        ("CHANGES_KEPT", 2, [[1], [2], [3]]),  # three generations, the last two kept: a gap
+        ("CHANGES_LISTED", 1, [[1, 2]]),  # two memories at once, one listed: a change of everything
+    ],
+)
+def test_what_the_change_log_cannot_tell_loads_the_tenant_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, limit: str, value: int, batches: list[list[int]]
 ) -> None:
-    # Given a change log that keeps the last two generations only
-    monkeypatch.setattr(database, "CHANGES_KEPT", 2)
+    # Given a change log held to a small limit
+    monkeypatch.setattr(database, limit, value)
     here, there, _ = _two_processes(tmp_path)
-    # When another process writes three times
-    later = [record("acme", f"the lake in week {n}", minute=n) for n in (1, 2, 3)]
-    for memory in later:
-        put(there.store, memory)
-    # Then the log holds two generations, and this process loads the tenant again, complete
-    assert there.db.rows("SELECT DISTINCT generation FROM index_changes WHERE tenant_id='acme'") == [
-        (3,),
-        (4,),
-    ]
+    # When another process writes past it
+    later = []
+    for batch in batches:
+        memories = [record("acme", f"the lake in week {n}", minute=n) for n in batch]
+        put(there.store, *memories)
+        later += memories
+    # Then the log keeps no more generations than it may, and this process loads the tenant again, complete
+    kept = there.db.rows("SELECT DISTINCT generation FROM index_changes WHERE tenant_id='acme'")
+    assert len(kept) <= database.CHANGES_KEPT
     assert {i for i, _ in here.index.bm25("acme", "lake", 10, EVERY_SCOPE)} == {m.id for m in later}
-    assert here.index.loads == 2
-
-
-def test_a_change_too_large_to_list_loads_the_tenant_again(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # Given one generation may list one memory
-    monkeypatch.setattr(database, "CHANGES_LISTED", 1)
-    here, there, _ = _two_processes(tmp_path)
-    # When another process retains two at once, Then this process loads the tenant, and finds both
-    pair = [record("acme", "the lake in May", minute=1), record("acme", "the lake in June", minute=2)]
-    put(there.store, *pair)
-    assert {i for i, _ in here.index.bm25("acme", "lake", 10, EVERY_SCOPE)} == {m.id for m in pair}
     assert here.index.loads == 2
 
 
