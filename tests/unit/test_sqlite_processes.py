@@ -12,7 +12,7 @@ from engram.adapters.sqlite import database
 from engram.adapters.sqlite.database import SqliteDatabase
 from engram.adapters.sqlite.store import SqliteStore
 from engram.adapters.sqlite_index import SqliteIndex
-from engram.models import MemoryRecord, Tenant
+from engram.models import MemoryRecord, Source, Tenant
 from engram.ports import Conditions
 from engram.scopes import ScopeSet
 
@@ -132,3 +132,18 @@ def test_a_forget_reaches_other_processes_through_its_receipt_and_the_log_keeps_
     assert [receipt for _, receipt in listed if receipt] == [
         there.store.deletion_log.deletion_log("acme")[0].receipt_id
     ]
+
+
+def test_turns_another_process_retained_keep_their_order_in_the_thread(tmp_path: Path) -> None:
+    # Given a session of five turns another process retains in one call, their ids not in turn order
+    here, there, _ = _two_processes(tmp_path)
+    texts = ["we drove up", "to the lake house", "it was cold", "so we lit a fire", "and slept early"]
+    turns = [record("acme", t, minute=n, source=Source(session_id="s1")) for n, t in enumerate(texts, 1)]
+    assert [t.id for t in turns] != sorted(t.id for t in turns)
+    put(there.store, *turns)
+    # Then this process's neighbours of each turn are the turns before and after it, as a load gives
+    middle = [t.id for t in turns[1:-1]]
+    caught_up = here.index.neighbours("acme", middle, EVERY_SCOPE, 1)
+    assert caught_up == {t.id: [turns[n].id, turns[n + 2].id] for n, t in enumerate(turns[1:-1])}
+    assert caught_up == Process(tmp_path / "engram.db").index.neighbours("acme", middle, EVERY_SCOPE, 1)
+    assert here.index.loads == 1

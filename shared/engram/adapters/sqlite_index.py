@@ -120,21 +120,22 @@ class SqliteIndex(CachedIndex[TenantVectors]):
             live = len(cache.row_of)
             if changed is None or len(changed) > max(CATCH_UP_ROWS, live // 4) or cache.n > 2 * max(live, 1):
                 return None
-            rows = [
+            # In rowid order, as a load reads them: new turns join their threads in retained order.
+            rows = sorted(
                 row
                 for chunk in chunks(sorted(changed))
                 for row in conn.execute(
-                    f"SELECT {_ROW.format(text=f'json_extract(doc, {_CONTENT})')} FROM memories "
+                    f"SELECT rowid, {_ROW.format(text=f'json_extract(doc, {_CONTENT})')} FROM memories "
                     f"WHERE tenant_id=? AND tier != 'archived' AND id IN ({marks(chunk)})",
                     (tenant_id, *chunk),
                 )
-            ]
+            )
         finally:
             conn.execute("COMMIT")
-        for memory_id in changed - {row[0] for row in rows}:  # forgotten, or archived
+        for memory_id in changed - {row[1] for row in rows}:  # forgotten, or archived
             cache.remove(memory_id)
-        for row, terms in zip(rows, self.tokenizer.tokens([row[9] for row in rows]), strict=True):
-            _put(cache, row, terms)
+        for row, terms in zip(rows, self.tokenizer.tokens([row[10] for row in rows]), strict=True):
+            _put(cache, row[1:], terms)
         cache.generation, cache.local = generation, local
         return cache
 
