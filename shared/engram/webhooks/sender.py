@@ -2,10 +2,11 @@
 
 ``post`` checks the URL (``engram.webhooks.urls``), resolves its host and checks every address
 again (DNS rebinding), connects to that checked address (TLS still verifies the host name), sends
-the body and reads at most ``max_response_bytes`` of the answer. The whole attempt (connect,
-send, the answer's status line and headers, its body) has one deadline: the name's lookup is
-waited for until then, a watchdog shuts the socket at ``deadline_s``, so a receiver that trickles a byte a second is cut off there, however
-short each read. A redirect is an answer like any other (3xx: not delivered), never followed.
+the body and reads at most ``max_response_bytes`` of the answer. The whole attempt (the host's
+lookup, connect, send, the answer's status line and headers, its body) has one deadline: the lookup
+is waited for until then, and a watchdog shuts the socket at ``deadline_s``, so a receiver that
+trickles a byte a second is cut off there, however short each read. A redirect is an answer like
+any other (3xx: not delivered), never followed.
 """
 
 from __future__ import annotations
