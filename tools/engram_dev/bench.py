@@ -171,12 +171,12 @@ def _queries(rng: random.Random, corpus: list[tuple[str, str]], count: int) -> l
 
 def _recall(
     engine: Engine, queries: list[tuple[str, str, str]], *, floor_blocks: bool = False
-) -> dict[str, dict[str, list[float]]]:
+) -> tuple[dict[str, dict[str, list[float]]], list[list[float]]]:
     """Per-stage samples for one scope and all scopes, alternating per query so drift hits both
-    alike. With ``floor_blocks``, after each ``BLOCK`` of queries their embeddings alone in a tight
-    loop (``floor_in_blocks``, one list per block), then one recall left out, so that the next
-    block's first recall meets the model as every other recall does: ``_paired`` sets each block's
-    recalls against the floor measured beside them, which a slow host during one phase cannot skew."""
+    alike; with ``floor_blocks``, after each ``BLOCK`` of queries their embeddings alone in a tight
+    loop (one list per block), then one recall not measured, so that the next block's first recall
+    meets the model as every other recall does. ``_paired`` sets each block's recalls against the
+    floor measured beside them, which a slow host during one phase cannot skew."""
     samples: dict[str, dict[str, list[float]]] = {"one_scope": {}, "all_scopes": {}}
     blocks: list[list[float]] = []
     for start in range(0, len(queries), BLOCK):
@@ -199,18 +199,18 @@ def _recall(
             blocks.append(tight)
             _, query, scope = block[-1]
             engine.recall(TENANT, RecallRequest(query=query, scopes=[scope], track_access=False))
-    if floor_blocks:
-        samples["floor_in_blocks"] = {str(i): values for i, values in enumerate(blocks)}
-    return samples
+    return samples, blocks
 
 
-def _paired(samples: dict[str, dict[str, list[float]]], scan_one_p50: float) -> dict[str, dict[str, float]]:
+def _paired(
+    samples: dict[str, dict[str, list[float]]], blocks: list[list[float]], scan_one_p50: float
+) -> dict[str, dict[str, float]]:
     """Each block's p50 ratios (one scope's total against its floor embedding + the exact scan, all
     scopes' total against one scope's), then their median and range over the blocks."""
     one, every = samples["one_scope"]["total"], samples["all_scopes"]["total"]
     to_floor, all_to_one = [], []
-    for i, tight in samples["floor_in_blocks"].items():
-        part = slice(int(i) * BLOCK, int(i) * BLOCK + len(tight))
+    for i, tight in enumerate(blocks):
+        part = slice(i * BLOCK, i * BLOCK + len(tight))
         one_p50 = statistics.median(one[part])
         to_floor.append(one_p50 / (statistics.median(tight) + scan_one_p50))
         all_to_one.append(statistics.median(every[part]) / one_p50)
@@ -466,8 +466,7 @@ def run(args: argparse.Namespace) -> int:
         engine.recall(TENANT, RecallRequest(query=warmup[0][1], limit=10, min_score=0.0))
         cold_ms = (time.perf_counter() - start) * 1000.0
         _recall(engine, warmup)  # loads the model session, the vector cache and SQLite's page cache
-        samples = _recall(engine, queries, floor_blocks=True)
-        blocks = samples.pop("floor_in_blocks")
+        samples, blocks = _recall(engine, queries, floor_blocks=True)
         for setting, values in _recall_http(engine, queries, warmup).items():
             samples[setting]["http"] = values
         peak_rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0  # KiB on Linux
@@ -487,7 +486,7 @@ def run(args: argparse.Namespace) -> int:
                 for setting, stages in samples.items()
             },
             "floor": floor,
-            "paired": _paired({**samples, "floor_in_blocks": blocks}, floor["scan_one"]["p50"]),
+            "paired": _paired(samples, blocks, floor["scan_one"]["p50"]),
             "scan": engine.settings.scan.model_dump(),
             "peak_rss_mb": round(peak_rss_mb, 1),
             "cold_first_recall_ms": round(cold_ms, 1),
