@@ -104,3 +104,10 @@ def test_the_bench_prints_its_floor_both_ways_and_the_targets_ratios(tmp_path: P
     assert beside is not None, done.stdout[-2000:]
     assert float(beside.group(1)) == round(paired["one_vs_floor"]["median"], 2) > 1.0
     assert float(beside.group(2)) == round(paired["all_vs_one"]["median"], 2) > 0.0
+    # And the first recall after another process's retain, which reads the rows that changed
+    foreign = result["after_foreign_retain"]
+    assert foreign["loads"] == 0 and foreign["p50"] > 0
+    assert (
+        f"another process's retain (a second engine on the file, as another worker of engram serve): p50 {foreign['p50']:.1f} ms"
+        in done.stdout
+    )
