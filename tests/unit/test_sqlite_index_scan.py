@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from engram.adapters import sqlite_index
 from engram.adapters.binary_scan import BinaryCodes
 from engram.adapters.sqlite.database import SqliteDatabase
 from engram.adapters.sqlite.store import SqliteStore
@@ -237,8 +238,10 @@ def test_the_bits_are_taken_around_the_tenants_mean() -> None:
     assert not dead.words[:, 1:500:2].any()  # dead rows hold no bits
 
 
-def test_dead_rows_do_not_make_every_scan_refit(db: SqliteDatabase) -> None:
-    """Edits leave dead rows behind; the codes are remade when the rows double, not each query."""
+def test_dead_rows_do_not_make_every_scan_refit(db: SqliteDatabase, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Edits leave dead rows behind; while they are not packed away (held off here), the codes
+    are remade when the rows double, not each query."""
+    monkeypatch.setattr(sqlite_index, "PACK_DEAD_ROWS", 10**9)
     index = SqliteIndex(db, dimension=DIM, scan=TWO_PASS)
     everything = Conditions(scopes=ScopeSet.every())
     _fitted(index)
@@ -252,6 +255,30 @@ def test_dead_rows_do_not_make_every_scan_refit(db: SqliteDatabase) -> None:
     index.knn("acme", _queries(1)[0], 10, everything)
     cache = index._tenants["acme"]
     assert cache.quantized is remade and cache.fitting is None  # and not again on the next query
+
+
+def test_dead_rows_are_packed_away_and_the_bits_go_with_their_rows(
+    db: SqliteDatabase, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once more rows are dead than 4,096 and half the live ones, the next query packs the live
+    rows: the codes are renumbered with them, not fitted again, and the scan finds the same."""
+    index = SqliteIndex(db, dimension=DIM, scan=TWO_PASS)
+    everything = Conditions(scopes=ScopeSet.every())
+    fitted = _fitted(index)
+    records = [_record(i, f"user:{i % 3}") for i in range(N)]
+    for seed in (7, 8):  # 3 × N rows, N of them alive
+        index.upsert("acme", records, list(_vectors(N, seed=seed)))
+    query = _queries(1)[0]
+    monkeypatch.setattr(sqlite_index, "PACK_DEAD_ROWS", 10**9)
+    unpacked = index.knn("acme", query, 10, everything)
+    assert index._tenants["acme"].n == 3 * N
+    monkeypatch.undo()
+    packed = index.knn("acme", query, 10, everything)
+    cache = index._tenants["acme"]
+    assert (cache.n, cache.dead, cache.fitting) == (N, 0, None)
+    assert cache.quantized is not None and cache.quantized.mean is fitted.mean
+    assert cache.quantized.fitted_rows == N  # remade once the packed tenant doubles
+    assert packed == unpacked
 
 
 def test_scans_are_exact_while_the_bits_are_made_and_rows_written_meanwhile_get_theirs(

@@ -81,6 +81,15 @@ class BinaryCodes:
         if n > self.fitted_rows:
             self.words[:, self.fitted_rows : n] = self.encode(matrix[self.fitted_rows : n]).T
 
+    def packed(self, kept: npt.NDArray[np.intp], capacity: int) -> BinaryCodes:
+        """The codes of the rows ``kept`` alone, renumbered in order (the owner packed its live
+        rows); they count as fitted over the packed rows, at most as many as they were fitted over,
+        so they are remade once the tenant doubles from here."""
+        words = np.zeros((self.words.shape[0], capacity), dtype=np.uint64)
+        words[:, : kept.shape[0]] = self.words[:, kept]
+        fitted = min(self.fitted_rows, kept.shape[0])
+        return BinaryCodes(mean=self.mean, planes=self.planes, words=words, fitted_rows=fitted)
+
     def grow(self, capacity: int) -> None:
         grown = np.zeros((self.words.shape[0], capacity), dtype=np.uint64)
         grown[:, : self.words.shape[1]] = self.words

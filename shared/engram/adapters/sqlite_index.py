@@ -45,6 +45,7 @@ logger = logging.getLogger(__name__)
 PARALLEL_ROWS = 16_384  # below this a product is too quick to be worth a second thread
 LABEL_CHARS = 64  # of a memory's text read on a load, for its speaker label ("Priya: …")
 CATCH_UP_ROWS = 5_000  # changed rows re-read rather than the tenant loaded again (or a quarter of it)
+PACK_DEAD_ROWS = 4_096  # a cache packs its live rows once more are dead than this (or half the live)
 
 
 class SqliteIndex(CachedIndex[TenantVectors]):
@@ -102,6 +103,8 @@ class SqliteIndex(CachedIndex[TenantVectors]):
         if cache is None:
             cache = self._load(tenant_id, generation, local)
             self._tenants[tenant_id] = cache
+        elif cache.dead > max(PACK_DEAD_ROWS, len(cache.row_of) // 2):
+            cache = self._tenants[tenant_id] = cache.packed()
         return cache
 
     def _catch_up(
@@ -109,8 +112,8 @@ class SqliteIndex(CachedIndex[TenantVectors]):
     ) -> TenantVectors | None:
         """The cache with the rows another process changed since it was current read again from the
         file (``index_changes``), and this process's own among them (put again: the same rows).
-        None, for a load, when the log no longer covers the gap, when that many changes make a
-        load as quick, or when more than half the cache's rows are replaced ones (a load packs them).
+        None, for a load, when the log no longer covers the gap, or when that many changes make a
+        load as quick.
         Measured at 100k memories: a recall right after another process's retain took ~6 s (a
         load); now 11-17 ms, as after this process's own retain."""
         conn = self.db.connection()
@@ -118,7 +121,7 @@ class SqliteIndex(CachedIndex[TenantVectors]):
         try:
             changed = self.db.changes(conn, tenant_id, cache.generation, generation)
             live = len(cache.row_of)
-            if changed is None or len(changed) > max(CATCH_UP_ROWS, live // 4) or cache.n > 2 * max(live, 1):
+            if changed is None or len(changed) > max(CATCH_UP_ROWS, live // 4):
                 return None
             # In rowid order, as a load reads them: new turns join their threads in retained order.
             rows = sorted(

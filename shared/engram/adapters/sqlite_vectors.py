@@ -2,8 +2,9 @@
 
 A float32 matrix of the vectors, the filter fields as small integer arrays (strings interned by
 ``Codes``), each transcript turn's thread neighbours, and the tenant's BM25 inverted index; a
-replaced memory gets a new row and its old row dies. ``TenantVectors.mask`` answers the
-conditions the arrays can answer; ``needs_sql`` names those that go through SQL.
+replaced memory gets a new row and its old row dies (``packed`` drops the dead rows).
+``TenantVectors.mask`` answers the conditions the arrays can answer; ``needs_sql`` names those
+that go through SQL.
 """
 
 from __future__ import annotations
@@ -40,6 +41,10 @@ class Codes:
             equal: npt.NDArray[np.bool_] = column == wanted[0]
             return equal
         return np.isin(column, wanted)
+
+
+_COLUMNS = ("alive", "embedded", "scope", "status", "tier", "category", "created", "occurred")
+"""The per-row arrays besides the matrix and the thread links (which are -1 where empty)."""
 
 
 @dataclass
@@ -87,7 +92,7 @@ class TenantVectors:
         if self.quantized is not None:
             self.quantized.grow(new)
         self.text.grow(new)
-        for name in ("alive", "embedded", "scope", "status", "tier", "category", "created", "occurred"):
+        for name in _COLUMNS:
             old = getattr(self, name)
             grown = np.zeros(new, dtype=old.dtype)
             grown[: old.shape[0]] = old
@@ -193,6 +198,41 @@ class TenantVectors:
             if self.quantized is not None:
                 self.quantized.put(row, None)
             self.text.remove(row)
+
+    @property
+    def dead(self) -> int:
+        """Rows a replaced or removed memory left behind: scanned (and held) until ``packed``."""
+        return self.n - len(self.row_of)
+
+    def packed(self) -> TenantVectors:
+        """The same memories on their live rows alone, in the same order (so each thread's turns
+        and every tie keep theirs); the sign bits travel with their rows, a fit still being made
+        for the old rows is left to finish unused (the next large scan starts another)."""
+        kept = np.flatnonzero(self.alive[: self.n])
+        moved = np.full(self.n, -1, dtype=np.int32)
+        moved[kept] = np.arange(kept.shape[0], dtype=np.int32)
+        packed = TenantVectors(
+            generation=self.generation,
+            local=self.local,
+            dimension=self.dimension,
+            codes=self.codes,
+            speakers=self.speakers,
+        )
+        packed._grow(kept.shape[0])
+        packed.n = live = kept.shape[0]
+        packed.ids = [self.ids[row] for row in kept.tolist()]
+        packed.row_of = dict(zip(packed.ids, range(live), strict=True))
+        for name in ("matrix", *_COLUMNS, "thread"):
+            getattr(packed, name)[:live] = getattr(self, name)[kept]
+        for name in ("before", "after"):  # links between live rows, renumbered (-1 stays -1)
+            links = getattr(self, name)[kept]
+            getattr(packed, name)[:live] = np.where(links >= 0, moved[links], -1)
+        packed.tails = {key: int(moved[row]) for key, row in self.tails.items()}
+        capacity = packed.matrix.shape[0]
+        packed.text = self.text.packed(kept, moved, capacity)
+        if self.quantized is not None:
+            packed.quantized = self.quantized.packed(kept, capacity)
+        return packed
 
     def mask(self, conditions: Conditions) -> npt.NDArray[np.bool_]:
         n = self.n

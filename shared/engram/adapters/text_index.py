@@ -184,6 +184,23 @@ class Bm25Index:
             self.doclen[row] = 0.0
             self.docs -= 1
 
+    def packed(self, kept: npt.NDArray[np.intp], moved: npt.NDArray[np.int32], capacity: int) -> Bm25Index:
+        """This index over the rows ``kept`` alone, renumbered (``moved[row]``: a row's new number,
+        -1 for a dead one), for an owner packing its live rows: the same scores, without the dead
+        rows' postings."""
+        index = Bm25Index()
+        index.grow(capacity)
+        index.doclen[: kept.shape[0]] = self.doclen[kept]
+        index.total_len, index.docs = self.total_len, self.docs
+        for term, posting in self.postings.items():
+            rows, tfs = posting.arrays()
+            renumbered = moved[rows]
+            stays = renumbered >= 0
+            if stays.any():
+                fresh = index.postings[term] = _Posting()
+                fresh.rows, fresh.tfs = renumbered[stays], tfs[stays]
+        return index
+
     def load(self, conn: Any, fts: str, row_of_rowid: dict[int, int]) -> None:
         """Postings for every document of an FTS5 table, read through ``fts5vocab``."""
         vocab = f"{fts}_terms"
