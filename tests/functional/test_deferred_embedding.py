@@ -7,7 +7,9 @@ import time
 from pathlib import Path
 
 import numpy as np
+import pytest
 
+from engram.adapters import sqlite_index
 from engram.engine import Engine
 from engram.identity import content_hash
 from engram.models import PatchRequest, RecallRequest, RetainItem, RetainRequest
@@ -172,6 +174,32 @@ def test_writes_in_this_process_keep_the_search_cache_without_reloading_it(data_
     )
     assert engine.index.loads == loads  # type: ignore[attr-defined]
     assert found.memories[0].content == "Entry 1150 of the migration diary"
+
+
+def test_a_long_running_engine_packs_the_rows_its_deferred_embeddings_leave_behind(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given a loaded search cache, packing from 64 dead rows (4,096 in a server)
+    monkeypatch.setattr(sqlite_index, "PACK_DEAD_ROWS", 64)
+    engine = Engine.local(Settings(data_dir=data_dir))
+    engine.create_tenant("acme")
+    _retain_raw(engine, ["I prefer dark mode"])
+    engine.recall("acme", RecallRequest(query="dark mode"))
+    loads = engine.index.loads  # type: ignore[attr-defined]
+    # When 400 memories are retained, each stored before its vector and written again with it
+    for start in range(0, 400, 50):
+        _retain_raw(engine, [f"Entry {i} of the migration diary" for i in range(start, start + 50)])
+        engine.recall("acme", RecallRequest(query="migration diary", track_access=False))
+    engine.close()
+    found = engine.recall(
+        "acme", RecallRequest(query="Entry 350 of the migration diary", limit=1, min_score=0)
+    )
+    # Then the cache holds every memory beside at most half as many dead rows (it held one dead
+    # row per memory before packing), and it never loaded the tenant again
+    cache = engine.index._tenants["acme"]  # type: ignore[attr-defined]
+    assert len(cache.row_of) == 401 and cache.dead <= 401 // 2
+    assert engine.index.loads == loads  # type: ignore[attr-defined]
+    assert found.memories[0].content == "Entry 350 of the migration diary"
 
 
 def test_a_write_by_another_process_makes_the_next_query_reload(data_dir: Path) -> None:
