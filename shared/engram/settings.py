@@ -161,8 +161,7 @@ class LifecycleSettings(_Section):
     archive_max_retention: float = Field(default=0.05, ge=0, le=1)
     archive_min_idle_days: float = Field(default=30.0, ge=0)
     feedback_demote_below: float = Field(default=0.2, ge=0, le=1)
-    """A negative signal that leaves the feedback weight below this demotes one tier (``corrected``
-    always does)."""
+    """A negative signal leaving the feedback weight below this demotes one tier; ``corrected`` always."""
     promote_min_feedback: float = Field(default=0.5, ge=0, le=1)
     """The job promotes only memories whose feedback weight is at least this (neutral by default),
     so a corrected or ignored memory is not promoted again until a positive signal lifts it."""
@@ -197,11 +196,12 @@ class ScanSettings(_Section):
     """How the embedded default's k-NN scans a tenant's vectors (process-wide, not per tenant)."""
 
     exact_max_rows: int = Field(default=32_768, ge=0)
-    """Scans over at most this many rows compare the query with every float32 vector. Above it,
-    a first pass over sign bits of the vectors picks candidates, and only those are scored on
-    their float32 vectors (env ENGRAM_SCAN_EXACT_MAX_ROWS)."""
+    """Larger scans pick candidates by sign bits first, then score those on their float32 vectors."""
     rescore: int = Field(default=1_000, ge=1)
     """Candidates per query the first pass hands on (at least 4 × k)."""
+    cached_rows: int = Field(default=1_000_000, ge=0)
+    """Rows one process's search caches hold over all tenants; loading one drops the least recently
+    searched others until the rest fit (it stays whatever its size)."""
 
 
 class LlmSettings(_Section):

@@ -4,7 +4,8 @@ bookkeeping around it.
 ``InMemoryIndex`` (over any store) and ``SqliteIndex`` (the embedded default) keep each tenant's
 vectors and postings in this process. They differ in how a tenant's cache is loaded and kept
 current (``_cache``) and in how its rows are ranked (``_bm25``, ``knn``); taking memories out,
-forgetting a tenant, listing what is held and BM25's early outs are the same, and live here.
+forgetting a tenant, listing what is held, BM25's early outs and which tenants' caches to drop
+for room (the least recently searched) are the same, and live here.
 """
 
 from __future__ import annotations
@@ -86,6 +87,22 @@ class CachedIndex(ABC, Generic[CacheT]):
             if cache is not None:
                 for memory_id in memory_ids:
                     cache.remove(memory_id)
+
+    def _make_room(self, kept: str, rows: int) -> None:
+        """Drop the least recently searched tenants' caches until all hold at most ``rows`` rows
+        (``kept``, just loaded, stays whatever its size; a dropped tenant loads on its next search).
+        Called under the lock; ``_searched`` keeps the order."""
+        total = sum(len(cache.ids) for cache in self._tenants.values())
+        for tenant_id in list(self._tenants):
+            if total <= rows:
+                return
+            if tenant_id != kept:
+                total -= len(self._tenants.pop(tenant_id).ids)
+
+    def _searched(self, tenant_id: str, cache: CacheT) -> None:
+        """Keep the tenant's cache as the most recently searched (the dict's last: dropped last)."""
+        self._tenants.pop(tenant_id, None)
+        self._tenants[tenant_id] = cache
 
     def forget_tenant(self, tenant_id: str) -> None:
         """Drop the tenant's cache (its next query loads it again from the store)."""

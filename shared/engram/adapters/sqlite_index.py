@@ -103,8 +103,10 @@ class SqliteIndex(CachedIndex[TenantVectors]):
         if cache is None:
             cache = self._load(tenant_id, generation, local)
             self._tenants[tenant_id] = cache
+            self._make_room(tenant_id, self.scan.cached_rows)
         elif cache.dead > max(PACK_DEAD_ROWS, len(cache.row_of) // 2):
-            cache = self._tenants[tenant_id] = cache.packed()
+            cache = cache.packed()
+        self._searched(tenant_id, cache)
         return cache
 
     def _catch_up(
