@@ -196,7 +196,7 @@ class ScanSettings(_Section):
     """How the embedded default's k-NN scans a tenant's vectors (process-wide, not per tenant)."""
 
     exact_max_rows: int = Field(default=32_768, ge=0)
-    """Larger scans pick candidates by sign bits first, then score those on their float32 vectors."""
+    """Scans over more rows pick candidates by sign bits first, then score those on float32 vectors."""
     rescore: int = Field(default=1_000, ge=1)
     """Candidates per query the first pass hands on (at least 4 × k)."""
     cached_rows: int = Field(default=1_000_000, ge=0)
