@@ -200,8 +200,8 @@ class ScanSettings(_Section):
     rescore: int = Field(default=1_000, ge=1)
     """Candidates per query the first pass hands on (at least 4 × k)."""
     cached_rows: int = Field(default=1_000_000, ge=0)
-    """Rows one process's search caches hold over all tenants; loading one drops the least recently
-    searched others until the rest fit (it stays whatever its size)."""
+    """Rows one process's search caches hold over all tenants; loading or writing one drops the least
+    recently searched others until the rest fit (it stays whatever its size)."""
 
 
 class LlmSettings(_Section):

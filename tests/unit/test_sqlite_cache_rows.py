@@ -56,3 +56,19 @@ def test_a_tenant_larger_than_the_budget_is_still_cached(tmp_path: Path) -> None
     assert len(first) == 10
     assert index.bm25("acme", "lake", 10, EVERY_SCOPE) == first
     assert (index.loads, list(index._tenants)) == (1, ["acme"])
+
+
+def test_writes_that_grow_a_cached_tenant_past_the_budget_drop_the_least_recently_searched(
+    tmp_path: Path,
+) -> None:
+    # Given two tenants' caches within a budget of 25 rows (20), beta searched last
+    index = _index(tmp_path, cached_rows=25)
+    index.bm25("acme", "lake", 10, EVERY_SCOPE)
+    index.bm25("beta", "lake", 10, EVERY_SCOPE)
+    # When this process writes 10 more memories to beta (30 rows in all), as a service does
+    more = [record("beta", f"the kayak in week {n}", minute=n) for n in range(10)]
+    put(SqliteStore(index.db), *more)
+    index.upsert("beta", more, [None] * len(more))
+    # Then acme's cache is dropped, and beta keeps its new rows without a load
+    assert list(index._tenants) == ["beta"]
+    assert len(index.bm25("beta", "kayak", 20, EVERY_SCOPE)) == 10 and index.loads == 2

@@ -98,15 +98,16 @@ class SqliteIndex(CachedIndex[TenantVectors]):
     def _cache(self, tenant_id: str) -> TenantVectors:
         generation, local = self.db.generations(tenant_id)
         cache = self._tenants.get(tenant_id)
-        if cache is not None and generation - cache.generation != local - cache.local:
+        grown = cache is None or generation - cache.generation != local - cache.local
+        if cache is not None and grown:
             cache = self._catch_up(tenant_id, cache, generation, local)
         if cache is None:
             cache = self._load(tenant_id, generation, local)
-            self._tenants[tenant_id] = cache
-            self._make_room(tenant_id, self.scan.cached_rows)
         elif cache.dead > max(PACK_DEAD_ROWS, len(cache.row_of) // 2):
             cache = cache.packed()
         self._searched(tenant_id, cache)
+        if grown:
+            self._make_room(tenant_id, self.scan.cached_rows)
         return cache
 
     def _catch_up(
@@ -150,7 +151,7 @@ class SqliteIndex(CachedIndex[TenantVectors]):
     def upsert(
         self, tenant_id: str, records: Sequence[MemoryRecord], vectors: Sequence[Vector | None]
     ) -> None:
-        """Apply a write this process just committed (a write by anyone else makes the next query reload)."""
+        """Apply a write this process just committed (another's is read on the next query)."""
         with self._lock:
             cache = self._tenants.get(tenant_id)
             if cache is None:
@@ -173,6 +174,7 @@ class SqliteIndex(CachedIndex[TenantVectors]):
                     thread=record.thread,
                     speaker=words.speaker_of(record.content),
                 )
+            self._make_room(tenant_id, self.scan.cached_rows)
 
     # -- search ----------------------------------------------------------------------------------
 
