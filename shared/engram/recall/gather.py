@@ -2,7 +2,8 @@
 
 BM25, its hits' records, their shape factors and the threads' BM25 (the thread prior's) need no
 query vector: they run on another thread while the query is embedded (the embedder gives a
-single text one core), and are waited for when needed.
+single text one core), and are waited for when needed; the hits themselves are handed on
+(``RecallState.bm25_hits``) as soon as they are final, so the k-NN starts beside the rest.
 """
 
 from __future__ import annotations
@@ -64,17 +65,31 @@ def text_side(
     if one_trip(state, index) or state.method == "vector":
         return None
 
+    from concurrent.futures import Future  # here: the cloud's single trip never needs it
+
+    ready: Future[list[tuple[str, float]]] = Future()
+    state.bm25_hits = ready
+
     def run() -> TextSide:
+        try:
+            return search(ready)
+        except BaseException as exc:  # also reaches whoever waits for the hits alone
+            if not ready.done():
+                ready.set_exception(exc)
+            raise
+
+    def search(ready: Future[list[tuple[str, float]]]) -> TextSide:
         start = time.perf_counter()
         context_weight = settings.recall.context_weight
         hits = index.bm25(
             state.tenant_id, state.request.query, state.pool, state.conditions, context_weight=context_weight
         )
         records = store.get_many(state.tenant_id, [i for i, _ in hits])
-        topic = topic_hits(state, index, settings, hits, records)
-        if topic is not hits:
-            hits = topic
-            records |= store.get_many(state.tenant_id, [i for i, _ in hits if i not in records])
+        hits = topic_hits(state, index, settings, hits, records)
+        ready.set_result(hits)  # final: the k-NN may start beside the rest
+        missing = [i for i, _ in hits if i not in records]
+        if missing:
+            records |= store.get_many(state.tenant_id, missing)
         if settings.recall.thread_weight > 0 and supports(index, ThreadSearch):
             # The threads' BM25 needs no vector either: the index keeps it for the context stage.
             threads = cast(ThreadSearch, index)
@@ -156,7 +171,7 @@ def candidates(state: RecallState, index: SearchIndex, side: Future[TextSide] | 
     else:
         # A one-channel ranking (``bm25`` or ``vector``) takes its candidates from that channel alone.
         state.knn = index.knn(tenant, vector, state.pool, conditions) if state.method != "bm25" else []
-        state.bm25 = side.result().hits if side is not None else []
+        state.bm25 = state.bm25_hits.result() if side is not None and state.bm25_hits is not None else []
         state.cos = dict(state.knn)
     if state.window is not None and state.method != "bm25":  # the time channel
         low, high = conditions.occurred_at

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from engram.models import MemoryRecord, RecallRequest, RerankTrace
 from engram.ports import Conditions, Vector
 from engram.recall.trace import NO_TRACE, Timer, Trace
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 
 @dataclass
@@ -26,6 +30,8 @@ class RecallState:
     query_vector: Vector | None = None
     knn: list[tuple[str, float]] = field(default_factory=list)
     bm25: list[tuple[str, float]] = field(default_factory=list)
+    bm25_hits: Future[list[tuple[str, float]]] | None = None
+    """BM25's final hits, resolved by the words channel's thread before it reads their thread prior."""
     bm25_query: str | None = None
     """The words BM25 scored when not the query's (``gather.topic_hits``)."""
     vector_query: str | None = None

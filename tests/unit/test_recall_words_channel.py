@@ -1,0 +1,84 @@
+"""Recall's words channel (BM25, its hits' records, the threads' BM25) runs beside the query
+embedding; its hits are handed on as soon as they are final, so the k-NN need not wait for the
+rest of that thread's work."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+import pytest
+
+from engram.identity import content_hash
+from engram.models import MemoryRecord, RecallRequest
+from engram.ports import Conditions
+from engram.recall import gather
+from engram.recall.state import RecallState
+from engram.scopes import ScopeSet
+from engram.settings import Settings
+
+T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+
+
+class Words:
+    """A local index's words side: BM25 finds the lake turn; the threads' BM25 waits to be let go."""
+
+    def __init__(self, fail: bool = False) -> None:
+        self.fail = fail
+        self.let_go = threading.Event()
+
+    def bm25(
+        self, tenant_id: str, query: str, k: int, conditions: Conditions, *, context_weight: float = 0.0
+    ) -> list[tuple[str, float]]:
+        if self.fail:
+            raise ValueError("the text index is gone")
+        return [("lake", 2.5)]
+
+    def thread_scores(
+        self, tenant_id: str, query: str, conditions: Conditions, memory_ids: Sequence[str]
+    ) -> dict[str, float]:
+        assert self.let_go.wait(10)
+        return {i: 1.0 for i in memory_ids}
+
+
+class Records:
+    def get_many(self, tenant_id: str, memory_ids: Sequence[str]) -> dict[str, MemoryRecord]:
+        text = "we drove up to the lake house"
+        return {
+            i: MemoryRecord(
+                tenant_id=tenant_id, id=i, scope="user:maya", content=text, created_at=T0,
+                updated_at=T0, content_hash=content_hash(text),
+            )
+            for i in memory_ids
+        }  # fmt: skip
+
+
+def _state() -> RecallState:
+    request = RecallRequest.model_validate({"query": "when did we go to the lake?"})
+    return RecallState(
+        "acme", request, Conditions(scopes=ScopeSet.of(["user:maya"])), method="weighted", now=T0
+    )
+
+
+def test_bm25_s_hits_are_handed_on_before_the_thread_prior_is_done() -> None:
+    # Given a words channel whose threads' BM25 has not finished
+    index, state = Words(), _state()
+    side = gather.text_side(state, index, Records(), Settings())  # type: ignore[arg-type]
+    assert side is not None and state.bm25_hits is not None
+    # Then its hits are there already, while the channel is still running
+    assert state.bm25_hits.result(timeout=10) == [("lake", 2.5)]
+    assert not side.done()
+    # And once the thread prior is done, the whole side holds the hits' records
+    index.let_go.set()
+    assert set(side.result(timeout=10).records) == {"lake"}
+
+
+def test_a_words_channel_that_fails_before_its_hits_fails_whoever_waits_for_them() -> None:
+    index, state = Words(fail=True), _state()
+    side = gather.text_side(state, index, Records(), Settings())  # type: ignore[arg-type]
+    assert side is not None and state.bm25_hits is not None
+    with pytest.raises(ValueError, match="the text index is gone"):
+        state.bm25_hits.result(timeout=10)
+    with pytest.raises(ValueError, match="the text index is gone"):
+        side.result(timeout=10)
