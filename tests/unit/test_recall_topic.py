@@ -104,15 +104,21 @@ class _Unfinished(Future):  # type: ignore[type-arg]
         raise AssertionError("the embedding waited for the words channel")
 
 
+def _running(state: RecallState) -> _Unfinished:
+    """The words channel of ``state``, still running: neither it nor its hits are done."""
+    state.bm25_hits = _Unfinished()
+    return _Unfinished()
+
+
 def test_a_query_that_names_no_one_is_embedded_beside_the_words_channel() -> None:
     # Given a question without a name, and a words channel that has not answered yet
     state = _state()
     state.request = RecallRequest.model_validate({"query": "where do I live these days?"})
     # Then the vector embeds it as asked at once (no speaker can be named, so nothing to strip)
-    assert gather.vector_query(state, OneTrip(), _Unfinished(), Settings()) == "where do I live these days?"
+    assert gather.vector_query(state, OneTrip(), _running(state), Settings()) == "where do I live these days?"
     # And a question naming someone waits for the words channel's answer
     with pytest.raises(AssertionError, match="waited for the words channel"):
-        gather.vector_query(_state(), OneTrip(), _Unfinished(), Settings())
+        gather.vector_query(named := _state(), OneTrip(), _running(named), Settings())
 
 
 class _Speakers:
@@ -130,10 +136,10 @@ def test_a_query_naming_no_speaker_of_the_tenant_is_embedded_beside_the_words_ch
     state = _state()
     # Then "Maya", who never speaks there, cannot be stripped: the question is embedded at once
     assert (
-        gather.vector_query(state, _Speakers({"omar"}), _Unfinished(), Settings())  # type: ignore[arg-type]
+        gather.vector_query(state, _Speakers({"omar"}), _running(state), Settings())  # type: ignore[arg-type]
         == "Which kayak did Maya get?"
     )
     # And once she speaks there (by a short name too: "Maya" for "Mayanna"), it waits as before
     for names in ({"maya", "omar"}, {"mayanna"}):
         with pytest.raises(AssertionError, match="waited for the words channel"):
-            gather.vector_query(_state(), _Speakers(names), _Unfinished(), Settings())  # type: ignore[arg-type]
+            gather.vector_query(named := _state(), _Speakers(names), _running(named), Settings())  # type: ignore[arg-type]

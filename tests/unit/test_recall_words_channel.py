@@ -44,7 +44,7 @@ class Words:
 
 class Records:
     def get_many(self, tenant_id: str, memory_ids: Sequence[str]) -> dict[str, MemoryRecord]:
-        text = "we drove up to the lake house"
+        text = "Maya: we drove up to the lake house"
         return {
             i: MemoryRecord(
                 tenant_id=tenant_id, id=i, scope="user:maya", content=text, created_at=T0,
@@ -54,8 +54,8 @@ class Records:
         }  # fmt: skip
 
 
-def _state() -> RecallState:
-    request = RecallRequest.model_validate({"query": "when did we go to the lake?"})
+def _state(query: str = "when did we go to the lake?") -> RecallState:
+    request = RecallRequest.model_validate({"query": query})
     return RecallState(
         "acme", request, Conditions(scopes=ScopeSet.of(["user:maya"])), method="weighted", now=T0
     )
@@ -82,3 +82,14 @@ def test_a_words_channel_that_fails_before_its_hits_fails_whoever_waits_for_them
         state.bm25_hits.result(timeout=10)
     with pytest.raises(ValueError, match="the text index is gone"):
         side.result(timeout=10)
+
+
+def test_a_query_naming_a_speaker_is_embedded_once_the_hits_are_final_not_after_the_thread_prior() -> None:
+    # Given a question naming the speaker of BM25's hit, and a thread prior that has not finished
+    index, state = Words(), _state("When did Maya go to the lake?")
+    side = gather.text_side(state, index, Records(), Settings())  # type: ignore[arg-type]
+    # Then the text to embed, without her name, is known while the channel is still running
+    assert gather.vector_query(state, index, side, Settings()) == "When did go to the lake?"  # type: ignore[arg-type]
+    assert side is not None and not side.done()
+    index.let_go.set()
+    side.result(timeout=10)

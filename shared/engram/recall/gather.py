@@ -153,7 +153,10 @@ def vector_query(
         entities, cast(SpeakerLabels, index).speakers(state.tenant_id)
     ):
         return query
-    side.result()  # topic_hits, on that thread, set the query without the names (or left none)
+    # topic_hits, on that thread, set the query without the names (or left none) before it handed
+    # on the hits: the embedding need not wait for the thread prior and the shape factors too
+    assert state.bm25_hits is not None  # made with the side
+    state.bm25_hits.result()
     state.vector_query = state.bm25_query
     return state.bm25_query or query
 
