@@ -72,13 +72,13 @@ def text_side(
 
     def run() -> TextSide:
         try:
-            return search(ready)
+            return search()
         except BaseException as exc:  # also reaches whoever waits for the hits alone
             if not ready.done():
                 ready.set_exception(exc)
             raise
 
-    def search(ready: Future[list[tuple[str, float]]]) -> TextSide:
+    def search() -> TextSide:
         start = time.perf_counter()
         context_weight = settings.recall.context_weight
         hits = index.bm25(
@@ -138,8 +138,8 @@ def vector_query(
     """The text the query vector embeds: the query, or (``recall.vector_without_speakers``) the
     query BM25 scored without the names of the speakers it names (``topic_hits``). A turn's
     vector holds its speaker's label too, so the name pulled the speaker's every turn toward the
-    question as BM25's did (calibrated set 74.1 -> 78.1). It waits for the words channel when the
-    query may name a speaker of the candidates; a query naming no one, or (where the index knows
+    question as BM25's did (calibrated set 74.1 -> 78.1). It waits for the words channel's hits when
+    the query may name a speaker of the candidates; a query naming no one, or (where the index knows
     the tenant's speakers) no speaker of the tenant, keeps the embedding beside it (topic_hits
     keeps such a query). Without a words channel (the cloud's single round trip, a one-channel
     ranking) the query as asked."""
