@@ -90,7 +90,8 @@ class CachedIndex(ABC, Generic[CacheT]):
 
     def _make_room(self, kept: str, rows: int) -> None:
         """Drop the least recently searched tenants' caches until all hold at most ``rows`` rows
-        (``kept``, just loaded, stays whatever its size; a dropped tenant loads on its next search).
+        (``kept``, just loaded or grown, stays whatever its size; a dropped tenant loads on its next
+        search).
         Called under the lock; ``_searched`` keeps the order."""
         total = sum(len(cache.ids) for cache in self._tenants.values())
         for tenant_id in list(self._tenants):

@@ -161,7 +161,7 @@ def vector_query(
     return state.bm25_query or query
 
 
-def candidates(state: RecallState, index: SearchIndex, side: Future[TextSide] | None) -> None:
+def candidates(state: RecallState, index: SearchIndex) -> None:
     """k-NN and BM25 hits, the best matches in the query's time window, and every one's cosine."""
     tenant, vector, conditions = state.tenant_id, state.query_vector, state.conditions
     assert vector is not None
@@ -174,7 +174,7 @@ def candidates(state: RecallState, index: SearchIndex, side: Future[TextSide] | 
     else:
         # A one-channel ranking (``bm25`` or ``vector``) takes its candidates from that channel alone.
         state.knn = index.knn(tenant, vector, state.pool, conditions) if state.method != "bm25" else []
-        state.bm25 = state.bm25_hits.result() if side is not None and state.bm25_hits is not None else []
+        state.bm25 = state.bm25_hits.result() if state.bm25_hits is not None else []  # made with the side
         state.cos = dict(state.knn)
     if state.window is not None and state.method != "bm25":  # the time channel
         low, high = conditions.occurred_at
@@ -223,7 +223,7 @@ def gather(
     settings: Settings,
 ) -> None:
     """Candidates, then records, each timed; the ids keep only those with a record."""
-    state.timer.run("candidates", lambda: candidates(state, index, side))
+    state.timer.run("candidates", lambda: candidates(state, index))
     state.timer.run("fetch", lambda: fetch(state, store, side))
     if one_trip(state, index):  # the words channel came in the same trip: its second query now
         state.timer.run("topic", lambda: topic_trip(state, index, store, settings))
