@@ -6,10 +6,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from engram.ports import Conditions, SpeakerLabels, ThreadNeighbours, ThreadSearch, supports
+from engram.scopes import ScopeSet
 
 
 class Speaking:
-    def speakers(self, tenant_id: str) -> frozenset[str]:
+    def speakers(self, tenant_id: str, scopes: ScopeSet) -> frozenset[str]:
         return frozenset({"maya"})
 
 

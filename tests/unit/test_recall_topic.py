@@ -122,24 +122,42 @@ def test_a_query_that_names_no_one_is_embedded_beside_the_words_channel() -> Non
 
 
 class _Speakers:
-    """An index that knows who speaks in the tenant's turns (``SpeakerLabels``)."""
+    """An index that knows who speaks in each scope's turns (``SpeakerLabels``)."""
 
-    def __init__(self, names: set[str]) -> None:
-        self.names = frozenset(names)
+    def __init__(self, names: set[str], scope: str = "user:maya") -> None:
+        self.names, self.scope = frozenset(names), scope
 
-    def speakers(self, tenant_id: str) -> frozenset[str]:
-        return self.names
+    def speakers(self, tenant_id: str, scopes: ScopeSet) -> frozenset[str]:
+        self.asked = scopes
+        return self.names if scopes.is_every or self.scope in scopes else frozenset()
 
 
-def test_a_query_naming_no_speaker_of_the_tenant_is_embedded_beside_the_words_channel() -> None:
-    # Given an index that knows the tenant's speakers, and a words channel that has not answered
+def test_with_the_scopes_speakers_known_a_query_is_embedded_at_once_without_their_names() -> None:
+    # Given an index that knows who speaks in the scopes searched, and a words channel that has
+    # not answered (waiting for it fails the test)
     state = _state()
-    # Then "Maya", who never speaks there, cannot be stripped: the question is embedded at once
-    assert (
-        gather.vector_query(state, _Speakers({"omar"}), _running(state), Settings())  # type: ignore[arg-type]
-        == "Which kayak did Maya get?"
-    )
-    # And once she speaks there (by a short name too: "Maya" for "Mayanna"), it waits as before
+    # Then "Maya", who never speaks there, is not stripped: the question is embedded as asked
+    speakers = _Speakers({"omar"})
+    assert gather.vector_query(state, speakers, _running(state), Settings()) == "Which kayak did Maya get?"  # type: ignore[arg-type]
+    assert state.vector_query is None and speakers.asked == ScopeSet.of(["user:maya"])
+    # And once she speaks there (by a short name too: "Maya" for "Mayanna"), it is embedded at
+    # once without her name, as BM25 will score it, and the trace says so
     for names in ({"maya", "omar"}, {"mayanna"}):
-        with pytest.raises(AssertionError, match="waited for the words channel"):
-            gather.vector_query(named := _state(), _Speakers(names), _running(named), Settings())  # type: ignore[arg-type]
+        named = _state()
+        assert (
+            gather.vector_query(named, _Speakers(names), _running(named), Settings())
+            == "Which kayak did get?"
+        )  # type: ignore[arg-type]
+        assert named.vector_query == "Which kayak did get?"
+    # But not when she speaks only in a scope that is not searched
+    other = _state()
+    assert gather.vector_query(other, _Speakers({"maya"}, "user:omar"), _running(other), Settings()) == (  # type: ignore[arg-type]
+        "Which kayak did Maya get?"
+    )
+
+
+def test_a_query_that_is_nothing_but_a_speaker_s_name_is_embedded_as_asked() -> None:
+    state = _state()
+    state.request = RecallRequest.model_validate({"query": "Maya?"})
+    assert gather.vector_query(state, _Speakers({"maya"}), _running(state), Settings()) == "Maya?"  # type: ignore[arg-type]
+    assert state.vector_query is None

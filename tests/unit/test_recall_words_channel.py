@@ -8,6 +8,8 @@ import threading
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
+import numpy as np
+import numpy.typing as npt
 import pytest
 
 from engram.identity import content_hash
@@ -24,8 +26,8 @@ T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 class Words:
     """A local index's words side: BM25 finds the lake turn; the threads' BM25 waits to be let go."""
 
-    def __init__(self, fail: bool = False) -> None:
-        self.fail = fail
+    def __init__(self, fail: bool = False, topic_finds: bool = True) -> None:
+        self.fail, self.topic_finds = fail, topic_finds
         self.let_go = threading.Event()
 
     def bm25(
@@ -33,6 +35,8 @@ class Words:
     ) -> list[tuple[str, float]]:
         if self.fail:
             raise ValueError("the text index is gone")
+        if "Maya" not in query and not self.topic_finds:  # the words besides her name match nothing
+            return []
         return [("lake", 2.5)]
 
     def thread_scores(
@@ -40,6 +44,24 @@ class Words:
     ) -> dict[str, float]:
         assert self.let_go.wait(10)
         return {i: 1.0 for i in memory_ids}
+
+
+class Labelled(Words):
+    """The same words side in an index that knows who speaks in each scope (``SpeakerLabels``)."""
+
+    def speakers(self, tenant_id: str, scopes: ScopeSet) -> frozenset[str]:
+        return frozenset({"maya"}) if "user:maya" in scopes else frozenset()
+
+
+class Embedder:
+    """Each text's vector is its length; the texts embedded are kept, in order."""
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+
+    def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        self.texts.extend(texts)
+        return np.array([[float(len(t))] for t in texts], dtype=np.float32)
 
 
 class Records:
@@ -93,3 +115,31 @@ def test_a_query_naming_a_speaker_is_embedded_once_the_hits_are_final_not_after_
     assert side is not None and not side.done()
     index.let_go.set()
     side.result(timeout=10)
+
+
+def test_a_query_naming_a_speaker_of_the_scope_is_embedded_at_once_without_the_name() -> None:
+    # Given an index that knows Maya speaks in the scope, and a words channel still running
+    index, state, embedder = Labelled(), _state("When did Maya go to the lake?"), Embedder()
+    side = gather.text_side(state, index, Records(), Settings())  # type: ignore[arg-type]
+    released = threading.Timer(0.2, index.let_go.set)  # the thread prior ends after the embedding
+    released.start()
+    vector = gather.embed_query(state, index, side, embedder, Settings())  # type: ignore[arg-type]
+    # Then the question was embedded once, without her name, before the thread prior was done,
+    # and it is the text BM25 scored too
+    assert embedder.texts == ["When did go to the lake?"] and vector[0] == len("When did go to the lake?")
+    assert side is not None and not side.done()
+    assert state.vector_query == state.bm25_query == "When did go to the lake?"
+    released.join()
+    side.result(timeout=10)
+
+
+def test_where_bm25_scores_the_name_after_all_the_query_is_embedded_again_with_it() -> None:
+    # Given a question whose words besides the speaker's name match nothing (BM25 keeps the name)
+    index, state, embedder = Labelled(topic_finds=False), _state("When did Maya go to the lake?"), Embedder()
+    index.let_go.set()
+    side = gather.text_side(state, index, Records(), Settings())  # type: ignore[arg-type]
+    vector = gather.embed_query(state, index, side, embedder, Settings())  # type: ignore[arg-type]
+    # Then the guess without the name is replaced by the question as asked, as BM25 scored it
+    assert embedder.texts == ["When did go to the lake?", "When did Maya go to the lake?"]
+    assert vector[0] == len("When did Maya go to the lake?")
+    assert state.bm25_query is None and state.vector_query is None

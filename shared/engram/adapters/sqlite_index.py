@@ -37,6 +37,7 @@ from engram.adapters.sqlite_vectors import TenantVectors, epoch, needs_sql
 from engram.adapters.text_index import Context, Groups, TermHits
 from engram.models import MemoryRecord
 from engram.ports import Conditions, Vector
+from engram.scopes import ScopeSet
 from engram.scoring import words
 from engram.settings import ScanSettings
 
@@ -440,9 +441,9 @@ class SqliteIndex(CachedIndex[TenantVectors]):
                     out[memory_id] = [cache.ids[i] for i in (*reversed(earlier), *later)]
             return out
 
-    def speakers(self, tenant_id: str) -> frozenset[str]:
+    def speakers(self, tenant_id: str, scopes: ScopeSet) -> frozenset[str]:
         with self._lock:
-            return self._cache(tenant_id).speakers
+            return self._cache(tenant_id).speakers_in(scopes)
 
     def cosines(self, tenant_id: str, vector: Vector, memory_ids: Sequence[str]) -> dict[str, float]:
         with self._lock:

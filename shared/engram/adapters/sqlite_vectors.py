@@ -20,6 +20,7 @@ import numpy.typing as npt
 from engram.adapters.binary_scan import BinaryCodes
 from engram.adapters.text_index import Bm25Index
 from engram.ports import Conditions
+from engram.scopes import ScopeSet
 
 
 def epoch(value: str | None) -> float:
@@ -74,8 +75,10 @@ class TenantVectors:
     after: npt.NDArray[np.int32] = field(default_factory=lambda: np.zeros(0, dtype=np.int32))
     tails: dict[tuple[int, int], int] = field(default_factory=dict)
     text: Bm25Index = field(default_factory=Bm25Index)
-    # The first names of the speaker labels opening the rows' texts (never dropped: a superset).
+    # The first names of the speaker labels opening the rows' texts, in all and by scope code
+    # (never dropped: a superset).
     speakers: frozenset[str] = frozenset()
+    scope_speakers: dict[int, frozenset[str]] = field(default_factory=dict)
     quantized: BinaryCodes | None = None  # made beside the first scan too large to do exactly
     fitting: Future[BinaryCodes] | None = None  # codes being made beside the scans
     version: int = 0  # bumped by every put and remove: cached row masks go stale
@@ -135,8 +138,12 @@ class TenantVectors:
             self._append_to_thread(row, scope_code, thread_code)
         self.ids.append(memory_id)
         self.row_of[memory_id] = row
-        if speaker is not None and speaker not in self.speakers:  # replaced whole: readers keep theirs
-            self.speakers = self.speakers | {speaker}
+        if speaker is not None:  # each set replaced whole: readers keep theirs
+            if speaker not in self.speakers:
+                self.speakers = self.speakers | {speaker}
+            known = self.scope_speakers.get(scope_code, frozenset())
+            if speaker not in known:
+                self.scope_speakers[scope_code] = known | {speaker}
         if terms is not None:
             self.text.add(row, terms)
         self.embedded[row] = vector is not None
@@ -199,6 +206,13 @@ class TenantVectors:
                 self.quantized.put(row, None)
             self.text.remove(row)
 
+    def speakers_in(self, scopes: ScopeSet) -> frozenset[str]:
+        """The speakers of ``scopes`` (of every scope: all of the tenant's)."""
+        if scopes.is_every:
+            return self.speakers
+        codes, by_scope = self.codes["scope"].code, self.scope_speakers
+        return frozenset().union(*(by_scope.get(codes[name], ()) for name in scopes if name in codes))
+
     @property
     def dead(self) -> int:
         """Rows a replaced or removed memory left behind: scanned (and held) until ``packed``."""
@@ -217,6 +231,7 @@ class TenantVectors:
             dimension=self.dimension,
             codes=self.codes,
             speakers=self.speakers,
+            scope_speakers=self.scope_speakers,
         )
         packed._grow(kept.shape[0])
         packed.n = live = kept.shape[0]

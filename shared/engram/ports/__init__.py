@@ -31,6 +31,7 @@ from engram.ports.values import MemoryChange as MemoryChange
 from engram.ports.values import Page as Page
 from engram.ports.values import Vector as Vector
 from engram.ports.values import WriteBatch as WriteBatch
+from engram.scopes import ScopeSet
 
 
 @runtime_checkable
@@ -246,9 +247,10 @@ class ThreadNeighbours(Protocol):
 class SpeakerLabels(Protocol):
     """Optional beside ``SearchIndex``: who speaks in the tenant's transcript turns."""
 
-    def speakers(self, tenant_id: str) -> frozenset[str]:
+    def speakers(self, tenant_id: str, scopes: ScopeSet) -> frozenset[str]:
         """The first names, lower-cased, of the speaker labels ("Priya: …") that open the tenant's
-        indexed memories; it may still hold a name whose turns are all gone (never less)."""
+        indexed memories in ``scopes``; it may still hold a name whose turns are all gone (never
+        less)."""
         ...
 
 

@@ -14,7 +14,16 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, NamedTuple, cast
 
 from engram.models import MemoryRecord
-from engram.ports import CandidateSearch, MemoryRecords, SearchIndex, SpeakerLabels, ThreadSearch, supports
+from engram.ports import (
+    CandidateSearch,
+    Embedder,
+    MemoryRecords,
+    SearchIndex,
+    SpeakerLabels,
+    ThreadSearch,
+    Vector,
+    supports,
+)
 from engram.recall.factors import shape_factor
 from engram.recall.state import RecallState
 from engram.scoring import channels, words
@@ -136,29 +145,59 @@ def vector_query(
     state: RecallState, index: SearchIndex, side: Future[TextSide] | None, settings: Settings
 ) -> str:
     """The text the query vector embeds: the query, or (``recall.vector_without_speakers``) the
-    query BM25 scored without the names of the speakers it names (``topic_hits``). A turn's
-    vector holds its speaker's label too, so the name pulled the speaker's every turn toward the
-    question as BM25's did (calibrated set 74.1 -> 78.1). It waits for the words channel's hits when
-    the query may name a speaker of the candidates; a query naming no one, or (where the index knows
-    the tenant's speakers) no speaker of the tenant, keeps the embedding beside it (topic_hits
-    keeps such a query). Without a words channel (the cloud's single round trip, a one-channel
+    query without the names of the speakers it names, as BM25 scores it (``topic_hits``). A
+    turn's vector holds its speaker's label too, so the name pulled the speaker's every turn
+    toward the question as BM25's did (calibrated set 74.1 -> 78.1). Where the index knows who
+    speaks in the scopes searched (``SpeakerLabels``), the names come from there, so the query
+    is embedded at once, beside the words channel (``embed_query`` checks the guess against the
+    words BM25 scored); otherwise the embedding waits for that channel's hits and takes the
+    words BM25 scored. Without a words channel (the cloud's single round trip, a one-channel
     ranking) the query as asked."""
     r, query = settings.recall, state.request.query
     if not (r.vector_without_speakers and r.bm25_without_speakers) or side is None:
         return query
+    if r.speaker_weight <= 0 or state.method != "weighted":  # topic_hits keeps such a query
+        return query
     entities = channels.query_entities(query)
     if not entities:
         return query
-    if supports(index, SpeakerLabels) and not channels.named_speakers(
-        entities, cast(SpeakerLabels, index).speakers(state.tenant_id)
-    ):
-        return query
+    if supports(index, SpeakerLabels):
+        labels = cast(SpeakerLabels, index).speakers(state.tenant_id, state.conditions.scopes)
+        named = channels.named_speakers(entities, labels)
+        topic = channels.without_speakers(query, named) if named else ""
+        if not any(ch.isalnum() for ch in topic):
+            return query
+        state.vector_query = topic
+        return topic
     # topic_hits, on that thread, set the query without the names (or left none) before it handed
     # on the hits: the embedding need not wait for the thread prior and the shape factors too
     assert state.bm25_hits is not None  # made with the side
     state.bm25_hits.result()
     state.vector_query = state.bm25_query
     return state.bm25_query or query
+
+
+def embed_query(
+    state: RecallState,
+    index: SearchIndex,
+    side: Future[TextSide] | None,
+    embedder: Embedder,
+    settings: Settings,
+) -> Vector:
+    """The query vector of ``vector_query``'s text. A text guessed from the speaker labels is
+    checked against the words BM25 scored once its hits are final (they usually are by the end of
+    the embedding), and embedded again where they differ, so the vector is always of the words
+    BM25 scored: a question whose other words match nothing keeps the name (BM25's topic query
+    found nothing, and "Does Kenji have an entrepreneurial streak?" without "Kenji" matched no
+    turn of his above the threshold), as do names the labels know but the hits do not speak."""
+    guess = vector_query(state, index, side, settings)
+    vector: Vector = embedder.embed([guess])[0]
+    if state.vector_query is not None and state.bm25_hits is not None:
+        state.bm25_hits.result()
+        if state.bm25_query != state.vector_query:
+            state.vector_query = state.bm25_query
+            vector = embedder.embed([state.bm25_query or state.request.query])[0]
+    return vector
 
 
 def candidates(state: RecallState, index: SearchIndex) -> None:

@@ -38,8 +38,9 @@ def recall(
     state = start(tenant_id, request, scopes, ports.clock, settings)
     timer, r = state.timer, settings.recall
     side = gather.text_side(state, index, store, settings)
-    asked = gather.vector_query(state, index, side, settings)
-    state.query_vector = timer.run("embed", lambda: ports.embedder.embed([asked])[0])
+    state.query_vector = timer.run(
+        "embed", lambda: gather.embed_query(state, index, side, ports.embedder, settings)
+    )
     gather.gather(state, index, store, side, settings)
     timer.run("fusion", lambda: stages.fuse(state, settings))
     timer.run("context", lambda: stages.context(state, store, index, settings))
