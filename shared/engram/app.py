@@ -53,11 +53,12 @@ def build(settings: Settings, *, clock: Clock | None = None) -> Deps:
 
 
 def build_local(settings: Settings, *, clock: Clock | None = None, embedder: Embedder | None = None) -> Deps:
-    """The embedded default: SQLite file under ``settings.data_dir``, local model, rules; jobs
-    run on this process's job runner (started by ``engram.background``)."""
+    """The embedded default: SQLite file under ``settings.data_dir``, the configured embedder (the
+    local model unless ``settings.embedder`` names a provider), rules; jobs run on this process's
+    job runner (started by ``engram.background``)."""
     from engram.adapters.clock import SystemClock
-    from engram.adapters.local_embedder import shared_embedder
     from engram.adapters.private_files import load_or_create_secret
+    from engram.adapters.providers import build_embedder
     from engram.adapters.sqlite.database import SqliteDatabase
     from engram.adapters.sqlite.keys import SqliteKeyStore
     from engram.adapters.sqlite.outbox import SqliteWebhooks
@@ -73,7 +74,7 @@ def build_local(settings: Settings, *, clock: Clock | None = None, embedder: Emb
         threadpool_limits(settings.blas_threads, user_api="blas")
     db = SqliteDatabase(settings.data_dir / "engram.db", mmap_mb=settings.sqlite_mmap_mb)
     clock = clock or SystemClock()
-    embedder = embedder or shared_embedder()
+    embedder = embedder or build_embedder(settings)
     pepper = load_or_create_secret(settings.data_dir / "pepper")
     token = (
         settings.operator_token.get_secret_value()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -410,3 +411,19 @@ def test_screen_explains_a_text_and_release_returns_a_quarantined_memory(cli: Cl
     assert explained["rule"] == "rule-bridge" and explained["via"] == "text"
     assert code == 0 and released["status"] == "active"
     assert again == 1 and "not quarantined" in err
+
+
+def test_an_openai_embedder_without_httpx_names_the_extra_that_installs_it(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given the embedded default told to embed through an OpenAI-compatible endpoint, and an
+    # install without httpx (the local extra alone)
+    monkeypatch.setenv("ENGRAM_EMBEDDER", "openai")
+    monkeypatch.setenv("ENGRAM_OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    monkeypatch.setitem(sys.modules, "httpx", None)
+    # Then a command that embeds says which extra brings it, instead of using the bundled model
+    code, _, err = cli("recall", "--tenant", "acme", "--query", "where do I live?")
+    assert code == 1
+    assert json.loads(err)["error"]["message"] == (
+        "the httpx module is not installed: pip install 'engram-recall[client]'"
+    )

@@ -268,3 +268,35 @@ def test_titan_v2_gets_a_long_text_cut_to_its_input_limit(bedrock: Any) -> None:
     # and English prose is cut only past 24,576 characters (a third of a token each, at the most)
     assert inputs.fit("I moved to Lisbon. " * 1_000, "amazon.titan-embed-text-v2:0")[1] is False
     assert len(inputs.fit("I moved to Lisbon. " * 1_684, "amazon.titan-embed-text-v2:0")[0]) == 24_576
+
+
+def test_the_embedded_default_embeds_through_the_provider_the_settings_name(
+    endpoint: Any, tmp_path: Any
+) -> None:
+    from engram.engine import Engine
+    from engram.models import RecallRequest, RetainRequest
+    from engram.settings import AwsSettings, Settings
+
+    # Given the local backend with ENGRAM_EMBEDDER=openai (and its endpoint and size)
+    aws = AwsSettings(openai_base_url=endpoint.url + "/v1", openai_model="bge-small", embedding_dimensions=2)
+    settings = Settings(data_dir=tmp_path, embedder="openai", background_embedding=False, aws=aws)
+    endpoint.answer(embeddings_answer([3.0, 4.0]), embeddings_answer([3.0, 4.0]))
+    engine = Engine.local(settings)
+    try:
+        engine.create_tenant("acme")
+        engine.retain(
+            "acme",
+            RetainRequest.model_validate({"scope": "user:a", "mode": "raw", "text": "I moved to Lisbon"}),
+        )
+        found = engine.recall(
+            "acme", RecallRequest(query="where do I live?", scopes=["user:a"], min_score=0.0)
+        )
+    finally:
+        engine.close()
+    # Then the memory and the query were embedded by that endpoint, not by the bundled model
+    assert [m.content for m in found.memories] == ["I moved to Lisbon"]
+    assert [(r.path, r.body["input"]) for r in endpoint.requests] == [
+        ("/v1/embeddings", ["I moved to Lisbon"]),
+        ("/v1/embeddings", ["where do I live?"]),
+    ]
+    assert engine.deps.embedder.model_id == "bge-small@2"
