@@ -31,6 +31,7 @@ from engram.ports import (
 from engram.settings import LlmSettings, RerankSettings, Settings
 
 if TYPE_CHECKING:
+    from engram.adapters.sqlite.database import SqliteDatabase
     from engram.background.jobs import LocalJobRunner
     from engram.events.changes import Event
 
@@ -75,6 +76,7 @@ def build_local(settings: Settings, *, clock: Clock | None = None, embedder: Emb
     db = SqliteDatabase(settings.data_dir / "engram.db", mmap_mb=settings.sqlite_mmap_mb)
     clock = clock or SystemClock()
     embedder = embedder or build_embedder(settings)
+    _one_model(db, embedder.model_id)
     pepper = load_or_create_secret(settings.data_dir / "pepper")
     token = (
         settings.operator_token.get_secret_value()
@@ -94,6 +96,19 @@ def build_local(settings: Settings, *, clock: Clock | None = None, embedder: Emb
             db, sealer=Sealer.from_key_text(load_or_create_secret(settings.data_dir / "webhook-key"))
         ),
     )
+
+
+def _one_model(db: SqliteDatabase, model_id: str) -> None:
+    """A data dir's vectors are all of one model: one of another model's would sit beside them in
+    every search, its cosines meaningless (or, of another size, fail the search), so a process
+    whose embedder makes other vectors (``ENGRAM_EMBEDDER`` changed) refuses to start on it."""
+    stored = db.one("SELECT embedding_model FROM memories WHERE embedding_model != '' LIMIT 1")
+    if stored is not None and stored[0] != model_id:
+        raise ConfigurationError(
+            f"the memories in {db.path.parent} are embedded with '{stored[0]}' and this process "
+            f"embeds with '{model_id}' (ENGRAM_EMBEDDER): start it with the embedder they were made "
+            "with, or export the tenants and import them into a new data dir (the import embeds them again)"
+        )
 
 
 def build_aws(

@@ -300,3 +300,37 @@ def test_the_embedded_default_embeds_through_the_provider_the_settings_name(
         ("/v1/embeddings", ["where do I live?"]),
     ]
     assert engine.deps.embedder.model_id == "bge-small@2"
+
+
+def test_a_data_dir_of_one_model_refuses_a_process_that_embeds_with_another(
+    endpoint: Any, tmp_path: Any
+) -> None:
+    from engram.engine import Engine
+    from engram.errors import ConfigurationError
+    from engram.models import RecallRequest, RetainRequest
+    from engram.settings import AwsSettings, Settings
+
+    # Given a data dir whose memory the endpoint's model embedded
+    aws = AwsSettings(openai_base_url=endpoint.url + "/v1", openai_model="bge-small", embedding_dimensions=2)
+    settings = Settings(data_dir=tmp_path, embedder="openai", background_embedding=False, aws=aws)
+    endpoint.answer(embeddings_answer([3.0, 4.0]), embeddings_answer([3.0, 4.0]))
+    engine = Engine.local(settings)
+    engine.create_tenant("acme")
+    engine.retain(
+        "acme", RetainRequest.model_validate({"scope": "user:a", "mode": "raw", "text": "I moved to Lisbon"})
+    )
+    engine.close()
+    # When a process that embeds with the bundled model opens it, it refuses, naming both models
+    with pytest.raises(
+        ConfigurationError, match=r"embedded with 'bge-small@2' and this process embeds with 'all-MiniLM"
+    ):
+        Engine.local(Settings(data_dir=tmp_path, background_embedding=False))
+    # And the memory is still there for the model it was made with
+    engine = Engine.local(settings)
+    try:
+        found = engine.recall(
+            "acme", RecallRequest(query="where do I live?", scopes=["user:a"], min_score=0.0)
+        )
+    finally:
+        engine.close()
+    assert [m.content for m in found.memories] == ["I moved to Lisbon"]
