@@ -107,7 +107,8 @@ def _one_model(db: SqliteDatabase, model_id: str) -> None:
         raise ConfigurationError(
             f"the memories in {db.path.parent} are embedded with '{stored[0]}' and this process "
             f"embeds with '{model_id}' (ENGRAM_EMBEDDER): start it with the embedder they were made "
-            "with, or export the tenants and import them into a new data dir (the import embeds them again)"
+            "with; to change models, export the tenants with that one and import them into a new data "
+            "dir with the new one (the import embeds them again)"
         )
 
 
