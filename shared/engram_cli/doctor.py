@@ -54,23 +54,23 @@ def _local_extra() -> Check:
     return Check("local extra", "ok", "onnxruntime, tokenizers, sqlean, powertools, httpx")
 
 
-def _model_files() -> list[Check]:
+def _model_files(environ: dict[str, str]) -> list[Check]:
+    """The bundled model's files, needed unless ``ENGRAM_EMBEDDER`` names a provider."""
+    provider = environ.get("ENGRAM_EMBEDDER", "") or "local"
+    required = provider == "local"
+    unused = "" if required else f" (not used: ENGRAM_EMBEDDER={provider})"
     out = []
     for file in local_model.files():
         fix = local_model.INSTALL_COMMAND if file.name == "tokenizer" else EXTRA_LOCAL
         if file.path is None:
-            out.append(Check(f"{file.name} file", "missing", "its package is not installed", fix))
+            detail, status = "its package is not installed", "missing"
         elif not file.ok:
-            out.append(
-                Check(
-                    f"{file.name} file",
-                    "missing",
-                    f"{file.path}: sha256 {file.actual_sha256} is not the pinned one",
-                    fix,
-                )
-            )
+            detail, status = f"{file.path}: sha256 {file.actual_sha256} is not the pinned one", "missing"
         else:
-            out.append(Check(f"{file.name} file", "ok", f"{file.path} sha256 {file.expected_sha256[:16]}…"))
+            detail, status, fix = f"{file.path} sha256 {file.expected_sha256[:16]}…", "ok", ""
+        if status != "ok" and not required:
+            status = "off"
+        out.append(Check(f"{file.name} file", status, detail + unused, fix, required=required))
     return out
 
 
@@ -135,7 +135,7 @@ def _llm(environ: dict[str, str]) -> Check:
 def checks(data_dir: Path, environ: dict[str, str] | None = None) -> list[Check]:
     """Every check, required ones first."""
     env = dict(os.environ if environ is None else environ)
-    return [_python(), _local_extra(), *_model_files(), _sqlite(), _data_dir(data_dir), _aws(), _llm(env)]
+    return [_python(), _local_extra(), *_model_files(env), _sqlite(), _data_dir(data_dir), _aws(), _llm(env)]
 
 
 def report(found: list[Check], *, as_json: bool) -> tuple[str, int]:

@@ -106,11 +106,4 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
 
-_EXTRA_OF = {
-    "boto3": "aws",
-    "botocore": "aws",
-    "opensearchpy": "aws",
-    "httpx": "client",  # an OpenAI-compatible embedder or reranker on the embedded default
-    "matplotlib": "dev",
-    "onnx": "dev",
-}
+_EXTRA_OF = {"boto3": "aws", "botocore": "aws", "opensearchpy": "aws", "matplotlib": "dev", "onnx": "dev"}

@@ -417,13 +417,13 @@ def test_an_openai_embedder_without_httpx_names_the_extra_that_installs_it(
     cli: Cli, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Given the embedded default told to embed through an OpenAI-compatible endpoint, and an
-    # install without httpx (the local extra alone)
+    # install whose httpx is gone
     monkeypatch.setenv("ENGRAM_EMBEDDER", "openai")
     monkeypatch.setenv("ENGRAM_OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
     monkeypatch.setitem(sys.modules, "httpx", None)
-    # Then a command that embeds says which extra brings it, instead of using the bundled model
+    # Then a command that embeds says which extra brings it back, instead of using the bundled model
     code, _, err = cli("recall", "--tenant", "acme", "--query", "where do I live?")
     assert code == 1
     assert json.loads(err)["error"]["message"] == (
-        "the httpx module is not installed: pip install 'engram-recall[client]'"
+        "the httpx module is not installed: pip install 'engram-recall[local]'"
     )

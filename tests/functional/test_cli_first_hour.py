@@ -8,10 +8,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
+import pytest
 from serve_support import ROOT, call, running_server
 
 from engram_cli.doctor import checks
@@ -46,6 +49,25 @@ def test_doctors_fixes_are_commands_not_placeholders(tmp_path: Path) -> None:
     assert fixes and not any("…" in fix or "..." in fix for fix in fixes), fixes
     llm = next(c for c in found if c.name == "llm")
     assert "ENGRAM_LLM_PROVIDER=openai" in llm.fix and "ENGRAM_LLM_MODEL=" in llm.fix
+
+
+def test_doctor_needs_the_bundled_model_only_when_it_embeds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from engram_cli import doctor
+
+    # Given an install whose model package is gone
+    gone = SimpleNamespace(name="model", path=None, ok=False, actual_sha256=None, expected_sha256="0" * 64)
+    monkeypatch.setattr(doctor.local_model, "files", lambda: [gone])
+    # Then with the bundled model as the embedder the embedded default is not ready
+    text, code = doctor.report(checks(tmp_path / "data", environ={}), as_json=False)
+    assert code == 1 and re.search(r"model file +missing +its package is not installed\n", text)
+    # But with an OpenAI-compatible embedder configured it is, and the file is said not to be used
+    found = checks(tmp_path / "data", environ={"ENGRAM_EMBEDDER": "openai"})
+    [model] = [c for c in found if c.name == "model file"]
+    assert (model.status, model.required) == ("off", False)
+    assert model.detail.endswith("(not used: ENGRAM_EMBEDDER=openai)")
+    assert doctor.report(found, as_json=False)[1] == 0
 
 
 def test_a_key_created_in_a_data_dir_no_server_used_says_so_and_names_the_option(tmp_path: Path) -> None:
