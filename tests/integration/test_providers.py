@@ -270,31 +270,42 @@ def test_titan_v2_gets_a_long_text_cut_to_its_input_limit(bedrock: Any) -> None:
     assert len(inputs.fit("I moved to Lisbon. " * 1_684, "amazon.titan-embed-text-v2:0")[0]) == 24_576
 
 
-def test_the_embedded_default_embeds_through_the_provider_the_settings_name(
-    endpoint: Any, tmp_path: Any
-) -> None:
+def _embedded_default_with_an_endpoint(endpoint: Any, tmp_path: Any) -> tuple[Any, Any]:
+    """The local backend with ENGRAM_EMBEDDER=openai (the endpoint's model, of size 2) and one
+    memory retained by a tenant; (its settings, the engine). The endpoint answers two calls."""
     from engram.engine import Engine
-    from engram.models import RecallRequest, RetainRequest
+    from engram.models import RetainRequest
     from engram.settings import AwsSettings, Settings
 
-    # Given the local backend with ENGRAM_EMBEDDER=openai (and its endpoint and size)
     aws = AwsSettings(openai_base_url=endpoint.url + "/v1", openai_model="bge-small", embedding_dimensions=2)
     settings = Settings(data_dir=tmp_path, embedder="openai", background_embedding=False, aws=aws)
     endpoint.answer(embeddings_answer([3.0, 4.0]), embeddings_answer([3.0, 4.0]))
     engine = Engine.local(settings)
+    engine.create_tenant("acme")
+    retain = RetainRequest.model_validate({"scope": "user:a", "mode": "raw", "text": "I moved to Lisbon"})
+    engine.retain("acme", retain)
+    return settings, engine
+
+
+def _where_do_i_live(engine: Any) -> list[str]:
+    from engram.models import RecallRequest
+
     try:
-        engine.create_tenant("acme")
-        engine.retain(
-            "acme",
-            RetainRequest.model_validate({"scope": "user:a", "mode": "raw", "text": "I moved to Lisbon"}),
-        )
         found = engine.recall(
             "acme", RecallRequest(query="where do I live?", scopes=["user:a"], min_score=0.0)
         )
     finally:
         engine.close()
+    return [m.content for m in found.memories]
+
+
+def test_the_embedded_default_embeds_through_the_provider_the_settings_name(
+    endpoint: Any, tmp_path: Any
+) -> None:
+    # Given the local backend with ENGRAM_EMBEDDER=openai, a memory retained and a recall
+    _, engine = _embedded_default_with_an_endpoint(endpoint, tmp_path)
+    assert _where_do_i_live(engine) == ["I moved to Lisbon"]
     # Then the memory and the query were embedded by that endpoint, not by the bundled model
-    assert [m.content for m in found.memories] == ["I moved to Lisbon"]
     assert [(r.path, r.body["input"]) for r in endpoint.requests] == [
         ("/v1/embeddings", ["I moved to Lisbon"]),
         ("/v1/embeddings", ["where do I live?"]),
@@ -307,18 +318,10 @@ def test_a_data_dir_of_one_model_refuses_a_process_that_embeds_with_another(
 ) -> None:
     from engram.engine import Engine
     from engram.errors import ConfigurationError
-    from engram.models import RecallRequest, RetainRequest
-    from engram.settings import AwsSettings, Settings
+    from engram.settings import Settings
 
     # Given a data dir whose memory the endpoint's model embedded
-    aws = AwsSettings(openai_base_url=endpoint.url + "/v1", openai_model="bge-small", embedding_dimensions=2)
-    settings = Settings(data_dir=tmp_path, embedder="openai", background_embedding=False, aws=aws)
-    endpoint.answer(embeddings_answer([3.0, 4.0]), embeddings_answer([3.0, 4.0]))
-    engine = Engine.local(settings)
-    engine.create_tenant("acme")
-    engine.retain(
-        "acme", RetainRequest.model_validate({"scope": "user:a", "mode": "raw", "text": "I moved to Lisbon"})
-    )
+    settings, engine = _embedded_default_with_an_endpoint(endpoint, tmp_path)
     engine.close()
     # When a process that embeds with the bundled model opens it, it refuses, naming both models
     with pytest.raises(
@@ -326,11 +329,4 @@ def test_a_data_dir_of_one_model_refuses_a_process_that_embeds_with_another(
     ):
         Engine.local(Settings(data_dir=tmp_path, background_embedding=False))
     # And the memory is still there for the model it was made with
-    engine = Engine.local(settings)
-    try:
-        found = engine.recall(
-            "acme", RecallRequest(query="where do I live?", scopes=["user:a"], min_score=0.0)
-        )
-    finally:
-        engine.close()
-    assert [m.content for m in found.memories] == ["I moved to Lisbon"]
+    assert _where_do_i_live(Engine.local(settings)) == ["I moved to Lisbon"]
