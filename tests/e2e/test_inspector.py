@@ -94,6 +94,9 @@ def page(browser: Browser) -> Iterator[Page]:
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     opened = context.new_page()
     opened.set_default_timeout(10_000)
+    # Assertions wait as long as actions do: under a loaded suite a release and the lists it
+    # refreshes took longer than expect's own 5 s once
+    expect.set_options(timeout=10_000)
     dialogs: list[str] = []
     opened.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     opened.dialogs = dialogs  # type: ignore[attr-defined]
