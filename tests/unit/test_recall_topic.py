@@ -161,3 +161,19 @@ def test_a_query_that_is_nothing_but_a_speaker_s_name_is_embedded_as_asked() -> 
     state.request = RecallRequest.model_validate({"query": "Maya?"})
     assert gather.vector_query(state, _Speakers({"maya"}), _running(state), Settings()) == "Maya?"  # type: ignore[arg-type]
     assert state.vector_query is None
+
+
+def test_where_bm25_keeps_the_names_the_vector_does_too_at_once() -> None:
+    # Given the speaker bonus off (or another fusion): BM25 scores the question with the name
+    for settings, method in (
+        (Settings.model_validate({"recall": {"speaker_weight": 0}}), "weighted"),
+        (Settings(), "rrf"),
+    ):
+        state = _state()
+        state.method = method
+        # Then the vector embeds it as asked, without waiting for the words channel
+        assert (
+            gather.vector_query(state, _Speakers({"maya"}), _running(state), settings)
+            == "Which kayak did Maya get?"
+        )  # type: ignore[arg-type]
+        assert not gather.strips_speakers(state, settings) and state.vector_query is None

@@ -112,6 +112,14 @@ def text_side(
     return pool("recall").submit(run)
 
 
+def strips_speakers(state: RecallState, settings: Settings) -> bool:
+    """Whether BM25 scores a query naming a speaker without the name (``topic_hits``):
+    ``recall.bm25_without_speakers``, with the speaker bonus on to stand for the name, in a
+    weighted fusion."""
+    r = settings.recall
+    return r.bm25_without_speakers and r.speaker_weight > 0 and state.method == "weighted"
+
+
 def topic_hits(
     state: RecallState,
     index: SearchIndex,
@@ -126,7 +134,7 @@ def topic_hits(
     The first query's other hits stay candidates, at no BM25 score. ``hits`` itself when nothing
     changes."""
     r = settings.recall
-    if not r.bm25_without_speakers or r.speaker_weight <= 0 or state.method != "weighted":
+    if not strips_speakers(state, settings):
         return hits
     entities = channels.query_entities(state.request.query)
     named = channels.named_speakers(entities, {words.speaker_of(m.content) for m in records.values()})
@@ -153,10 +161,8 @@ def vector_query(
     words BM25 scored); otherwise the embedding waits for that channel's hits and takes the
     words BM25 scored. Without a words channel (the cloud's single round trip, a one-channel
     ranking) the query as asked."""
-    r, query = settings.recall, state.request.query
-    if not (r.vector_without_speakers and r.bm25_without_speakers) or side is None:
-        return query
-    if r.speaker_weight <= 0 or state.method != "weighted":  # topic_hits keeps such a query
+    query = state.request.query
+    if not (settings.recall.vector_without_speakers and strips_speakers(state, settings)) or side is None:
         return query
     entities = channels.query_entities(query)
     if not entities:
